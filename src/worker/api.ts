@@ -1,16 +1,13 @@
-import type { CallContext } from './protocol.ts';
+import type { WorkerEnv } from './env.ts';
+import { createLibraryApi } from './library-api.ts';
+import { createReaderApi } from './reader-api.ts';
 
 /**
  * The worker's API: a plain object of async functions, each taking one params object and the
- * call context. The page sees its type only (`typeof api`), through client.ts.
+ * call context. The page sees its type only (`Api`), through client.ts.
  */
-export function createApi() {
-  return {
-    /** Answers with what it was sent: proves the worker is alive. */
-    async ping(params: { message: string }, _ctx?: CallContext): Promise<{ pong: string; at: string }> {
-      return { pong: params.message, at: 'worker' };
-    },
-  };
+export function createApi(env: WorkerEnv) {
+  return { ...createLibraryApi(env), ...createReaderApi(env) };
 }
 
 /** The type the page programs against. */

@@ -1,10 +1,15 @@
 /// <reference lib="webworker" />
 import { createApi } from './api.ts';
+import { createPlaceholderStore } from './memory-store.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const api = createApi() as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>;
+const api = createApi({
+  store: createPlaceholderStore(),
+  now: () => new Date(),
+  randomId: () => crypto.randomUUID().slice(0, 8),
+}) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>;
 const running = new Map<number, AbortController>();
 
 function post(message: Response, transfer: Transferable[] = []) {
