@@ -29,10 +29,10 @@ export function App() {
             <button type="button" aria-expanded={settingsOpen.value} onClick={() => { settingsOpen.value = !settingsOpen.value; }}>Settings</button>
           </header>
           {settingsOpen.value && <SettingsPanel onClose={() => { settingsOpen.value = false; }} />}
+          <ImportPanel />
           <LibraryScreen />
         </>
       )}
-      <ImportPanel />
       <DropZone />
       <Toasts />
     </>
