@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 /** The repository root (specs run with test/e2e as their folder). */
@@ -52,4 +54,33 @@ export function importSummary(page: Page) {
 /** A session card in the library, by its title. */
 export function card(page: Page, title: string) {
   return page.locator('.session-card').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jsonl': 'application/x-ndjson', '.map': 'application/json',
+};
+
+/**
+ * Serves the built app (dist/) from a server the test controls, so a test can "deploy" a new
+ * service worker: Playwright's routing does not see the browser's service-worker update check.
+ */
+export async function serveBuild(): Promise<{ url: string; deploy(marker: string): void; close(): Promise<void> }> {
+  const dist = resolve(root, 'dist');
+  let marker = '';
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = join(dist, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404).end(); return; }
+    let body: Buffer = readFileSync(file);
+    if (path === '/sw.js' && marker) body = Buffer.concat([body, Buffer.from(`\n// ${marker}\n`)]);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' }).end(body);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deploy: (next) => { marker = next; },
+    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+  };
 }
