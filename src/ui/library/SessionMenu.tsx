@@ -1,4 +1,4 @@
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { SessionSummary } from '../models/calls.ts';
 import { copyResumeCommand, exportActiveBranch, exportOne, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
 import { deleteSessions } from '../models/library.ts';
@@ -10,6 +10,7 @@ const TARGET_LABEL: Record<ExportTarget, string> = { download: 'Download', save:
 export function SessionMenu({ session, onRename }: { session: SessionSummary; onRename: () => void }) {
   const details = useRef<HTMLDetailsElement>(null);
   const close = () => details.current?.removeAttribute('open');
+  useCloseOnOutside(details);
   const act = (fn: () => unknown) => () => { close(); void fn(); };
   const targets = exportTargets();
   return (
@@ -26,4 +27,21 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
       </div>
     </details>
   );
+}
+
+/** A <details> menu closes on Escape and on a tap elsewhere, like a native menu. */
+function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || !ref.current?.open) return;
+      ref.current.removeAttribute('open');
+      ref.current.querySelector('summary')?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (ref.current?.open && !ref.current.contains(e.target as Node)) ref.current.removeAttribute('open');
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => { document.removeEventListener('keydown', onKey); document.removeEventListener('pointerdown', onPointer); };
+  }, []);
 }
