@@ -38,6 +38,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   let ready: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spools = 0;
+  // True while index.json could not be written (quota) and `pending` holds the whole index.
+  let memoryIndex = false;
 
   const summaryOf = (id: string, path: string, size: number, scan: SessionScan, modified: number, variantOf?: string): SessionSummary => {
     const d = scan.digest;
@@ -98,7 +100,18 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       next.push(summaryOf(id, path, f.size, await scanPath(path), f.modified));
     }
     if (byPath.size) changed = true;
-    if (changed) await writeIndexFile(next);
+    if (changed) {
+      try {
+        await writeIndexFile(next);
+        memoryIndex = false;
+      } catch (e) {
+        if ((e as DOMException)?.name !== 'QuotaExceededError') throw e;
+        // A full device must still list its sessions: keep the rebuilt index in memory until a write fits.
+        memoryIndex = true;
+        for (const s of next) pending.set(s.id, s);
+        for (const s of byPath.values()) pending.set(s.id, null);
+      }
+    }
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
     // Scratch files: imports release theirs; an export's stays readable for a day.
     for (const t of await disk.list(SPOOL_DIR)) if (now() - t.modified > SPOOL_TTL) await disk.remove(`${SPOOL_DIR}/${t.name}`);
@@ -112,12 +125,12 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const indexed = async (): Promise<Map<string, SessionSummary>> => {
     await open();
     let list = await readIndexFile();
-    if (list === null) {
+    if (list === null && !memoryIndex) {
       // Lost or corrupted since we opened (another tab, a crash): rebuild it from the files.
       await withLock(INDEX_LOCK, () => reconcile(true));
       list = (await readIndexFile()) ?? [];
     }
-    const map = new Map(list.map((s) => [s.id, s]));
+    const map = new Map((list ?? []).map((s) => [s.id, s]));
     for (const [id, s] of pending) {
       if (s) map.set(id, s);
       else map.delete(id);
@@ -132,13 +145,14 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     const applied = new Map(pending);
     await withLock(INDEX_LOCK, async () => {
       const current = (await readIndexFile()) ?? null;
-      if (current === null) await reconcile(true);
+      if (current === null && !memoryIndex) await reconcile(true);
       const map = new Map(((await readIndexFile()) ?? []).map((s) => [s.id, s]));
       for (const [id, s] of applied) {
         if (s) map.set(id, s);
         else map.delete(id);
       }
       await writeIndexFile(map.values());
+      memoryIndex = false;
     });
     for (const [id, s] of applied) if (pending.get(id) === s) pending.delete(id);
     options.onChange?.([...applied.keys()]);
