@@ -211,12 +211,20 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       }
       return;
     }
-    const result = await importSessionBlob(name, blob, ctx);
+    const result = await importSessionBlob(name, blob, fileCtx);
     items.push(result);
     if (result.outcome !== 'rejected') for (const r of await blobRefsIn(blob, ctx.signal)) refs.add(r);
   };
 
-  for (const f of files) await visit(f.path, f.file, 0, false);
+  // Progress in bytes of the files as sent (a gzip or zip counts its compressed size).
+  let base = 0;
+  let fileCtx: ImportContext = ctx;
+  for (const f of files) {
+    fileCtx = { ...ctx, onBytes: (n, label) => ctx.onBytes?.(base + Math.min(n, f.file.size), label) };
+    await visit(f.path, f.file, 0, false);
+    base += f.file.size;
+    ctx.onBytes?.(base, f.path);
+  }
 
   for (const b of blobs) {
     if (!b.fromBundle && !refs.has(b.hash)) continue;

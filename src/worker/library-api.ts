@@ -33,7 +33,6 @@ export function createLibraryApi(env: WorkerEnv) {
 
   const run = async (files: IncomingFile[], ctx: CallContext): Promise<ImportReport> => {
     const total = files.reduce((n, f) => n + f.file.size, 0);
-    let base = 0;
     let last = 0;
     let current = '';
     const report = (done: number, label: string, force = false) => {
@@ -42,21 +41,15 @@ export function createLibraryApi(env: WorkerEnv) {
       last = t;
       ctx.progress({ done: Math.min(total, done), total, label });
     };
-    const reports: ImportReport = { items: [] };
     try {
-      for (const f of files) {
-        current = f.path;
-        report(base, current, true);
-        const r = await importAll([f], { store, signal: ctx.signal, onBytes: (n, label) => report(base + Math.min(n, f.file.size), label) });
-        reports.items.push(...r.items);
-        base += f.file.size;
-      }
+      report(0, files[0]?.path ?? '', true);
+      const result = await importAll(files, { store, signal: ctx.signal, onBytes: (n, label) => report(n, (current = label)) });
       report(total, current, true);
+      return result;
     } finally {
       // Whatever was imported before a cancel or failure stays, and is listed.
       await store.flush().catch(() => undefined);
     }
-    return reports;
   };
 
   return {
