@@ -72,8 +72,26 @@ export function groupByProject(list: SessionSummary[]): ProjectGroup[] {
   return [...groups.values()];
 }
 
-/** Reads the list again from the worker. */
-export async function refreshLibrary(): Promise<void> {
+let refreshing: Promise<void> | null = null;
+let refreshAgain = false;
+
+/** Reads the list again from the worker; calls during a refresh are folded into one more. */
+export function refreshLibrary(): Promise<void> {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = readLibrary().finally(() => {
+    refreshing = null;
+    if (refreshAgain) {
+      refreshAgain = false;
+      void refreshLibrary();
+    }
+  });
+  return refreshing;
+}
+
+async function readLibrary(): Promise<void> {
   try {
     sessions.value = await library.listSessions({});
     listError.value = null;
