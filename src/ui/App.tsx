@@ -1,3 +1,5 @@
+import type { ComponentType } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { useSignal } from '@preact/signals';
 import { DropZone } from './library/DropZone.tsx';
 import { ImportPanel } from './library/ImportPanel.tsx';
@@ -39,13 +41,36 @@ export function App() {
   );
 }
 
-/** Mounts the reader for `#/s/<id>` routes. (Placeholder until src/ui/reader/Reader.tsx lands.) */
+/** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */
+interface ReaderModule {
+  Reader: ComponentType<{ id: string; leafId?: string; entryId?: string; onNavigate(r: { leafId?: string; entryId?: string }): void; onBack(): void }>;
+}
+
+// A glob rather than a plain import: the reader loads in its own chunk after the library, and
+// the app still builds while the reader is not in this branch (the glob then matches nothing).
+const readerModules = import.meta.glob<ReaderModule>('./reader/Reader.tsx');
+const loadReader = Object.values(readerModules)[0];
+
+/** Mounts the reader for `#/s/<id>` routes; the route keeps its branch and entry. */
 function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
+  const mod = useSignal<ReaderModule | null>(null);
+  const failed = useSignal(false);
+  useEffect(() => {
+    loadReader?.().then((m) => { mod.value = m; }, () => { failed.value = true; });
+  }, []);
+  const back = () => navigate({ name: 'library' });
+  if (!loadReader || failed.value) {
+    return (
+      <main class="library">
+        <button type="button" onClick={back}>← Library</button>
+        <p role="alert">The reader could not be loaded.</p>
+      </main>
+    );
+  }
+  if (!mod.value) return <main class="library" aria-busy="true" />;
+  const { Reader } = mod.value;
   return (
-    <main class="library">
-      <button type="button" onClick={() => navigate({ name: 'library' })}>← Library</button>
-      <h2>Session {route.id}</h2>
-      <p class="muted">The reader is not part of this build yet.</p>
-    </main>
+    <Reader key={route.id} id={route.id} leafId={route.leafId} entryId={route.entryId} onBack={back}
+      onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })} />
   );
 }
