@@ -10,7 +10,7 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
   const renaming = useSignal(false);
   const title = displayTitle(session);
   const facts = [
-    formatDate(session.modified),
+    formatDate(Date.parse(session.created) || session.modified),
     shortModel(session.model),
     formatBytes(session.size),
     plural(session.entryCount, 'entry', 'entries'),
