@@ -16,6 +16,8 @@ export interface RandomOpsOptions {
   assistantImages?: boolean;
   /** Include user attachments (Rho's field). Default true. */
   attachments?: boolean;
+  /** Include thinking parts with empty text and no signature. Default true. */
+  emptyThinking?: boolean;
 }
 
 /** `count` random ops from `rng`. */
@@ -32,7 +34,7 @@ export function randomPiOps(rng: Rng, count: number, opts: RandomOpsOptions = {}
       if (!o.images && !o.attachments && rng.chance(0.4)) o.asString = true;
       return o;
     }],
-    [26, () => assistantOp(rng, text, img, opts.assistantImages !== false)],
+    [26, () => assistantOp(rng, text, img, opts.assistantImages !== false, opts.emptyThinking !== false)],
     [22, () => {
       const o: PiOp = { op: 'toolResults', answer: rng.int(0, 5), text: rng.chance(0.05) ? '' : text(), isError: rng.chance(0.15) };
       if (rng.chance(0.1)) o.images = [img()];
@@ -70,8 +72,13 @@ export function randomPiOps(rng: Rng, count: number, opts: RandomOpsOptions = {}
   return ops;
 }
 
-function assistantOp(rng: Rng, text: () => string, img: () => { data: string; mimeType: string }, images: boolean): PiOp {
-  const thinking = (): PartSpec => ({ kind: 'thinking', text: rng.chance(0.05) ? '' : sentence(rng), signature: rng.chance(0.7) ? base64Bytes(rng, 40) : undefined });
+function assistantOp(rng: Rng, text: () => string, img: () => { data: string; mimeType: string }, images: boolean, emptyThinking: boolean): PiOp {
+  const thinking = (): PartSpec => {
+    const empty = rng.chance(0.05);
+    const text = empty ? '' : sentence(rng);
+    const signature = rng.chance(0.7) ? base64Bytes(rng, 40) : undefined;
+    return { kind: 'thinking', text, signature: empty && !emptyThinking ? signature ?? 'c2ln' : signature };
+  };
   const call = (): PartSpec => ({ kind: 'toolCall', name: rng.pick(['read', 'bash', 'edit']), args: { path: 'src/a.ts', n: rng.int(0, 9) } });
   const model = rng.chance(0.1) ? rng.int(0, 2) : undefined;
   switch (rng.int(0, 13)) {
