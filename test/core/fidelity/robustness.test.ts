@@ -3,9 +3,10 @@
 // shapes. Parsing never throws, every problem has a line number of the input, parse→serialize
 // gives back the bytes of every kept line, and tree walks end. "Does not hang" is enforced by the
 // per-test timeouts only; speed is measured in `npm run bench`, not asserted here.
+import { modelMessageSchema } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { branch, children, leaves, parse, serialize, walkBranch } from '../../../src/core/index.ts';
+import { branch, children, context, leaves, parse, serialize, walkBranch } from '../../../src/core/index.ts';
 import { generateSessionText } from '../../gen/session.ts';
 import { firstDifference, joinLines, physicalLines, readBytes } from './support.ts';
 
@@ -25,7 +26,8 @@ type Mutation =
   | { kind: 'duplicate'; line: number }
   | { kind: 'drop'; line: number }
   | { kind: 'reparent'; line: number; to: number; self: boolean }
-  | { kind: 'crlf'; line: number };
+  | { kind: 'crlf'; line: number }
+  | { kind: 'value'; line: number; path: number[]; value: unknown };
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
@@ -36,6 +38,7 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), line: fc.nat() }),
   fc.record({ kind: fc.constant('reparent' as const), line: fc.nat(), to: fc.nat(), self: fc.boolean() }),
   fc.record({ kind: fc.constant('crlf' as const), line: fc.nat() }),
+  fc.record({ kind: fc.constant('value' as const), line: fc.nat(), path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, '', [], {}, 0, 'blob:sha256:00', { type: 'image' }, { type: 'toolCall' }, [{ type: 'text' }])) }),
 );
 
 function splitLines(bytes: Uint8Array): Uint8Array[] {
@@ -84,6 +87,26 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
       else lines[i] = Uint8Array.from([...lines[i], 13]);
       return joinAll(lines);
     }
+    case 'value': {
+      // Replace one value somewhere inside one record by arbitrary JSON (wrong types, nulls, …).
+      const lines = splitLines(bytes);
+      if (lines.length === 0) return bytes;
+      const i = m.line % lines.length;
+      let obj: unknown;
+      try { obj = JSON.parse(new TextDecoder().decode(lines[i])); } catch { return bytes; }
+      if (!obj || typeof obj !== 'object') return bytes;
+      let holder = obj as Record<string, unknown>;
+      for (let d = 0; d < m.path.length; d++) {
+        const keys = Object.keys(holder);
+        if (keys.length === 0) break;
+        const k = keys[m.path[d] % keys.length];
+        const next = holder[k];
+        if (d === m.path.length - 1 || !next || typeof next !== 'object') { holder[k] = m.value; break; }
+        holder = next as Record<string, unknown>;
+      }
+      lines[i] = enc.encode(JSON.stringify(obj));
+      return joinAll(lines);
+    }
     case 'reparent': {
       const lines = splitLines(bytes);
       const dec = new TextDecoder();
@@ -130,6 +153,8 @@ function checkInvariants(bytes: Uint8Array): void {
   }
   leaves(session);
   children(session, null);
+  // Whatever survived, the context built from it is still a valid AI SDK message list.
+  for (const m of context(branch(session))) expect(modelMessageSchema.safeParse(m).success, JSON.stringify(m).slice(0, 200)).toBe(true);
 }
 
 describe('mutated sessions', () => {
@@ -140,7 +165,7 @@ describe('mutated sessions', () => {
         for (const m of muts) bytes = mutate(bytes, m);
         checkInvariants(bytes);
       }),
-      { numRuns: 150, seed: 20261130 },
+      { numRuns: Number(process.env.FIDELITY_MUTATION_RUNS ?? 150), seed: Number(process.env.FIDELITY_SEED ?? 20261130) },
     );
   }, 60_000);
 
