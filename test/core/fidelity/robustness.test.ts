@@ -11,6 +11,7 @@ import { generateSessionText } from '../../gen/session.ts';
 import { firstDifference, joinLines, physicalLines, readBytes } from './support.ts';
 
 const enc = new TextEncoder();
+const MUTATION_RUNS = Number(process.env.FIDELITY_MUTATION_RUNS ?? 150);
 const BASES: Uint8Array[] = [
   enc.encode(generateSessionText({ seed: 3, targetBytes: 30_000, flavor: 'pi', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 })),
   enc.encode(generateSessionText({ seed: 4, targetBytes: 30_000, flavor: 'omp', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 })),
@@ -165,9 +166,9 @@ describe('mutated sessions', () => {
         for (const m of muts) bytes = mutate(bytes, m);
         checkInvariants(bytes);
       }),
-      { numRuns: Number(process.env.FIDELITY_MUTATION_RUNS ?? 150), seed: Number(process.env.FIDELITY_SEED ?? 20261130) },
+      { numRuns: MUTATION_RUNS, seed: Number(process.env.FIDELITY_SEED ?? 20261130) },
     );
-  }, 60_000);
+  }, Math.max(60_000, MUTATION_RUNS * 200));
 
   test('strings as input behave like their bytes', () => {
     fc.assert(
