@@ -58,27 +58,37 @@ export function gc(): void {
   gcFn();
 }
 
+/** Median times of one variant: wall clock and the process's CPU time (user + system). */
+export interface Timing { wall: number; cpu: number }
+
 /**
  * Times variants side by side: `runs` rounds, each running every variant once in a rotating
  * order (so drift and warm-up hit all of them alike), after a warm-up round. Returns the median
- * milliseconds per variant. Results of each call are kept until the next gc so lazy work counts.
+ * wall and CPU milliseconds per variant. CPU time is what the ratios use: on a shared machine
+ * (other processes competing for the cores) it moves far less than wall time.
  */
-export async function compare(variants: Record<string, () => unknown>, runs: number, warmup = 1): Promise<Record<string, number>> {
+export async function compare(variants: Record<string, () => unknown>, runs: number, warmup = 1): Promise<Record<string, Timing>> {
   const names = Object.keys(variants);
-  const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = -warmup; round < runs; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + Math.max(round, 0)) % names.length];
       gc();
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       let result: unknown = variants[name]();
       if (result instanceof Promise) result = await result;
       const t1 = performance.now();
-      if (round >= 0) times[name].push(t1 - t0);
+      const c1 = process.cpuUsage(c0);
+      if (round >= 0) {
+        wall[name].push(t1 - t0);
+        cpu[name].push((c1.user + c1.system) / 1000);
+      }
       result = null;
     }
   }
-  return Object.fromEntries(names.map((n) => [n, median(times[n])]));
+  return Object.fromEntries(names.map((n) => [n, { wall: median(wall[n]), cpu: median(cpu[n]) }]));
 }
 
 /** The median of a non-empty list. */
