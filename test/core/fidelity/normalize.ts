@@ -227,7 +227,7 @@ export function piPath(entries: readonly Any[], leafId?: string | null): Any[] {
   if (!leaf) leaf = entries[entries.length - 1];
   const path: Any[] = [];
   const seen = new Set<Any>();
-  for (let cur = leaf; cur && !seen.has(cur); cur = cur.parentId ? byId.get(cur.parentId) : undefined) {
+  for (let cur: Any | undefined = leaf; cur && !seen.has(cur); cur = cur.parentId ? byId.get(cur.parentId) : undefined) {
     seen.add(cur);
     path.push(cur);
   }
