@@ -11,7 +11,7 @@ export { isTitleSlot } from './title-slot.ts';
 
 // tree
 export { branch, walkBranch, children, leaves, leafOf, withLeaf, checkTree, hasParent } from './tree.ts';
-export type { TreeLike, TreeNode, TreeCheck } from './tree.ts';
+export type { TreeLike, TreeNodes, TreeCheck } from './tree.ts';
 
 // context
 export { compacted, context, compactionSummaryText, summarizedAttachmentLines } from './context.ts';
