@@ -32,6 +32,25 @@ async function retryBusy<T>(fn: () => Promise<T>, tries = 100): Promise<T> {
   }
 }
 
+/**
+ * Writes all of `bytes` at `at` through a sync access handle. Chromium does not throw when a write
+ * goes over quota: write() returns a bogus count (e.g. 4294967288) and writes nothing, so a count
+ * outside (0, remaining] is taken as QuotaExceededError rather than trusted.
+ */
+function writeAll(access: FileSystemSyncAccessHandle, bytes: Uint8Array, at: number): void {
+  let done = 0;
+  while (done < bytes.length) {
+    const n = access.write(done ? bytes.subarray(done) : bytes, { at: at + done });
+    if (!(n > 0 && n <= bytes.length - done)) throw new DOMException('The device has no room left for this write.', 'QuotaExceededError');
+    done += n;
+  }
+}
+
+// The file must hold exactly what we wrote before it is swapped in or kept.
+function checkSize(access: FileSystemSyncAccessHandle, expected: number): void {
+  if (access.getSize() !== expected) throw new DOMException('The write did not complete.', 'QuotaExceededError');
+}
+
 /** Opens the OPFS Disk under `root` (a folder of the origin's OPFS, default its root). */
 export async function openOpfsDisk(rootName?: string): Promise<Disk> {
   if (!hasOpfs()) throw new StoreError('storage-unavailable', 'This browser offers no private file system here; nothing can be kept.');
@@ -116,11 +135,11 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
         let at = 0;
         for await (const chunk of chunks) {
           signal?.throwIfAborted();
-          let done = 0;
-          while (done < chunk.length) done += access.write(done ? chunk.subarray(done) : chunk, { at: at + done });
+          writeAll(access, chunk, at);
           at += chunk.length;
         }
         access.flush();
+        checkSize(access, at);
         access.close();
         access = null;
         await moveHandle(handle, path);
@@ -140,11 +159,11 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
         let at = size;
         for await (const bytes of input instanceof Uint8Array ? [input] : input) {
           signal?.throwIfAborted();
-          let done = 0;
-          while (done < bytes.length) done += access.write(bytes.subarray(done), { at: at + done });
+          writeAll(access, bytes, at);
           at += bytes.length;
         }
         access.flush();
+        checkSize(access, at);
       } catch (e) {
         access.truncate(size);
         access.flush();
