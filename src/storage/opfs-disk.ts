@@ -18,15 +18,17 @@ export function hasOpfs(): boolean {
   );
 }
 
-// Another handle on the same file (another tab's writer, a read racing an append) makes Chromium
-// refuse for a moment: wait and try again rather than fail the call.
+// Another handle on the same file (another tab's writer) makes Chromium refuse for a moment, and a
+// File snapshot becomes unreadable (NotReadableError) when the file is replaced or grows while it is
+// read (the index swapped in by a flush): wait and try again, from a fresh snapshot.
+const RETRIED = new Set(['NoModificationAllowedError', 'InvalidStateError', 'NotReadableError']);
 async function retryBusy<T>(fn: () => Promise<T>, tries = 100): Promise<T> {
   for (let i = 0; ; i++) {
     try {
       return await fn();
     } catch (e) {
       const name = (e as DOMException)?.name;
-      if (i >= tries || (name !== 'NoModificationAllowedError' && name !== 'InvalidStateError')) throw e;
+      if (i >= tries || !RETRIED.has(name)) throw e;
       await new Promise((r) => setTimeout(r, 10 + i * 2));
     }
   }
@@ -105,6 +107,11 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       }
       return out;
     },
+    async names(dir) {
+      const out: string[] = [];
+      for await (const [name, h] of (await dirFor(dir)).entries()) if (h.kind === 'file') out.push(name);
+      return out;
+    },
     async size(path) {
       try {
         return (await getFile(path)).size;
@@ -123,8 +130,10 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       }
     },
     async read(path, start = 0, end) {
-      const f = await getFile(path);
-      return new Uint8Array(await f.slice(start, end ?? f.size).arrayBuffer());
+      return retryBusy(async () => {
+        const f = await (await fileHandle(path)).getFile();
+        return new Uint8Array(await f.slice(start, end ?? f.size).arrayBuffer());
+      });
     },
     blob: getFile,
     async writeNew(path, chunks: ByteChunks, signal?: AbortSignal) {

@@ -31,7 +31,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
 /** Builds the store over a disk. Nothing is read until the first call. */
 export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const now = options.now ?? (() => Date.now());
-  const flushDelay = options.flushDelay ?? 250;
+  const flushDelay = options.flushDelay ?? 1000;
   const trashTtl = options.trashTtl ?? 7 * 24 * 3600 * 1000;
   // Index records written by this store but not yet in index.json (null: deleted).
   const pending = new Map<string, SessionSummary | null>();
@@ -79,25 +79,29 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
 
   const scanPath = (path: string) => scanSession(diskChunks(disk, path));
 
-  // Checks the index against the files: new, changed (size) and missing files are re-read.
+  // Checks the index against the files. Opening compares names only (opening 2,000 files to read
+  // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
+  // index's back (a crash between a write and the index flush) is healed when it is next read (get).
+  // A rebuild (forceAll) reads every file.
   const reconcile = async (forceAll: boolean) => {
-    const files = await disk.list(SESSIONS_DIR);
     const old = forceAll ? null : await readIndexFile();
     const byPath = new Map((old ?? []).map((s) => [s.path, s]));
     const next: SessionSummary[] = [];
     let changed = old === null;
-    for (const f of files) {
-      const id = idFromFileName(f.name);
+    for (const name of await disk.names(SESSIONS_DIR)) {
+      const id = idFromFileName(name);
       if (id === null) continue;
-      const path = `${SESSIONS_DIR}/${f.name}`;
+      const path = `${SESSIONS_DIR}/${name}`;
       const known = byPath.get(path);
       byPath.delete(path);
-      if (known && known.size === f.size && known.id === id) {
+      if (known && known.id === id) {
         next.push(known);
         continue;
       }
+      const stat = await disk.stat(path);
+      if (!stat) continue;
       changed = true;
-      next.push(summaryOf(id, path, f.size, await scanPath(path), f.modified));
+      next.push(summaryOf(id, path, stat.size, await scanPath(path), stat.modified));
     }
     if (byPath.size) changed = true;
     if (changed) {
@@ -211,7 +215,12 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
 
     async get(id) {
-      return (await indexed()).get(id) ?? null;
+      const s = (await indexed()).get(id) ?? null;
+      if (!s) return null;
+      const stat = await disk.stat(s.path);
+      if (!stat) return null;
+      // Heal a record the index missed (see reconcile): the file is the truth.
+      return stat.size === s.size ? s : rescan(id, s.path, s.variantOf);
     },
     async list() {
       return sortSummaries([...(await indexed()).values()]);

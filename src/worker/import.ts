@@ -82,7 +82,7 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob): Impo
 }
 
 /** Imports one blob that should hold a session text. */
-export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem> {
+export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
   const found = await headOf(blob);
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
@@ -108,8 +108,9 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
         yield c;
       }
     };
-    const created = await store.create(id, chunks(), { variantOf: main ? headerId : undefined, signal });
-    return item(name, main ? 'variant' : 'added', created);
+    let refs: Set<string> | undefined;
+    const created = await store.create(id, chunks(), { variantOf: main ? headerId : undefined, signal, onScan: (s) => (refs = s.blobRefs) });
+    return { ...item(name, main ? 'variant' : 'added', created), refs };
   });
 }
 
@@ -211,9 +212,9 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       }
       return;
     }
-    const result = await importSessionBlob(name, blob, fileCtx);
+    const { refs: scanned, ...result } = await importSessionBlob(name, blob, fileCtx);
     items.push(result);
-    if (result.outcome !== 'rejected') for (const r of await blobRefsIn(blob, ctx.signal)) refs.add(r);
+    if (result.outcome !== 'rejected') for (const r of scanned ?? (await blobRefsIn(blob, ctx.signal))) refs.add(r);
   };
 
   // Progress in bytes of the files as sent (a gzip or zip counts its compressed size).
