@@ -37,6 +37,9 @@ export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { file
       }
       return out;
     },
+    async names(dir: string): Promise<string[]> {
+      return (await disk.list(dir)).map((e) => e.name);
+    },
     async size(path: string) {
       return files.get(path)?.bytes.length ?? null;
     },

@@ -18,18 +18,39 @@ export function hasOpfs(): boolean {
   );
 }
 
-// Another handle on the same file (another tab's writer, a read racing an append) makes Chromium
-// refuse for a moment: wait and try again rather than fail the call.
+// Another handle on the same file (another tab's writer) makes Chromium refuse for a moment, and a
+// File snapshot becomes unreadable (NotReadableError) when the file is replaced or grows while it is
+// read (the index swapped in by a flush): wait and try again, from a fresh snapshot.
+const RETRIED = new Set(['NoModificationAllowedError', 'InvalidStateError', 'NotReadableError']);
 async function retryBusy<T>(fn: () => Promise<T>, tries = 100): Promise<T> {
   for (let i = 0; ; i++) {
     try {
       return await fn();
     } catch (e) {
       const name = (e as DOMException)?.name;
-      if (i >= tries || (name !== 'NoModificationAllowedError' && name !== 'InvalidStateError')) throw e;
+      if (i >= tries || !RETRIED.has(name)) throw e;
       await new Promise((r) => setTimeout(r, 10 + i * 2));
     }
   }
+}
+
+/**
+ * Writes all of `bytes` at `at` through a sync access handle. Chromium does not throw when a write
+ * goes over quota: write() returns a bogus count (e.g. 4294967288) and writes nothing, so a count
+ * outside (0, remaining] is taken as QuotaExceededError rather than trusted.
+ */
+function writeAll(access: FileSystemSyncAccessHandle, bytes: Uint8Array, at: number): void {
+  let done = 0;
+  while (done < bytes.length) {
+    const n = access.write(done ? bytes.subarray(done) : bytes, { at: at + done });
+    if (!(n > 0 && n <= bytes.length - done)) throw new DOMException('The device has no room left for this write.', 'QuotaExceededError');
+    done += n;
+  }
+}
+
+// The file must hold exactly what we wrote before it is swapped in or kept.
+function checkSize(access: FileSystemSyncAccessHandle, expected: number): void {
+  if (access.getSize() !== expected) throw new DOMException('The write did not complete.', 'QuotaExceededError');
 }
 
 /** Opens the OPFS Disk under `root` (a folder of the origin's OPFS, default its root). */
@@ -86,6 +107,12 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       }
       return out;
     },
+    async names(dir) {
+      // keys(): names only, no handle made per entry (the store's folders hold only files).
+      const out: string[] = [];
+      for await (const name of (await dirFor(dir)).keys()) out.push(name);
+      return out;
+    },
     async size(path) {
       try {
         return (await getFile(path)).size;
@@ -104,8 +131,10 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       }
     },
     async read(path, start = 0, end) {
-      const f = await getFile(path);
-      return new Uint8Array(await f.slice(start, end ?? f.size).arrayBuffer());
+      return retryBusy(async () => {
+        const f = await (await fileHandle(path)).getFile();
+        return new Uint8Array(await f.slice(start, end ?? f.size).arrayBuffer());
+      });
     },
     blob: getFile,
     async writeNew(path, chunks: ByteChunks, signal?: AbortSignal) {
@@ -116,11 +145,11 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
         let at = 0;
         for await (const chunk of chunks) {
           signal?.throwIfAborted();
-          let done = 0;
-          while (done < chunk.length) done += access.write(done ? chunk.subarray(done) : chunk, { at: at + done });
+          writeAll(access, chunk, at);
           at += chunk.length;
         }
         access.flush();
+        checkSize(access, at);
         access.close();
         access = null;
         await moveHandle(handle, path);
@@ -140,11 +169,11 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
         let at = size;
         for await (const bytes of input instanceof Uint8Array ? [input] : input) {
           signal?.throwIfAborted();
-          let done = 0;
-          while (done < bytes.length) done += access.write(bytes.subarray(done), { at: at + done });
+          writeAll(access, bytes, at);
           at += bytes.length;
         }
         access.flush();
+        checkSize(access, at);
       } catch (e) {
         access.truncate(size);
         access.flush();

@@ -28,16 +28,22 @@ const SPOOL_DIR = 'spool';
 const SPOOL_TTL = 24 * 3600 * 1000;
 const SHA256 = /^[0-9a-f]{64}$/;
 
+function variantNumber(id: string): number {
+  return Number(/~(\d+)$/.exec(id)?.[1] ?? 0);
+}
+
 /** Builds the store over a disk. Nothing is read until the first call. */
 export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const now = options.now ?? (() => Date.now());
-  const flushDelay = options.flushDelay ?? 250;
+  const flushDelay = options.flushDelay ?? 1000;
   const trashTtl = options.trashTtl ?? 7 * 24 * 3600 * 1000;
   // Index records written by this store but not yet in index.json (null: deleted).
   const pending = new Map<string, SessionSummary | null>();
   let ready: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spools = 0;
+  let pendingVersion = 0;
+  let merged: { list: SessionSummary[] | null; version: number; map: Map<string, SessionSummary> } | null = null;
   // True while index.json could not be written (quota) and `pending` holds the whole index.
   let memoryIndex = false;
 
@@ -79,25 +85,29 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
 
   const scanPath = (path: string) => scanSession(diskChunks(disk, path));
 
-  // Checks the index against the files: new, changed (size) and missing files are re-read.
+  // Checks the index against the files. Opening compares names only (opening 2,000 files to read
+  // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
+  // index's back (a crash between a write and the index flush) is healed when it is next read (get).
+  // A rebuild (forceAll) reads every file.
   const reconcile = async (forceAll: boolean) => {
-    const files = await disk.list(SESSIONS_DIR);
     const old = forceAll ? null : await readIndexFile();
     const byPath = new Map((old ?? []).map((s) => [s.path, s]));
     const next: SessionSummary[] = [];
     let changed = old === null;
-    for (const f of files) {
-      const id = idFromFileName(f.name);
+    for (const name of await disk.names(SESSIONS_DIR)) {
+      const id = idFromFileName(name);
       if (id === null) continue;
-      const path = `${SESSIONS_DIR}/${f.name}`;
+      const path = `${SESSIONS_DIR}/${name}`;
       const known = byPath.get(path);
       byPath.delete(path);
-      if (known && known.size === f.size && known.id === id) {
+      if (known && known.id === id) {
         next.push(known);
         continue;
       }
+      const stat = await disk.stat(path);
+      if (!stat) continue;
       changed = true;
-      next.push(summaryOf(id, path, f.size, await scanPath(path), f.modified));
+      next.push(summaryOf(id, path, stat.size, await scanPath(path), stat.modified));
     }
     if (byPath.size) changed = true;
     if (changed) {
@@ -110,6 +120,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
         memoryIndex = true;
         for (const s of next) pending.set(s.id, s);
         for (const s of byPath.values()) pending.set(s.id, null);
+        pendingVersion++;
       }
     }
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
@@ -130,11 +141,14 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       await withLock(INDEX_LOCK, () => reconcile(true));
       list = (await readIndexFile()) ?? [];
     }
+    // Reused while neither index.json (same parsed list) nor the pending records changed.
+    if (merged && merged.list === list && merged.version === pendingVersion) return merged.map;
     const map = new Map((list ?? []).map((s) => [s.id, s]));
     for (const [id, s] of pending) {
       if (s) map.set(id, s);
       else map.delete(id);
     }
+    merged = { list, version: pendingVersion, map };
     return map;
   };
 
@@ -155,11 +169,13 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       memoryIndex = false;
     });
     for (const [id, s] of applied) if (pending.get(id) === s) pending.delete(id);
+    pendingVersion++;
     options.onChange?.([...applied.keys()]);
   };
 
   const record = (s: SessionSummary | null, id: string) => {
     pending.set(id, s);
+    pendingVersion++;
     if (timer) clearTimeout(timer);
     // A failed background flush keeps its records pending (listing still shows them) for the next one.
     timer = setTimeout(() => void flush().catch(() => undefined), flushDelay);
@@ -211,10 +227,23 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
 
     async get(id) {
-      return (await indexed()).get(id) ?? null;
+      const s = (await indexed()).get(id) ?? null;
+      if (!s) return null;
+      const stat = await disk.stat(s.path);
+      if (!stat) return null;
+      // Heal a record the index missed (see reconcile): the file is the truth.
+      return stat.size === s.size ? s : rescan(id, s.path, s.variantOf);
     },
     async list() {
       return sortSummaries([...(await indexed()).values()]);
+    },
+    async family(headerId) {
+      const map = await indexed();
+      const main = map.get(headerId);
+      const variants: SessionSummary[] = [];
+      for (const s of map.values()) if (s.variantOf === headerId && s.id !== headerId) variants.push(s);
+      variants.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
+      return main ? [main, ...variants] : variants;
     },
     async latest() {
       return (await store.list())[0]?.path ?? null;

@@ -48,8 +48,10 @@ export interface DiskEntry { name: string; size: number; modified: number }
 export interface Disk {
   /** Whether what is written survives a reload (OPFS) or not (memory). */
   readonly persistent: boolean;
-  /** Files of a directory (none when it does not exist). */
+  /** Files of a directory with their sizes and times (none when it does not exist). */
   list(dir: string): Promise<DiskEntry[]>;
+  /** Just the file names of a directory: much cheaper than `list` on OPFS (no file opened). */
+  names(dir: string): Promise<string[]>;
   /** The size of a file, or null when it does not exist. */
   size(path: string): Promise<number | null>;
   /** Size and last-write time of a file, or null when it does not exist. */
@@ -91,6 +93,8 @@ export interface SessionStore {
   writeBlob(sha256: string, bytes: Uint8Array): Promise<void>;
   /** One session's summary, or null. */
   get(id: string): Promise<SessionSummary | null>;
+  /** The session stored under a header id, then its variants in the order they were made. */
+  family(headerId: string): Promise<SessionSummary[]>;
   /** Every session, most recently written first (module description: `list`). */
   list(): Promise<SessionSummary[]>;
   /** The path of the most recently written session, or null (module description: `latest`). */

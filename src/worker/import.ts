@@ -82,13 +82,13 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob): Impo
 }
 
 /** Imports one blob that should hold a session text. */
-export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem> {
+export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
   const found = await headOf(blob);
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
   const headerId = found.header.id;
   return store.withWriteLock(headerId, async () => {
-    const candidates = await candidatesFor(store, headerId);
+    const candidates = await store.family(headerId);
     for (const stored of candidates) {
       const relation = await relate(store, stored.id, stored.size, blob, signal);
       if (relation === 'diverged') continue;
@@ -108,27 +108,14 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
         yield c;
       }
     };
-    const created = await store.create(id, chunks(), { variantOf: main ? headerId : undefined, signal });
-    return item(name, main ? 'variant' : 'added', created);
+    let refs: Set<string> | undefined;
+    const created = await store.create(id, chunks(), { variantOf: main ? headerId : undefined, signal, onScan: (s) => (refs = s.blobRefs) });
+    return { ...item(name, main ? 'variant' : 'added', created), refs };
   });
 }
 
 function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {
   return { name, outcome, id: s.id, problems: s.problems };
-}
-
-// The stored session with this header id first, then its variants in the order they were made.
-async function candidatesFor(store: SessionStore, headerId: string): Promise<SessionSummary[]> {
-  const all = await store.list();
-  const main = all.find((s) => s.id === headerId);
-  const variants = all
-    .filter((s) => s.id !== headerId && s.variantOf === headerId)
-    .sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
-  return main ? [main, ...variants] : variants;
-}
-
-function variantNumber(id: string): number {
-  return Number(/~(\d+)$/.exec(id)?.[1] ?? 0);
 }
 
 function freeVariantId(headerId: string, candidates: SessionSummary[]): string {
@@ -211,9 +198,9 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       }
       return;
     }
-    const result = await importSessionBlob(name, blob, fileCtx);
+    const { refs: scanned, ...result } = await importSessionBlob(name, blob, fileCtx);
     items.push(result);
-    if (result.outcome !== 'rejected') for (const r of await blobRefsIn(blob, ctx.signal)) refs.add(r);
+    if (result.outcome !== 'rejected') for (const r of scanned ?? (await blobRefsIn(blob, ctx.signal))) refs.add(r);
   };
 
   // Progress in bytes of the files as sent (a gzip or zip counts its compressed size).

@@ -100,7 +100,7 @@ describe('the OPFS store in a real worker', () => {
   test('a cancelled import leaves no partial file and an unchanged list', async () => {
     const { api, root } = open();
     await api.importFiles({ files: [new File([sessionText('small')], 's.jsonl')] });
-    const big = new File([sessionText('big', 40000)], 'big.jsonl');
+    const big = new File([sessionText('big', 15000)], 'big.jsonl');
     const controller = new AbortController();
     const call = api.importFiles({ files: [big] }, { signal: controller.signal, onProgress: (p) => p.done > 0 && p.done < p.total && controller.abort() });
     await expect(call).rejects.toMatchObject({ code: 'aborted' });

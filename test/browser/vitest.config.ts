@@ -19,6 +19,8 @@ export default defineConfig({
     browser: {
       enabled: true,
       headless: true,
+      screenshotFailures: false,
+      api: { port: Number(process.env.BROWSER_TEST_PORT ?? 4195) },
       provider: playwright({ launchOptions: chromiumLaunchOptions() }),
       instances: [{ browser: 'chromium' }],
     },

@@ -47,7 +47,7 @@ describe('store over a memory disk', () => {
     expect(disk.files.has(INDEX_PATH)).toBe(true);
   });
 
-  test('a stale index (file grew behind its back, file added, file removed) is corrected on open', async () => {
+  test('a stale index is corrected: added and removed files on open, a grown file when it is next read', async () => {
     const { disk, store } = memoryStore();
     await store.create('a', once(bytes(sessionText('a'))));
     await store.create('gone', once(bytes(sessionText('gone'))));
@@ -56,9 +56,12 @@ describe('store over a memory disk', () => {
     await disk.writeNew(sessionPath('c'), once(bytes(sessionText('c'))));
     await disk.remove(sessionPath('gone'));
     const reopened = createStore(disk, { flushDelay: 0 });
-    const list = await reopened.list();
-    expect(list.map((s) => s.id).sort()).toEqual(['a', 'c']);
-    expect(list.find((s) => s.id === 'a')!.entryCount).toBe(5);
+    expect((await reopened.list()).map((s) => s.id).sort()).toEqual(['a', 'c']);
+    // The grown file is re-read when it is next asked for, and listed right from then on.
+    expect((await reopened.get('a'))!.entryCount).toBe(5);
+    expect((await reopened.list()).find((s) => s.id === 'a')!.entryCount).toBe(5);
+    await reopened.rebuild();
+    expect((await reopened.list()).find((s) => s.id === 'a')!.size).toBe((await disk.size(sessionPath('a')))!);
   });
 
   test('appendLines ends a torn file with "\\n" first; appendRaw appends exactly', async () => {
