@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { card, dropFiles, fixture, importSummary, makeSession, openEmptyLibrary, root, SAMPLE } from './app-helpers.ts';
 
@@ -22,6 +23,13 @@ async function expectTapTargets(page: Page) {
   expect(small).toEqual([]);
 }
 
+/** axe finds nothing serious (contrast, names, roles) on what is shown. */
+async function expectNoSeriousAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['laptop', { width: 1280, height: 800 }]] as const) {
   test(`${label}: empty state, library, menu, report and settings fit the screen`, async ({ page }) => {
     await page.setViewportSize(viewport);
@@ -29,6 +37,7 @@ for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['lapto
     await expectNoSidewaysScroll(page);
     await expectTapTargets(page);
     await page.screenshot({ path: `${shots}/${label}-empty.png`, fullPage: true });
+    await expectNoSeriousAxeViolations(page);
 
     await dropFiles(page, [
       { name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') },
@@ -39,6 +48,7 @@ for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['lapto
     await expect(importSummary(page)).toContainText('Added: 3');
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `${shots}/${label}-report.png`, fullPage: true });
+    await expectNoSeriousAxeViolations(page);
 
     await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
     await card(page, SAMPLE.title).getByLabel(`Actions for ${SAMPLE.title}`).click();
@@ -52,5 +62,6 @@ for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['lapto
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `${shots}/${label}-settings-dark.png`, fullPage: true });
+    await expectNoSeriousAxeViolations(page);
   });
 }
