@@ -1,8 +1,106 @@
-import { defineConfig } from 'vite';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+import preact from '@preact/preset-vite';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+
+/**
+ * The Content-Security-Policy of the built app. Session files come from other devices, so nothing
+ * in them may run script: no inline scripts, no eval, images only from ourselves, blob: and data:.
+ * Only added to the production build (vite's dev server injects inline scripts).
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' blob: data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'rho-csp',
+    apply: 'build',
+    transformIndexHtml: (html) =>
+      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+  };
+}
+
+const manifest: Partial<ManifestOptions> = {
+  name: 'Rho Sessions',
+  short_name: 'Rho Sessions',
+  description: 'Carry pi and omp coding-agent sessions between devices and read them anywhere, offline.',
+  id: '/',
+  start_url: '/',
+  scope: '/',
+  display: 'standalone',
+  background_color: '#f4f1ea',
+  theme_color: '#1d2b3a',
+  icons: [
+    { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: 'icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+  // Android: sessions shared from another app arrive as a POST the service worker handles.
+  share_target: {
+    action: '/share-target',
+    method: 'POST',
+    enctype: 'multipart/form-data',
+    params: {
+      title: 'title',
+      text: 'text',
+      files: [{ name: 'files', accept: ['.jsonl', '.txt', '.gz', '.zip', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'] }],
+    },
+  },
+  // Desktop: "Open with Rho Sessions" for session files.
+  file_handlers: [
+    {
+      action: '/',
+      accept: {
+        'application/x-ndjson': ['.jsonl'],
+        'application/gzip': ['.gz'],
+        'application/zip': ['.zip'],
+      },
+    },
+  ],
+  launch_handler: { client_mode: 'focus-existing' },
+};
 
 export default defineConfig({
+  plugins: [
+    preact(),
+    contentSecurityPolicy(),
+    // The PWA plugin is left out of unit tests (it only matters for the build).
+    ...(process.env.VITEST
+      ? []
+      : [
+          VitePWA({
+            strategies: 'injectManifest',
+            srcDir: 'src/sw',
+            filename: 'sw.ts',
+            // We register the service worker ourselves (src/ui/sw-bridge.ts) so updates wait for the user.
+            injectRegister: false,
+            manifest,
+            includeAssets: ['icons/apple-touch-icon.png', 'icons/icon.svg'],
+            injectManifest: {
+              globPatterns: ['**/*.{js,css,html,jsonl,woff2}'],
+              maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+            },
+            devOptions: { enabled: false },
+          }),
+        ]),
+  ],
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: true },
+  preview: { port: 4173, strictPort: true },
   test: {
     include: ['test/{core,storage,worker,build}/**/*.test.ts'],
     environment: 'node',
+    testTimeout: 60_000,
   },
 });

@@ -1,0 +1,16 @@
+// Type-checks each environment with its own tsconfig, so DOM code cannot creep into the core or
+// the workers (see ../../../shared/ARCHITECTURE.md), then checks the import rules.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const projects = ['src/core', 'src/storage', 'src/worker', 'src/sw', 'src/ui', 'test'];
+let failed = 0;
+for (const project of projects) {
+  if (!existsSync(`${project}/tsconfig.json`)) continue;
+  const run = spawnSync('npx', ['tsc', '-p', project], { stdio: 'inherit' });
+  if (run.status !== 0) { failed++; console.error(`✗ type errors in ${project}`); }
+  else console.log(`✓ types: ${project}`);
+}
+const imports = spawnSync(process.execPath, ['test/tools/check-imports.mjs'], { stdio: 'inherit' });
+if (imports.status !== 0) failed++;
+process.exit(failed ? 1 : 0);
