@@ -7,8 +7,10 @@
  * decoding is counted everywhere; the "(from text)" rows start from an already decoded string.
  */
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { buildSessionContext, convertToLlm, parseSessionEntries } from '@mariozechner/pi-coding-agent';
 import * as core from '../../src/core/index.ts';
+import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from '../core/fidelity/normalize.ts';
 import { ensureGenerated } from '../gen/fixtures.ts';
 import { atMost, type BenchContext, type BenchSuite, compare, measureMemory, type Timing } from './harness.ts';
 import { hasEnvelopeIndex, lastScreen, SCREEN_ENTRIES } from './last-screen.ts';
@@ -44,10 +46,14 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   const runs = ctx.runs ?? (sizeMb >= 100 ? 3 : sizeMb >= 30 ? 4 : 7);
   const dec = new TextDecoder();
 
-  // Sanity: every variant reads the whole file and ours agrees on the context size with pi.
-  const ours = coreOpen(bytes) as unknown[];
-  const theirs = piOpen(text) as unknown[];
-  ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${theirs.length})`);
+  // Fidelity at this size: our context equals pi's after the §0.3 differences (normalize.ts).
+  const ours = fromModelMessages(coreOpen(bytes) as Record<string, unknown>[]);
+  const piEntries = (parseSessionEntries(text) as unknown as Record<string, unknown>[]).filter((e) => e.type !== 'session');
+  const expected = expectedFromPi(convertToLlm(buildSessionContext(piEntries as never).messages) as unknown as Record<string, unknown>[], { attachmentLines: summarizedAttachments(piPath(piEntries)) });
+  const same = isDeepStrictEqual(ours, expected);
+  const firstDiff = same ? -1 : ours.findIndex((m, i) => !isDeepStrictEqual(m, expected[i]));
+  ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${expected.length})`);
+  ctx.row({ name: `core context = pi context (§0.3 differences applied), ${size}`, value: same ? 1 : 0, unit: 'bool', target: '= 1', ok: same, note: same ? `${ours.length} messages` : `first difference at message ${firstDiff}` });
 
   ctx.log(`${size}: timing parse (${runs} rounds)`);
   const t = cpuOf(await compare({
