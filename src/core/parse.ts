@@ -93,7 +93,11 @@ export function parse(input: string | Uint8Array, opts: ParseOptions = {}): Pars
   const parentIds: (string | null | undefined)[] = new Array(entries.length);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    if (typeof e.id !== 'string' || (e.parentId != null && typeof e.parentId !== 'string')) normalizeEnvelope(e, entryLines[i], problems);
+    if (typeof e.id !== 'string' || (e.parentId != null && typeof e.parentId !== 'string')) {
+      const fixed = checkEnvelope(e.id, e.parentId, entryLines[i], problems);
+      if (fixed.id === undefined) delete e.id;
+      if (fixed.parentId !== e.parentId) e.parentId = fixed.parentId;
+    }
     ids[i] = e.id;
     parentIds[i] = e.parentId;
     if (opts.validate !== false) {
@@ -121,16 +125,23 @@ export function parse(input: string | Uint8Array, opts: ParseOptions = {}): Pars
   };
 }
 
-// An id or parentId that is not a string cannot take part in the tree: the entry stays, without it.
-function normalizeEnvelope(e: Entry, line: number, problems: Problem[]): void {
-  if (e.id !== undefined && typeof e.id !== 'string') {
-    problems.push(problem(line, 'invalid-entry', `id ${clip(JSON.stringify(e.id))} is not a string; entry kept without an id`));
-    delete e.id;
+/**
+ * The id and parentId an entry takes part in the tree with: a non-string id is dropped and a
+ * non-string parentId read as null (a root), each reported as `invalid-entry` on the line.
+ * Shared by `parse` and `indexEnvelopes`.
+ */
+export function checkEnvelope(id: unknown, parentId: unknown, line: number, problems: Problem[]): { id: string | undefined; parentId: string | null | undefined } {
+  let goodId = id as string | undefined;
+  let goodParent = parentId as string | null | undefined;
+  if (id !== undefined && typeof id !== 'string') {
+    problems.push(problem(line, 'invalid-entry', `id ${clip(JSON.stringify(id) ?? String(id))} is not a string; entry kept without an id`));
+    goodId = undefined;
   }
-  if (e.parentId !== undefined && e.parentId !== null && typeof e.parentId !== 'string') {
-    problems.push(problem(line, 'invalid-entry', `parentId ${clip(JSON.stringify(e.parentId))} is not a string; entry read as a root`));
-    e.parentId = null;
+  if (parentId !== undefined && parentId !== null && typeof parentId !== 'string') {
+    problems.push(problem(line, 'invalid-entry', `parentId ${clip(JSON.stringify(parentId) ?? String(parentId))} is not a string; entry read as a root`));
+    goodParent = null;
   }
+  return { id: goodId, parentId: goodParent };
 }
 
 /** Parses a session and walks its leaf's branch: `{session, branch}`, the branch oldest first. */

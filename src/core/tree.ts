@@ -82,35 +82,53 @@ function findCycles(nodes: TreeNodes, indexById: Map<string, number>, starts: nu
 }
 
 /**
+ * The one branch walk, over positions: from the entry with id `leafId`, follow parent ids through
+ * `indexById` to a root. Returns positions oldest first and the problems met: a missing parent ends
+ * the walk (the branch starts at the orphan), a position seen twice ends it (cycle).
+ */
+export function walkIndices(
+  indexById: ReadonlyMap<string, number>,
+  parentIdAt: (i: number) => unknown,
+  lineAt: (i: number) => number,
+  leafId: string | null,
+): { indices: number[]; problems: Problem[] } {
+  const indices: number[] = [];
+  const problems: Problem[] = [];
+  if (leafId === null) return { indices, problems };
+  const seen = new Set<number>();
+  let index = indexById.get(leafId);
+  while (index !== undefined) {
+    seen.add(index);
+    indices.push(index);
+    const parentId = parentIdAt(index);
+    if (!hasParent(parentId)) break;
+    const next = indexById.get(parentId);
+    if (next === undefined) {
+      problems.push(problem(lineAt(index), 'missing-parent', `parent "${clip(parentId)}" does not exist; the branch starts here`));
+    } else if (seen.has(next)) {
+      problems.push(problem(lineAt(index), 'cycle', `parent "${clip(parentId)}" is already on the branch (a parentId cycle); the walk stops here`));
+      break;
+    }
+    index = next;
+  }
+  indices.reverse();
+  return { indices, problems };
+}
+
+/**
  * The branch ending at `leafId` (default: the session's leaf), oldest first, with the problems met:
  * a missing parent ends the walk (the branch starts at the orphan), a repeated id ends it (cycle).
  * An unknown leaf gives an empty branch.
  */
 export function walkBranch(session: TreeLike, leafId?: string | null): { entries: Entry[]; problems: Problem[] } {
-  const entries: Entry[] = [];
-  const problems: Problem[] = [];
-  const start = leafId === undefined ? session.leafId : leafId;
-  if (start === null) return { entries, problems };
-  const seen = new Set<string>();
-  let index = session.indexById.get(start);
-  while (index !== undefined) {
-    const entry = session.entries[index];
-    seen.add(entry.id as string);
-    entries.push(entry);
-    const parentId = entry.parentId;
-    if (!hasParent(parentId)) break;
-    const next = session.indexById.get(parentId);
-    const line = session.entryLines[index] ?? 0;
-    if (next === undefined) {
-      problems.push(problem(line, 'missing-parent', `parent "${clip(parentId)}" does not exist; the branch starts here`));
-    } else if (seen.has(parentId)) {
-      problems.push(problem(line, 'cycle', `parent "${clip(parentId)}" is already on the branch (a parentId cycle); the walk stops here`));
-      break;
-    }
-    index = next;
-  }
-  entries.reverse();
-  return { entries, problems };
+  const { entries, entryLines } = session;
+  const walk = walkIndices(
+    session.indexById,
+    (i) => entries[i].parentId,
+    (i) => entryLines[i] ?? 0,
+    leafId === undefined ? session.leafId : leafId,
+  );
+  return { entries: walk.indices.map((i) => entries[i]), problems: walk.problems };
 }
 
 /** The entries on the branch ending at `leafId` (default: the leaf = last entry with an id), oldest first. */
