@@ -53,6 +53,8 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   const same = isDeepStrictEqual(ours, expected);
   const firstDiff = same ? -1 : ours.findIndex((m, i) => !isDeepStrictEqual(m, expected[i]));
   ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${expected.length})`);
+  const screen = lastScreen(core as Record<string, unknown>, bytes);
+  if (screen && !isDeepStrictEqual(screen, core.branch(core.parse(bytes)).slice(-SCREEN_ENTRIES))) throw new Error('last screen differs from the tail of parse\'s branch');
   ctx.row({ name: `core context = pi context (§0.3 differences applied), ${size}`, value: same ? 1 : 0, unit: 'bool', target: '= 1', ok: same, note: same ? `${ours.length} messages` : `first difference at message ${firstDiff}` });
 
   ctx.log(`${size}: timing parse (${runs} rounds)`);
