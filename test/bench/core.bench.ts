@@ -43,7 +43,7 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   const text = new TextDecoder().decode(bytes);
   const size = `${sizeMb} MB`;
-  const runs = ctx.runs ?? (sizeMb >= 100 ? 3 : sizeMb >= 30 ? 4 : 7);
+  const runs = ctx.runs ?? (sizeMb >= 100 ? 3 : sizeMb >= 30 ? 4 : 5);
   const dec = new TextDecoder();
 
   // Fidelity at this size: our context equals pi's after the §0.3 differences (normalize.ts).
@@ -91,10 +91,10 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   }
   ctx.row({ name: `core open throughput (wall clock), ${size}`, value: bytes.length / MB / (timings.open.wall / 1000), unit: 'MB/s' });
 
-  ctx.log(`${size}: peak memory (child processes)`);
+  ctx.log(`${size}: peak memory (child processes${sizeMb >= 50 ? '' : ', median of 3'})`);
   const memTarget = atMost(3, '× file');
   for (const [task, label] of [['core-open', 'core open'], ['pi-open', '(b) pi open'], ['json', '(a) JSON.parse lines'], ...(hasIndex ? [['core-last-screen', 'core last screen']] : [])] as const) {
-    const m = await measureMemory(task, file);
+    const m = await measureMemory(task, file, sizeMb >= 50 ? 1 : 3);
     const ratio = m.peakRss / bytes.length;
     ctx.row({
       name: `peak RSS above baseline / file size: ${label}, ${size}`, value: ratio, unit: '× file',
