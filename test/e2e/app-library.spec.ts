@@ -24,6 +24,20 @@ test('a library row shows title, date, model, size, entries and cost, grouped by
   await expect(row.locator('.facts')).toContainText(/\d+ entries/);
   await expect(row.locator('.facts')).toContainText(/\d+(\.\d)? KB/);
   await expect(page.getByRole('region', { name: 'Project tide-tables' })).toBeVisible();
+  await expect(row.locator('.facts')).toContainText('2 branches');
+
+  // The active branch alone: a linear session, shorter than the whole tree, every line JSON.
+  const menu = await openMenu(page, SAMPLE.title);
+  const download = page.waitForEvent('download');
+  await menu.getByRole('button', { name: 'Export active branch' }).click();
+  const branch = await download;
+  expect(branch.suggestedFilename()).toMatch(/\.jsonl$/);
+  const lines = readFileSync(await branch.path(), 'utf8').trimEnd().split('\n');
+  const whole = fixture(SAMPLE.path).toString('utf8').trimEnd().split('\n');
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines.length).toBeLessThan(whole.length);
+  expect(JSON.parse(lines[0]).type).toBe('session');
+  for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
 });
 
 test('export gives back the exact bytes that were imported (download)', async ({ page }) => {
