@@ -172,7 +172,10 @@ function validatorFor(type: unknown): z.ZodType {
 /** Checks one entry; a failure is an `invalid-entry` warning on its line (the entry stays). */
 export function entryProblem(value: unknown, line: number): Problem | null {
   const type = (value as { type?: unknown }).type;
-  const result = validatorFor(type).safeParse(value);
+  const schema = validatorFor(type);
+  // validate() runs the compiled assert-only check (no output copy); issues are gathered only on failure.
+  if (schema.validate(value)) return null;
+  const result = schema.safeParse(value);
   if (result.success) return null;
   const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`);
   const more = result.error.issues.length > 3 ? ` (+${result.error.issues.length - 3} more)` : '';
