@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from '../../../src/core/parse.ts';
+import { buildSessionView, chooseLeaf, findInBranch, openBranch, openReaderSession, windowOf } from '../../../src/core/view/session.ts';
+import type { RenderItem } from '../../../src/core/view/types.ts';
+import { HEADER, e, jsonl, m } from '../helpers.ts';
+
+const welcome = readFileSync(new URL('../../../fixtures/samples/welcome.jsonl', import.meta.url));
+
+function open(text: string | Uint8Array, leafId: string | null = null) {
+  const reader = openReaderSession('s', parse(text), text.length);
+  const branch = openBranch(reader, chooseLeaf(reader.session, leafId));
+  return { reader, branch, items: branch.items };
+}
+
+const kinds = (items: RenderItem[]) => items.map((i) => i.kind);
+
+describe('render items of the sample session', () => {
+  it('pairs tool calls with their results and folds the results into the call', () => {
+    const { items } = open(welcome);
+    const firstTurn = items.find((i) => i.entryId === 'd4e3f6a5');
+    expect(firstTurn?.kind).toBe('assistant');
+    if (firstTurn?.kind !== 'assistant') return;
+    const tool = firstTurn.blocks.find((b) => b.kind === 'tool');
+    expect(tool?.kind === 'tool' && tool.tool.path).toBe('src/parse.ts');
+    expect(tool?.kind === 'tool' && tool.tool.result?.text).toContain('parseHeight');
+    expect(firstTurn.alsoIds).toEqual(['e5f4a7b6']);
+    expect(items.some((i) => i.entryId === 'e5f4a7b6')).toBe(false);
+  });
+
+  it('shows the edit diff carried by the result, and thinking collapsed as a block', () => {
+    const { items } = open(welcome);
+    const edit = items.find((i) => i.entryId === 'f6a5b8c7');
+    const block = edit?.kind === 'assistant' ? edit.blocks.find((b) => b.kind === 'tool') : undefined;
+    expect(block?.kind === 'tool' && block.tool.result?.diff).toMatch(/^-/m);
+    const first = items.find((i) => i.entryId === 'd4e3f6a5');
+    expect(first?.kind === 'assistant' && first.blocks[0].kind).toBe('thinking');
+  });
+
+  it('marks the fork where another branch leaves, and the label on the labelled entry', () => {
+    const { items } = open(welcome);
+    const question = items.find((i) => i.entryId === 'c3d2e5f4');
+    expect(question?.forks?.map((f) => f.leafId)).toEqual(['a3bc25de']);
+    expect(items.find((i) => i.entryId === 'd0e9f2ab')?.label).toBe('the fix');
+  });
+
+  it('renders the other branch when its leaf is chosen', () => {
+    const { items } = open(welcome, 'a3bc25de');
+    expect(kinds(items).slice(-2)).toEqual(['assistant', 'notice']);
+  });
+
+  it('outlines the tree with the active path marked', () => {
+    const { reader, branch } = open(welcome);
+    const view = buildSessionView(reader, branch, 'all');
+    expect(view.leafCount).toBe(2);
+    expect(view.tree.filter((s) => s.leafId).map((s) => s.leafId).sort()).toEqual(['a3bc25de', 'f8017a23']);
+    expect(view.tree.find((s) => s.leafId === 'f8017a23')?.active).toBe(true);
+    expect(view.tree.find((s) => s.leafId === 'a3bc25de')?.active).toBe(false);
+    expect(view.title).toBe('Fix the tide table parser');
+    expect(view.marks.user.length).toBe(2);
+  });
+
+  it('filters: user only, labelled, no tools', () => {
+    const { reader, branch } = open(welcome);
+    expect(buildSessionView(reader, branch, 'user').count).toBe(2);
+    expect(windowOf(branch, 'labelled', 0, 10).map((i) => i.entryId)).toEqual(['d0e9f2ab']);
+    const noTools = windowOf(branch, 'no-tools', 0, 100);
+    expect(noTools.every((i, n) => i.index === n)).toBe(true);
+    expect(noTools.some((i) => i.entryId === 'd6ef5801')).toBe(false); // a tool call and nothing else
+  });
+
+  it('finds text in tool output and arguments', () => {
+    const { branch } = open(welcome);
+    expect(findInBranch(branch, 'all', 'TEST FILES').map((h) => h.entryId)).toEqual(['b8c7d0e9']);
+    expect(findInBranch(branch, 'all', 'negative heights').length).toBeGreaterThan(0);
+  });
+
+  it('chooses the branch holding a deep-linked entry that is not on the asked branch', () => {
+    const { reader } = open(welcome);
+    expect(chooseLeaf(reader.session, 'f8017a23', 'f2ab14cd')).toBe('a3bc25de');
+    expect(chooseLeaf(reader.session, null, 'c9d8e1fa')).toBe('f8017a23');
+  });
+});
+
+describe('every entry type is shown', () => {
+  const file = jsonl(
+    HEADER,
+    e('a1', null, 'model_change', { provider: 'openai', modelId: 'gpt-5' }),
+    m('a2', 'a1', { role: 'user', content: [{ type: 'text', text: 'see file' }, { type: 'text', text: '<attachment name="a.txt" type="text/plain" path="/w/a.txt">\n12 bytes\nhello world\n</attachment>' }], steering: true }),
+    m('a3', 'a2', { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls' } }], stopReason: 'toolUse' }),
+    e('a4', 'a3', 'custom_message', { customType: 'rho.error', content: 'boom', display: true }),
+    e('a5', 'a4', 'reset_boundary'),
+    e('a6', 'a5', 'compaction', { summary: 'S', firstKeptEntryId: 'a4', tokensBefore: 100, tokensAfter: 10 }),
+    e('a7', 'a6', 'weird_future_type', { x: 1 }),
+    m('a8', 'a7', { role: 'bashExecution', command: 'pwd', output: '/w', exitCode: 1, cancelled: false, truncated: false }),
+    e('a9', 'a8', 'custom', { customType: 'todo', data: { n: 1 } }),
+  );
+
+  it('gives each entry an item of its kind, the unknown one included', () => {
+    const { items } = open(file);
+    expect(kinds(items)).toEqual(['divider', 'user', 'assistant', 'notice', 'divider', 'compaction', 'unknown', 'bash', 'state']);
+  });
+
+  it('separates typed text from attachment envelopes and marks steering', () => {
+    const user = open(file).items[1];
+    expect(user.kind === 'user' && user.text).toBe('see file');
+    expect(user.kind === 'user' && user.attachments[0]).toMatchObject({ name: 'a.txt', mimeType: 'text/plain', about: '12 bytes', text: 'hello world' });
+    expect(user.kind === 'user' && user.steering).toBe(true);
+  });
+
+  it('shows a call that never got a result as such (no result) and where the compaction keeps from', () => {
+    const { items } = open(file);
+    const call = items[2];
+    expect(call.kind === 'assistant' && call.blocks[0].kind === 'tool' && call.blocks[0].tool.result).toBeUndefined();
+    const compaction = items[5];
+    expect(compaction.kind === 'compaction' && compaction.firstKeptIndex).toBe(3);
+  });
+
+  it('keeps HTML in names as plain strings (the page renders them as text)', () => {
+    const hostile = jsonl(HEADER, m('b1', null, { role: 'assistant', content: [{ type: 'toolCall', id: '<img src=x onerror=alert(1)>', name: '<script>alert(1)</script>', arguments: {} }] }));
+    const item = open(hostile).items[0];
+    expect(item.kind === 'assistant' && item.blocks[0].kind === 'tool' && item.blocks[0].tool.name).toBe('<script>alert(1)</script>');
+  });
+});
