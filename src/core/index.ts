@@ -1,9 +1,54 @@
 // The core's public API (notes/core-api.md): pure functions over strings, bytes and plain data.
+// Names follow session-format.md and rho-session-module.txt (camelCase).
 export type * from './types.ts';
+export type * from './model-message.ts';
+
+// reading
 export { parse, read, serialize, isHeader, versionOf } from './parse.ts';
 export { readHeader } from './header.ts';
+export { CURRENT_SESSION_VERSION, v1Id, migrate } from './migrate.ts';
+export { isTitleSlot } from './title-slot.ts';
+
+// tree
 export { branch, walkBranch, children, leaves, leafOf, withLeaf, checkTree, hasParent } from './tree.ts';
 export type { TreeLike, TreeNode, TreeCheck } from './tree.ts';
-export { CURRENT_SESSION_VERSION, v1Id } from './migrate.ts';
-export { isTitleSlot } from './title-slot.ts';
+
+// context
+export { compacted, context, compactionSummaryText, summarizedAttachmentLines } from './context.ts';
+export type { Compacted } from './context.ts';
+export {
+  messages,
+  isSentAssistant,
+  bashExecutionToText,
+  ABORTED_TOOL_TEXT,
+  COMPACTION_SUMMARY_PREFIX,
+  COMPACTION_SUMMARY_SUFFIX,
+  BRANCH_SUMMARY_PREFIX,
+  BRANCH_SUMMARY_SUFFIX,
+  IMAGE_OMITTED,
+  TOOL_IMAGE_OMITTED,
+  MADE_A_PICTURE,
+  DEFAULT_MAX_PDF_BYTES,
+} from './messages.ts';
+export type { ContextOptions } from './messages.ts';
+
+// writing
+export { user, assistant, toolResult, custom, compaction, modelChange, attachmentEnvelope, escapeAttribute } from './builders.ts';
+export type { AttachmentInput, AssistantReply, EntryBody, Picture } from './builders.ts';
+export { newSession, openSession, append, uuidv7From } from './write.ts';
+export type { Session, WriteDeps } from './write.ts';
+export { CoreError } from './errors.ts';
+export type { CoreErrorCode } from './errors.ts';
+export { toBase64 } from './base64.ts';
+
+// reading entries
+export { text, thinking, toolCalls, typed, attachments, noticeKind, parts, isEnvelope } from './readers.ts';
+export type { Attachment, ToolCall, NoticeKind } from './readers.ts';
+export { usage, addUsage, totals, ZERO_TOTALS } from './usage.ts';
+export type { SdkUsage, Totals, CostInput } from './usage.ts';
+export { fromPi, toPi, model, modelChangeSpec, stripSelector } from './model-spec.ts';
+export { displayTitle, titleFromText } from './title.ts';
+export type { Titled } from './title.ts';
+
+// schemas
 export * from './schemas.ts';

@@ -39,9 +39,9 @@ export function decodeInput(input: string | Uint8Array): { bytes: Uint8Array; te
 /**
  * Calls `visit` for every non-blank line, in order. "\n" (0x0A) never occurs inside a multi-byte
  * UTF-8 sequence and the decoder never swallows it, so the k-th "\n" of the bytes is the k-th "\n"
- * of the text: that gives byte offsets without encoding each line again.
+ * of the text: that gives byte offsets without encoding each line again. Returns the line count.
  */
-export function forEachLine(bytes: Uint8Array, text: string, visit: (line: RawLine) => void): void {
+export function forEachLine(bytes: Uint8Array, text: string, visit: (line: RawLine) => void): number {
   let bpos = 0;
   let spos = 0;
   let line = 0;
@@ -57,6 +57,7 @@ export function forEachLine(bytes: Uint8Array, text: string, visit: (line: RawLi
     bpos = bnl + 1;
     spos = snl + 1;
   }
+  return line;
 }
 
 /** True when a line holds only whitespace (both readers skip such lines). */

@@ -34,7 +34,7 @@ export function parse(input: string | Uint8Array, opts: ParseOptions = {}): Pars
   let titleSlot: TitleSlot | null = null;
   let firstObjectLine = 0;
 
-  forEachLine(bytes, text, (raw: RawLine) => {
+  const lineCount = forEachLine(bytes, text, (raw: RawLine) => {
     if (!validUtf8 && !isValidUtf8(bytes, raw.start, raw.end)) {
       problems.push(problem(raw.line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
     }
@@ -110,6 +110,7 @@ export function parse(input: string | Uint8Array, opts: ParseOptions = {}): Pars
     indexById: tree.indexById,
     leafId: tree.leafIndex < 0 ? null : (entries[tree.leafIndex].id as string),
     problems,
+    lineCount,
   };
 }
 

@@ -114,12 +114,13 @@ export function branch(session: TreeLike, leafId?: string | null): Entry[] {
 }
 
 // Children lists are built once per session and kept beside it.
-const childIndexes = new WeakMap<object, Map<string | null, Entry[]>>();
+// An append grows the same array, so the cached index is rebuilt when the length changed.
+const childIndexes = new WeakMap<object, { size: number; index: Map<string | null, Entry[]> }>();
 
 function childIndex(session: TreeLike): Map<string | null, Entry[]> {
-  let index = childIndexes.get(session.entries);
-  if (index) return index;
-  index = new Map();
+  const cached = childIndexes.get(session.entries);
+  if (cached && cached.size === session.entries.length) return cached.index;
+  const index = new Map<string | null, Entry[]>();
   for (const entry of session.entries) {
     const parentId = entry.parentId;
     // Roots and orphans both hang under null (pi's getTree lists orphans as roots).
@@ -128,7 +129,7 @@ function childIndex(session: TreeLike): Map<string | null, Entry[]> {
     if (!list) index.set(key, (list = []));
     list.push(entry);
   }
-  childIndexes.set(session.entries, index);
+  childIndexes.set(session.entries, { size: session.entries.length, index });
   return index;
 }
 

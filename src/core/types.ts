@@ -91,6 +91,8 @@ export interface ParsedSession {
   leafId: string | null;
   /** Every problem, each with its 1-based line number. */
   problems: Problem[];
+  /** Physical lines in the input (blank ones and an unterminated last one included). */
+  lineCount: number;
 }
 
 /** Options of `parse`/`read`. */
