@@ -21,7 +21,7 @@ function textPart(kind: ContextPartView['kind'], text: string, extra: Partial<Co
 function toMessageView(message: ModelMessage, realResults: ReadonlySet<string>): ContextMessageView {
   if (typeof message.content === 'string') return { role: message.role, parts: [textPart('text', message.content)] };
   const parts: ContextPartView[] = [];
-  for (const part of message.content as Array<Record<string, unknown>>) {
+  for (const part of message.content as unknown as Array<Record<string, unknown>>) {
     switch (part.type) {
       case 'text':
         parts.push(textPart('text', str(part.text)));

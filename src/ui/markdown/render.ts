@@ -9,7 +9,7 @@ export function isSafeLink(url: string): boolean {
   return SAFE_LINK.test(url.trim());
 }
 
-function createRenderer(): MarkdownIt {
+function createRenderer(): InstanceType<typeof MarkdownIt> {
   // html:false — raw HTML in a session is shown as text, never parsed as markup.
   const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
@@ -24,13 +24,13 @@ function createRenderer(): MarkdownIt {
   md.renderer.rules.image = (tokens, i) => {
     const token = tokens[i];
     const alt = md.utils.escapeHtml(token.content || 'image');
-    const src = md.utils.escapeHtml(token.attrGet('src') ?? '');
+    const src = md.utils.escapeHtml(String(token.attrGet('src') ?? ''));
     return `<span class="md-image">[${alt}${src ? `: ${src}` : ''}]</span>`;
   };
   return md;
 }
 
-let md: MarkdownIt | null = null;
+let md: InstanceType<typeof MarkdownIt> | null = null;
 const cache = new Map<string, string>();
 const CACHE_SIZE = 400;
 

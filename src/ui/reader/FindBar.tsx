@@ -4,7 +4,7 @@ import type { ReaderModel } from './model.ts';
 /** Find in session: text, thinking, tool arguments and output; Enter/Shift+Enter step through hits. */
 export function FindBar({ model, onClose }: { model: ReaderModel; onClose: () => void }) {
   const input = useRef<HTMLInputElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => { input.current?.focus(); }, []);
   const hits = model.hits.value;
   const at = model.hitAt.value;

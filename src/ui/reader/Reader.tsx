@@ -124,7 +124,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           <Tree model={model} onChoose={chooseLeaf} />
         </aside>
         {treeOpen && <button type="button" class="rd-scrim" aria-label="Close branches" onClick={() => { model.treeOpen.value = false; }} />}
-        <main id="rd-main" class="rd-main" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
+        <div id="rd-main" class="rd-main" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
           {model.error.value && <p class="rd-pad rd-error" role="alert">{model.error.value}</p>}
           {!view && !model.error.value && <p class="rd-pad muted" role="status">Opening the session…</p>}
           {view && view.problems.length > 0 && tab === 'transcript' && (
@@ -136,7 +136,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           {view && tab === 'transcript' && <Transcript model={model} />}
           {view && tab === 'context' && <ContextPanel model={model} />}
           {view && tab === 'stats' && <div class="rd-scroll"><StatsPanel model={model} /></div>}
-        </main>
+        </div>
       </div>
     </div>
   );
