@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { SessionStore } from '../../src/storage/types.ts';
+import { createReaderApi } from '../../src/worker/reader-api.ts';
+import { HEADER, jsonl, m } from '../core/helpers.ts';
+
+const welcome = new Uint8Array(readFileSync(new URL('../../fixtures/samples/welcome.jsonl', import.meta.url)));
+// A 1×1 PNG.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const SHA = 'a'.repeat(64);
+
+function storeOf(files: Record<string, Uint8Array>, blobs: Record<string, Blob> = {}): SessionStore {
+  return {
+    async readBytes(id) {
+      const bytes = files[id];
+      if (!bytes) throw new Error(`No session ${id}`);
+      return bytes;
+    },
+    async readBlob(sha) { return blobs[sha] ?? null; },
+  };
+}
+
+const images = new TextEncoder().encode(jsonl(
+  HEADER,
+  m('i1', null, { role: 'user', content: [
+    { type: 'text', text: 'pictures' },
+    { type: 'image', data: PNG, mimeType: 'image/png' },
+    { type: 'image', data: btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), mimeType: 'image/svg+xml' },
+    { type: 'image', data: btoa('<html><script>alert(1)</script></html>'.repeat(10)), mimeType: 'image/png' },
+    { type: 'image', data: `blob:sha256:${SHA}`, mimeType: 'image/png' },
+    { type: 'image', data: `blob:sha256:${'b'.repeat(64)}`, mimeType: 'image/png' },
+  ] }),
+));
+
+const pngBytes = Uint8Array.from(atob(PNG), (c) => c.charCodeAt(0));
+const api = createReaderApi({ store: storeOf({ welcome, images }, { [SHA]: new Blob([pngBytes]) }), now: () => new Date(0), randomId: () => '00000000' });
+
+describe('reader half of the worker API', () => {
+  it('opens a session at its leaf with an outline, not the whole file', async () => {
+    const view = await api.openSession({ id: 'welcome' });
+    expect(view.leafId).toBe('f8017a23');
+    expect(view.count).toBeGreaterThan(5);
+    expect(view.leafCount).toBe(2);
+    expect(JSON.stringify(view).length).toBeLessThan(welcome.length);
+  });
+
+  it('sends windows of items with their positions', async () => {
+    const view = await api.openSession({ id: 'welcome' });
+    const items = await api.readItems({ id: 'welcome', leafId: view.leafId, start: 2, end: 5 });
+    expect(items.map((i) => i.index)).toEqual([2, 3, 4]);
+    const all = await api.readItems({ id: 'welcome', leafId: view.leafId, start: 0, end: 1000 });
+    expect(all.length).toBe(view.count);
+  });
+
+  it('opens the branch of a deep-linked entry and says where it is', async () => {
+    const view = await api.openSession({ id: 'welcome', entryId: 'f2ab14cd' });
+    expect(view.leafId).toBe('a3bc25de');
+    const [item] = await api.readItems({ id: 'welcome', leafId: view.leafId, start: view.entryIndex!, end: view.entryIndex! + 1 });
+    expect(item.entryId).toBe('f2ab14cd');
+  });
+
+  it('gives the raw line of an entry byte for byte', async () => {
+    const line = await api.entryJson({ id: 'welcome', entryId: 'e1fa03bc' });
+    expect(new TextDecoder().decode(welcome).split('\n')).toContain(line);
+  });
+
+  it('builds the model context with the branch summary, and lists what is not sent', async () => {
+    const ctx = await api.sessionContext({ id: 'welcome' });
+    expect(ctx.messages[0].role).toBe('user');
+    expect(ctx.messages.some((msg) => msg.parts.some((p) => p.text.includes('Tried parseFloat')))).toBe(true);
+    expect(ctx.dropped.some((d) => d.reason === 'not-sent' && d.what === 'label')).toBe(true);
+  });
+
+  it('counts the branch apart from the whole file', async () => {
+    const stats = await api.sessionStats({ id: 'welcome' });
+    expect(stats.file.turns).toBe(stats.branch.turns + 1);
+    expect(stats.file.cost).toBeGreaterThan(stats.branch.cost);
+    expect(stats.series.length).toBe(stats.branch.turns);
+  });
+
+  it('finds in tool output', async () => {
+    const hits = await api.findInSession({ id: 'welcome', query: 'negative heights' });
+    expect(hits.length).toBeGreaterThan(0);
+  });
+
+  it('hands out images only when their bytes are a raster image; SVG, fakes and missing blobs are null', async () => {
+    const png = await api.imageBlob({ id: 'images', entryId: 'i1', part: 1 });
+    expect(png?.type).toBe('image/png');
+    expect(await api.imageBlob({ id: 'images', entryId: 'i1', part: 2 })).toBeNull();
+    expect(await api.imageBlob({ id: 'images', entryId: 'i1', part: 3 })).toBeNull();
+    expect((await api.imageBlob({ id: 'images', entryId: 'i1', part: 4 }))?.type).toBe('image/png');
+    expect(await api.imageBlob({ id: 'images', entryId: 'i1', part: 5 })).toBeNull();
+    const [item] = await api.readItems({ id: 'images', start: 0, end: 1 });
+    expect(item.kind === 'user' && item.images.map((i) => i.showable)).toEqual([true, false, true, true, true]);
+    expect(item.kind === 'user' && item.images[4].blobRef).toBe('b'.repeat(64));
+  });
+
+  it('refuses unknown filters and missing sessions with coded errors', async () => {
+    await expect(api.readItems({ id: 'welcome', start: 0, end: 1, filter: 'nope' as never })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(api.openSession({ id: 'missing' })).rejects.toThrow();
+  });
+});
