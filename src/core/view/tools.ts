@@ -21,6 +21,8 @@ export function toToolView(part: Loose): ToolView {
     if (lower === 'write' && typeof args.content === 'string') view.content = clip(args.content).text;
     if (lower === 'grep' && typeof args.pattern === 'string') view.command = args.pattern;
   }
+  const shown = new Set(['command', 'cmd', 'path', 'file_path', 'filePath', 'content', 'pattern']);
+  if ((view.command !== undefined || view.path !== undefined) && Object.keys(args).every((k) => shown.has(k)) && lower !== 'edit') view.argsShown = true;
   return view;
 }
 

@@ -40,6 +40,8 @@ export interface ToolView {
   path?: string;
   content?: string;
   diff?: string;
+  /** Every argument is already shown by the readable form (the raw arguments can stay hidden). */
+  argsShown?: boolean;
   /** Absent when the call never got a result on this branch. */
   result?: ToolResultView;
 }

@@ -6,6 +6,7 @@ import type { ReaderModel } from './model.ts';
 import { Output } from './Output.tsx';
 import { RawJson } from './RawJson.tsx';
 import { ToolCard } from './ToolCard.tsx';
+import { BranchIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
 
 /** Time of day (and date when not today) of an ISO timestamp, in the reader's locale. */
@@ -24,7 +25,7 @@ export function ItemMeta({ item, model, who, children }: { item: RenderItem; mod
     <div class="rd-meta">
       <span class="rd-who">{who}</span>
       {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
-      {item.label && <span class="rd-label" title="Label">🏷 {item.label}</span>}
+      {item.label && <span class="rd-label" title="Label"><TagIcon /> {item.label}</span>}
       {children}
       <span class="rd-spacer" />
       {item.entryId && <a class="rd-link" href={href} aria-label={`Link to this ${who.toLowerCase()} (line ${item.line})`}>#{item.line}</a>}
@@ -37,7 +38,7 @@ function Forks({ item, model }: { item: RenderItem; model: ReaderModel }) {
   if (!item.forks?.length) return null;
   return (
     <div class="rd-forks">
-      <span>⑂ {item.forks.length === 1 ? 'Another branch leaves here:' : `${item.forks.length} other branches leave here:`}</span>
+      <BranchIcon /><span>{item.forks.length === 1 ? 'Another branch leaves here:' : `${item.forks.length} other branches leave here:`}</span>
       {item.forks.map((fork) => (
         <a key={fork.leafId} class="rd-fork" href={`#/s/${encodeURIComponent(model.id)}?leaf=${encodeURIComponent(fork.leafId)}`}>
           {fork.preview || fork.leafId}
@@ -134,7 +135,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
     case 'labelChange':
       return (
         <div class="rd-divider label">
-          <span>🏷 {item.text ? `Labelled “${item.text}”` : 'Label cleared'} (entry {item.targetId})</span>
+          <TagIcon /><span>{item.text ? `Labelled “${item.text}”` : 'Label cleared'} (entry {item.targetId})</span>
         </div>
       );
     case 'state':

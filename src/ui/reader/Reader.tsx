@@ -4,6 +4,7 @@ import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemView } from './ItemView.tsx';
+import { BranchIcon, SearchIcon } from './icons.tsx';
 import { useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
 import { StatsPanel } from './StatsPanel.tsx';
@@ -20,10 +21,10 @@ export interface ReaderProps {
   onBack(): void;
 }
 
-const TABS: Array<[ReaderTab, string]> = [
-  ['transcript', 'Transcript'],
-  ['context', 'What the model sees'],
-  ['stats', 'Stats'],
+const TABS: Array<[ReaderTab, string, string]> = [
+  ['transcript', 'Transcript', 'Transcript'],
+  ['context', 'What the model sees', 'Model sees'],
+  ['stats', 'Stats', 'Stats'],
 ];
 
 const FILTERS: Array<[ItemFilter, string]> = [
@@ -94,17 +95,17 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
         <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">←</button>
         <h1 class="rd-title" title={view?.title}>{view?.title ?? 'Opening…'}</h1>
         <button type="button" class="rd-icon" aria-label="Find in session" aria-pressed={model.findOpen.value} onClick={() => { model.findOpen.value = !model.findOpen.value; }}>
-          🔍
+          <SearchIcon />
         </button>
         <button type="button" class="rd-branches-btn" aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
-          ⑂ <span class="rd-hide-narrow">Branches</span> {view ? view.leafCount : ''}
+          <BranchIcon /> <span class="rd-hide-narrow">Branches</span> {view ? view.leafCount : ''}
         </button>
       </header>
       <div class="rd-toolbar">
         <div role="tablist" aria-label="Views" class="rd-tabs">
-          {TABS.map(([key, label]) => (
+          {TABS.map(([key, label, short]) => (
             <button key={key} type="button" role="tab" id={`rd-tab-${key}`} aria-selected={tab === key} aria-controls="rd-main" onClick={() => { model.tab.value = key; }}>
-              {label}
+              {short === label ? label : <><span class="rd-hide-narrow">{label}</span><span class="rd-show-narrow">{short}</span></>}
             </button>
           ))}
         </div>

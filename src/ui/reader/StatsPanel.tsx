@@ -4,8 +4,9 @@ import type { ReaderModel } from './model.ts';
 
 const n = (x: number) => x.toLocaleString();
 const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
+const short = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : String(x));
 
-function TotalsTable({ branch, file, caption }: { branch: TotalsView; file: TotalsView; caption: string }) {
+function TotalsTable({ branch, file, caption, perModel = false }: { branch: TotalsView; file: TotalsView; caption: string; perModel?: boolean }) {
   const rows: Array<[string, (t: TotalsView) => string]> = [
     ['Assistant turns', (t) => n(t.turns)],
     ['User messages', (t) => n(t.userMessages)],
@@ -18,6 +19,7 @@ function TotalsTable({ branch, file, caption }: { branch: TotalsView; file: Tota
     ['Total tokens', (t) => n(t.tokens)],
     ['Cost', (t) => usd(t.cost)],
   ];
+  const shown = perModel ? rows.filter(([label]) => label !== 'User messages') : rows;
   return (
     <table class="rd-stats-table">
       <caption>{caption}</caption>
@@ -25,7 +27,7 @@ function TotalsTable({ branch, file, caption }: { branch: TotalsView; file: Tota
         <tr><th scope="col"></th><th scope="col">This branch</th><th scope="col">Whole file (all branches)</th></tr>
       </thead>
       <tbody>
-        {rows.map(([label, get]) => (
+        {shown.map(([label, get]) => (
           <tr key={label}><th scope="row">{label}</th><td>{get(branch)}</td><td>{get(file)}</td></tr>
         ))}
       </tbody>
@@ -38,7 +40,7 @@ export function ContextChart({ series }: { series: StatsView['series'] }) {
   if (series.length < 2) return <p class="muted">Not enough turns with usage to chart.</p>;
   const width = 600;
   const height = 160;
-  const pad = 28;
+  const pad = 40;
   const max = Math.max(...series.map((p) => p.tokens), 1);
   const x = (i: number) => pad + ((width - pad * 2) * i) / (series.length - 1);
   const y = (t: number) => height - pad - ((height - pad * 2) * t) / max;
@@ -52,7 +54,7 @@ export function ContextChart({ series }: { series: StatsView['series'] }) {
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Context size over ${series.length} turns, peak ${n(max)} tokens, ${compactions.length} compactions`}>
         <line class="axis" x1={pad} y1={height - pad} x2={width - pad} y2={height - pad} />
         <line class="axis" x1={pad} y1={pad} x2={pad} y2={height - pad} />
-        <text class="tick" x={pad - 4} y={pad + 4} text-anchor="end">{n(max)}</text>
+        <text class="tick" x={pad - 4} y={pad + 4} text-anchor="end">{short(max)}</text>
         <text class="tick" x={pad - 4} y={height - pad} text-anchor="end">0</text>
         {compactions.map((i) => (
           <line key={i} class="compaction" x1={x(i)} y1={pad} x2={x(i)} y2={height - pad} />
@@ -77,7 +79,7 @@ export function StatsPanel({ model }: { model: ReaderModel }) {
       <h3>Context size</h3>
       <ContextChart series={stats.series} />
       <h3>Per model</h3>
-      {stats.perModel.map((m) => <TotalsTable key={m.model} branch={m.branch} file={m.file} caption={m.model} />)}
+      {stats.perModel.map((m) => <TotalsTable key={m.model} branch={m.branch} file={m.file} caption={m.model} perModel />)}
     </div>
   );
 }

@@ -28,7 +28,7 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
       </header>
       {tool.command !== undefined && tool.command.includes('\n') && <Output text={tool.command} class="cmd" />}
       {name === 'write' && tool.content !== undefined && <Output text={tool.content} class="file" />}
-      {tool.args && tool.args !== '{}' && (
+      {tool.args && tool.args !== '{}' && !tool.argsShown && (
         <details class="rd-args" open={!readable}>
           <summary>Arguments</summary>
           <pre>{tool.args}</pre>

@@ -1,4 +1,5 @@
 import type { ReaderModel } from './model.ts';
+import { BranchIcon } from './icons.tsx';
 
 /** The branch navigator: the session's tree compressed into runs, leaves selectable, the active path marked. */
 export function Tree({ model, onChoose }: { model: ReaderModel; onChoose: (leafId: string) => void }) {
@@ -22,7 +23,7 @@ export function Tree({ model, onChoose }: { model: ReaderModel; onChoose: (leafI
               ) : (
                 <div class="rd-seg-fork">
                   <span class="rd-seg-text">{text}</span>
-                  <span class="rd-seg-count">{segment.count} ⑂</span>
+                  <span class="rd-seg-count">{segment.count} <BranchIcon /></span>
                 </div>
               )}
             </li>
