@@ -72,7 +72,7 @@ export function createReaderApi(env: WorkerEnv) {
       const { open, leafId } = await branchFor(params);
       const start = Math.max(0, Math.floor(Number(params.start) || 0));
       const end = Math.min(start + MAX_WINDOW, Math.floor(Number(params.end) || 0));
-      return windowOf(cache.branchOf(open, leafId), filterOf(params.filter), start, end);
+      return windowOf(open.reader, cache.branchOf(open, leafId), filterOf(params.filter), start, end);
     },
 
     /** "What the model sees": the core's context for the branch, with what is left out and why. */
@@ -89,7 +89,7 @@ export function createReaderApi(env: WorkerEnv) {
           if (ref && !present.has(part.data as string) && (await env.store.readBlob(ref[1]))) present.add(part.data as string);
         }
       }
-      return buildContextView(branch.entries, leafId, (id) => positionOf(branch, 'all', id), modelOf(branch.entries), {
+      return buildContextView(branch.entries, leafId, (id) => positionOf(open.reader, branch, 'all', id), modelOf(branch.entries), {
         inputs: params.inputs,
         resolveBlob: (ref) => (present.has(ref) ? 'AA==' : null),
       });
@@ -98,7 +98,7 @@ export function createReaderApi(env: WorkerEnv) {
     /** Items (positions under the filter) whose text, thinking, tool arguments or output contain the query. */
     async findInSession(params: { id: string; leafId?: string | null; query: string; filter?: ItemFilter }, _ctx?: CallContext): Promise<Array<{ index: number; entryId: string }>> {
       const { open, leafId } = await branchFor(params);
-      return findInBranch(cache.branchOf(open, leafId), filterOf(params.filter), String(params.query ?? ''));
+      return findInBranch(open.reader, cache.branchOf(open, leafId), filterOf(params.filter), String(params.query ?? ''));
     },
 
     /** Totals for the branch and the whole file, per model, and the context size over the turns. */

@@ -1,30 +1,40 @@
 import type { ItemFilter, RenderItem, SessionView } from './types.ts';
 
-/** True when an assistant item says something beyond tool calls and thinking. */
-function hasProse(item: RenderItem): boolean {
-  return item.kind === 'assistant' && (item.blocks.some((b) => (b.kind === 'text' && b.text.trim()) || b.kind === 'image') || item.errorMessage !== null);
-}
+import { ROW_ASSISTANT, ROW_ERROR, ROW_PROSE, ROW_TOOL, ROW_TOOL_ONLY, ROW_USER, type BranchScan } from './items.ts';
 
-/** Whether an item passes a transcript filter. */
-export function passes(item: RenderItem, filter: ItemFilter): boolean {
+/** Whether a row passes a transcript filter, from its scan flags and label. */
+export function passes(flags: number, labelled: boolean, filter: ItemFilter): boolean {
   switch (filter) {
     case 'all':
       return true;
     case 'user':
-      return item.kind === 'user';
+      return (flags & ROW_USER) !== 0;
     case 'labelled':
-      return item.label !== undefined;
+      return labelled;
     case 'no-tools':
-      if (item.kind === 'toolResult' || item.kind === 'bash') return false;
-      return item.kind !== 'assistant' || hasProse(item);
+      if (flags & ROW_TOOL_ONLY) return false;
+      return (flags & ROW_ASSISTANT) === 0 || (flags & ROW_PROSE) !== 0;
   }
 }
 
-/** Indexes (into the full list) of the items a filter keeps. */
-export function filterIndexes(items: readonly RenderItem[], filter: ItemFilter): number[] {
+/** Rows a filter keeps, in order. `isLabelled(row)` says whether the row's entry carries a label. */
+export function filterRows(scan: BranchScan, filter: ItemFilter, isLabelled: (row: number) => boolean): number[] {
   const kept: number[] = [];
-  for (let i = 0; i < items.length; i++) if (passes(items[i], filter)) kept.push(i);
+  const n = scan.rows.length;
+  for (let row = 0; row < n; row++) if (passes(scan.flags[row], filter === 'labelled' && isLabelled(row), filter)) kept.push(row);
   return kept;
+}
+
+/** Positions (in the filtered list) of user messages, tool calls and errors, for keyboard jumps. */
+export function buildMarks(scan: BranchScan, kept: readonly number[]): SessionView['marks'] {
+  const marks: SessionView['marks'] = { user: [], tool: [], error: [] };
+  kept.forEach((row, position) => {
+    const flags = scan.flags[row];
+    if (flags & ROW_USER) marks.user.push(position);
+    if (flags & ROW_TOOL) marks.tool.push(position);
+    if (flags & ROW_ERROR) marks.error.push(position);
+  });
+  return marks;
 }
 
 /** True when an item shows a failure: an errored turn, a failed tool, an error notice, a failed command. */
@@ -41,18 +51,6 @@ export function isError(item: RenderItem): boolean {
     default:
       return false;
   }
-}
-
-/** Positions (in the filtered list) of user messages, tool calls and errors, for keyboard jumps. */
-export function buildMarks(items: readonly RenderItem[], kept: readonly number[]): SessionView['marks'] {
-  const marks: SessionView['marks'] = { user: [], tool: [], error: [] };
-  kept.forEach((source, position) => {
-    const item = items[source];
-    if (item.kind === 'user') marks.user.push(position);
-    if (item.kind === 'toolResult' || item.kind === 'bash' || (item.kind === 'assistant' && item.blocks.some((b) => b.kind === 'tool'))) marks.tool.push(position);
-    if (isError(item)) marks.error.push(position);
-  });
-  return marks;
 }
 
 /** Every searchable string of an item: text, thinking, tool arguments and output, summaries. */
@@ -94,13 +92,13 @@ export function searchableText(item: RenderItem): string {
   return parts.join('\n');
 }
 
-/** Items (positions in the filtered list) whose text contains the query, case-insensitively. */
-export function findItems(items: readonly RenderItem[], kept: readonly number[], query: string, limit = 5000): Array<{ index: number; entryId: string }> {
+/** Positions (in the filtered list) of items whose text contains the query, case-insensitively. */
+export function findItems(count: number, itemAt: (position: number) => RenderItem, query: string, limit = 5000): Array<{ index: number; entryId: string }> {
   const needle = query.trim().toLowerCase();
   if (!needle) return [];
   const hits: Array<{ index: number; entryId: string }> = [];
-  for (let position = 0; position < kept.length && hits.length < limit; position++) {
-    const item = items[kept[position]];
+  for (let position = 0; position < count && hits.length < limit; position++) {
+    const item = itemAt(position);
     if (searchableText(item).toLowerCase().includes(needle)) hits.push({ index: position, entryId: item.entryId });
   }
   return hits;

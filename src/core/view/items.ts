@@ -190,41 +190,116 @@ function entryDraft(entry: Loose, entryId: string, pending: Map<string, ToolView
   }
 }
 
+/** Row flags computed by the scan (without building items). */
+export const ROW_USER = 1;
+export const ROW_TOOL = 2;
+export const ROW_ERROR = 4;
+/** An assistant row that says something beyond tool calls and thinking. */
+export const ROW_PROSE = 8;
+/** A row that only shows tool activity (tool result without its call, user shell command). */
+export const ROW_TOOL_ONLY = 16;
+export const ROW_ASSISTANT = 32;
+
+/**
+ * One cheap pass over a branch: which entries get a row (tool results fold into the row of their
+ * call), flags for filters and keyboard marks, and where each call's result is. Items themselves
+ * are built only when a window asks for them.
+ */
+export interface BranchScan {
+  /** Branch index of the entry shown by each row. */
+  rows: Int32Array;
+  flags: Uint8Array;
+  /** Row of every entry id on the branch (folded results point at their call's row). */
+  rowOf: Map<string, number>;
+  /** Branch index of the result folded into each call, by call id. */
+  resultOf: Map<string, number>;
+}
+
+function assistantFlags(message: Loose): number {
+  let flags = ROW_ASSISTANT;
+  const content = Array.isArray(message.content) ? message.content : [];
+  for (const part of content) {
+    if (!isObject(part)) continue;
+    if (part.type === 'toolCall') flags |= ROW_TOOL;
+    else if ((part.type === 'text' && typeof part.text === 'string' && part.text.trim()) || part.type === 'image') flags |= ROW_PROSE;
+  }
+  if (message.stopReason === 'error' || typeof message.errorMessage === 'string') flags |= ROW_ERROR | ROW_PROSE;
+  if (typeof message.content === 'string' && message.content.trim()) flags |= ROW_PROSE;
+  return flags;
+}
+
+/** Scans a branch (see BranchScan). */
+export function scanBranch(branch: readonly Loose[]): BranchScan {
+  const rows: number[] = [];
+  const flags: number[] = [];
+  const rowOf = new Map<string, number>();
+  const resultOf = new Map<string, number>();
+  const pending = new Map<string, number>();
+  for (let i = 0; i < branch.length; i++) {
+    const entry = branch[i];
+    const id = typeof entry.id === 'string' ? entry.id : '';
+    const message = entry.type === 'message' && isObject(entry.message) ? entry.message : null;
+    const role = message?.role;
+    if (message && role === 'toolResult') {
+      const callId = str(message.toolCallId);
+      const owner = pending.get(callId);
+      if (owner !== undefined) {
+        pending.delete(callId);
+        resultOf.set(callId, i);
+        if (id) rowOf.set(id, owner);
+        if (message.isError === true) flags[owner] |= ROW_ERROR;
+        continue;
+      }
+    }
+    const row = rows.length;
+    rows.push(i);
+    if (id) rowOf.set(id, row);
+    let f = 0;
+    if (message) {
+      if (role === 'user') f = ROW_USER;
+      else if (role === 'assistant') {
+        f = assistantFlags(message);
+        const content = Array.isArray(message.content) ? message.content : [];
+        for (const part of content) if (isObject(part) && part.type === 'toolCall' && typeof part.id === 'string' && part.id) pending.set(part.id, row);
+      } else if (role === 'toolResult') f = ROW_TOOL | ROW_TOOL_ONLY | (message.isError === true ? ROW_ERROR : 0);
+      else if (role === 'bashExecution' || role === 'pythonExecution') {
+        f = ROW_TOOL | ROW_TOOL_ONLY;
+        if (typeof message.exitCode === 'number' && message.exitCode !== 0) f |= ROW_ERROR;
+      }
+    } else if (entry.type === 'custom_message' && str(entry.customType).endsWith('.error')) f = ROW_ERROR;
+    flags.push(f);
+  }
+  return { rows: Int32Array.from(rows), flags: Uint8Array.from(flags), rowOf, resultOf };
+}
+
+/** Builds the item of one row (tool results of its calls included). `index` is its position in the list sent. */
+export function buildItem(branch: readonly Loose[], scan: BranchScan, index: SessionIndex, row: number): RenderItem {
+  const entry = branch[scan.rows[row]];
+  const entryId = str(entry.id);
+  const pending = new Map<string, ToolView>();
+  const draft = entryDraft(entry, entryId, pending, () => {}) ?? { kind: 'unknown' as const, type: str(entry.type) };
+  const item = { ...draft, index: row, entryId, line: index.lineOf.get(entry) ?? 0 } as RenderItem;
+  if (typeof entry.timestamp === 'string') item.timestamp = entry.timestamp;
+  const label = index.labels.get(entryId);
+  if (label) item.label = label;
+  for (const [callId, tool] of pending) {
+    const at = scan.resultOf.get(callId);
+    if (at === undefined) continue;
+    const result = branch[at];
+    tool.result = toResultView(result.message as Loose, str(result.id));
+    (item.alsoIds ??= []).push(str(result.id));
+  }
+  if (item.kind === 'compaction' && item.firstKeptEntryId) item.firstKeptIndex = scan.rowOf.get(item.firstKeptEntryId) ?? null;
+  return item;
+}
+
 /**
  * The render items of a branch, oldest first: one per entry, except tool results, which are
  * folded into the assistant item that made the call (their ids go in `alsoIds`).
  */
 export function buildItems(branch: readonly Loose[], index: SessionIndex): RenderItem[] {
+  const scan = scanBranch(branch);
   const items: RenderItem[] = [];
-  const pending = new Map<string, ToolView>();
-  const indexOfEntry = new Map<string, number>();
-  const owners = new Map<string, RenderItem>();
-  let current: RenderItem | null = null;
-  const folded = (id: string) => {
-    if (!current) return;
-    (current.alsoIds ??= []).push(id);
-    indexOfEntry.set(id, current.index);
-  };
-  for (let i = 0; i < branch.length; i++) {
-    const entry = branch[i];
-    const entryId = str(entry.id);
-    // Results fold into the item of their call: the last assistant item with that call pending.
-    const role = isObject(entry.message) ? entry.message.role : undefined;
-    if (role === 'toolResult') current = owners.get(str((entry.message as Loose).toolCallId)) ?? null;
-    const draft = entryDraft(entry, entryId, pending, folded);
-    if (!draft) continue;
-    const item = { ...draft, index: items.length, entryId, line: index.lineOf.get(entry) ?? 0 } as RenderItem;
-    if (typeof entry.timestamp === 'string') item.timestamp = entry.timestamp;
-    const label = index.labels.get(entryId);
-    if (label) item.label = label;
-    indexOfEntry.set(entryId, item.index);
-    items.push(item);
-    if (item.kind === 'assistant') {
-      for (const block of item.blocks) if (block.kind === 'tool' && block.tool.callId) owners.set(block.tool.callId, item);
-    }
-  }
-  for (const item of items) {
-    if (item.kind === 'compaction' && item.firstKeptEntryId) item.firstKeptIndex = indexOfEntry.get(item.firstKeptEntryId) ?? null;
-  }
+  for (let row = 0; row < scan.rows.length; row++) items.push(buildItem(branch, scan, index, row));
   return items;
 }

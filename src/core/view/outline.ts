@@ -1,7 +1,7 @@
 import { children, leafOf } from '../tree.ts';
 import type { Entry, ParsedSession } from '../types.ts';
 import { contentText, isObject, str } from './parts.ts';
-import type { ForkView, RenderItem, TreeSegment } from './types.ts';
+import type { ForkView, TreeSegment } from './types.ts';
 
 const PREVIEW_CHARS = 90;
 
@@ -70,19 +70,17 @@ export function buildOutline(session: ParsedSession, activeIds: ReadonlySet<stri
   return segments;
 }
 
-/** Marks items whose entry starts other branches, naming each other branch's newest leaf. */
-export function markForks(session: ParsedSession, items: RenderItem[], branchIds: ReadonlySet<string>): void {
-  for (const item of items) {
-    for (const id of [item.entryId, ...(item.alsoIds ?? [])]) {
-      const kids = children(session, id);
-      if (kids.length < 2) continue;
-      const forks: ForkView[] = [];
-      for (const kid of kids) {
-        const kidId = idOf(kid);
-        if (kidId === null || branchIds.has(kidId)) continue;
-        forks.push({ leafId: leafOf(session, kidId) ?? kidId, preview: previewOf(kid), count: 0 });
-      }
-      if (forks.length) item.forks = [...(item.forks ?? []), ...forks];
+/** Other branches leaving from any of these entries (the branch's own children excluded), with their newest leaf. */
+export function forksOf(session: ParsedSession, ids: readonly string[], branchIds: ReadonlySet<string>): ForkView[] {
+  const forks: ForkView[] = [];
+  for (const id of ids) {
+    const kids = children(session, id);
+    if (kids.length < 2) continue;
+    for (const kid of kids) {
+      const kidId = idOf(kid);
+      if (kidId === null || branchIds.has(kidId)) continue;
+      forks.push({ leafId: leafOf(session, kidId) ?? kidId, preview: previewOf(kid), count: 0 });
     }
   }
+  return forks;
 }

@@ -1,9 +1,9 @@
 import { displayTitleOf } from './title.ts';
 import { leafOf, walkBranch } from '../tree.ts';
 import type { Entry, ParsedSession } from '../types.ts';
-import { buildMarks, filterIndexes, findItems } from './filter.ts';
-import { buildItems, indexSession, type SessionIndex } from './items.ts';
-import { buildOutline, markForks } from './outline.ts';
+import { buildMarks, filterRows, findItems } from './filter.ts';
+import { buildItem, indexSession, scanBranch, type BranchScan, type SessionIndex } from './items.ts';
+import { buildOutline, forksOf } from './outline.ts';
 import type { ItemFilter, RenderItem, SessionView } from './types.ts';
 
 /** A parsed session with the lookups every branch shares. */
@@ -14,15 +14,16 @@ export interface ReaderSession {
   index: SessionIndex;
 }
 
-/** One branch of a session, rendered: its entries, items, and per-filter positions. */
+/** One branch of a session: its entries, the scan, and the items built so far. */
 export interface ReaderBranch {
   leafId: string | null;
   entries: Entry[];
-  items: RenderItem[];
+  scan: BranchScan;
   problems: Array<{ line: number; code: string; message: string; severity: string }>;
-  /** Item index of each entry id on the branch (folded tool results point at their call). */
-  itemOf: Map<string, number>;
+  /** Items built so far, by row. */
+  built: Map<number, RenderItem>;
   filtered: Map<ItemFilter, number[]>;
+  ids: Set<string>;
 }
 
 /** Wraps a parse for reading. */
@@ -40,33 +41,42 @@ export function chooseLeaf(session: ParsedSession, leafId?: string | null, entry
   return leaf;
 }
 
-/** Renders one branch of a session. */
+/** Opens one branch of a session: walks it and scans it; items are built on demand. */
 export function openBranch(reader: ReaderSession, leafId: string | null): ReaderBranch {
   const { entries, problems } = walkBranch(reader.session, leafId);
-  const items = buildItems(entries, reader.index);
   const ids = new Set<string>();
   for (const e of entries) if (typeof e.id === 'string') ids.add(e.id);
-  markForks(reader.session, items, ids);
-  const itemOf = new Map<string, number>();
-  for (const item of items) {
-    itemOf.set(item.entryId, item.index);
-    for (const id of item.alsoIds ?? []) itemOf.set(id, item.index);
-  }
-  return { leafId, entries, items, problems, itemOf, filtered: new Map() };
+  return { leafId, entries, scan: scanBranch(entries), problems, built: new Map(), filtered: new Map(), ids };
 }
 
-/** Positions of the items a filter keeps (cached on the branch). */
-export function keptOf(branch: ReaderBranch, filter: ItemFilter): number[] {
+/** The item of a row (built once, with its fork markers). */
+export function itemAt(reader: ReaderSession, branch: ReaderBranch, row: number): RenderItem {
+  let item = branch.built.get(row);
+  if (!item) {
+    item = buildItem(branch.entries, branch.scan, reader.index, row);
+    const forks = forksOf(reader.session, [item.entryId, ...(item.alsoIds ?? [])], branch.ids);
+    if (forks.length) item.forks = forks;
+    branch.built.set(row, item);
+  }
+  return item;
+}
+
+/** Rows a filter keeps (cached on the branch). */
+export function keptOf(reader: ReaderSession, branch: ReaderBranch, filter: ItemFilter): number[] {
   let kept = branch.filtered.get(filter);
-  if (!kept) branch.filtered.set(filter, (kept = filterIndexes(branch.items, filter)));
+  if (!kept) {
+    const entryIdOf = (row: number) => String(branch.entries[branch.scan.rows[row]].id ?? '');
+    kept = filterRows(branch.scan, filter, (row) => reader.index.labels.has(entryIdOf(row)));
+    branch.filtered.set(filter, kept);
+  }
   return kept;
 }
 
 /** Position in the filtered list of an entry (or the next kept item after it). */
-export function positionOf(branch: ReaderBranch, filter: ItemFilter, entryId: string): number | null {
-  const source = branch.itemOf.get(entryId);
+export function positionOf(reader: ReaderSession, branch: ReaderBranch, filter: ItemFilter, entryId: string): number | null {
+  const source = branch.scan.rowOf.get(entryId);
   if (source === undefined) return null;
-  const kept = keptOf(branch, filter);
+  const kept = keptOf(reader, branch, filter);
   let lo = 0;
   let hi = kept.length;
   while (lo < hi) {
@@ -80,10 +90,8 @@ export function positionOf(branch: ReaderBranch, filter: ItemFilter, entryId: st
 /** The outline the page opens with: title, counts, tree, marks, problems. */
 export function buildSessionView(reader: ReaderSession, branch: ReaderBranch, filter: ItemFilter, entryId?: string | null): SessionView {
   const { session } = reader;
-  const kept = keptOf(branch, filter);
-  const ids = new Set<string>();
-  for (const e of branch.entries) if (typeof e.id === 'string') ids.add(e.id);
-  const tree = buildOutline(session, ids);
+  const kept = keptOf(reader, branch, filter);
+  const tree = buildOutline(session, branch.ids);
   return {
     id: reader.id,
     title: displayTitleOf(session),
@@ -97,8 +105,8 @@ export function buildSessionView(reader: ReaderSession, branch: ReaderBranch, fi
     entryCount: session.entries.length,
     branchEntryCount: branch.entries.length,
     leafCount: tree.filter((s) => s.leafId).length,
-    marks: buildMarks(branch.items, kept),
-    entryIndex: entryId ? positionOf(branch, filter, entryId) : null,
+    marks: buildMarks(branch.scan, kept),
+    entryIndex: entryId ? positionOf(reader, branch, filter, entryId) : null,
     tree,
     problems: [...session.problems, ...branch.problems].slice(0, 200).map((p) => ({ line: p.line, code: p.code, message: p.message, severity: p.severity })),
     bytes: reader.bytes,
@@ -106,16 +114,17 @@ export function buildSessionView(reader: ReaderSession, branch: ReaderBranch, fi
 }
 
 /** A window [start, end) of the filtered items, each carrying its filtered position as `index`. */
-export function windowOf(branch: ReaderBranch, filter: ItemFilter, start: number, end: number): RenderItem[] {
-  const kept = keptOf(branch, filter);
+export function windowOf(reader: ReaderSession, branch: ReaderBranch, filter: ItemFilter, start: number, end: number): RenderItem[] {
+  const kept = keptOf(reader, branch, filter);
   const from = Math.max(0, Math.min(start, kept.length));
   const to = Math.max(from, Math.min(end, kept.length));
   const out: RenderItem[] = [];
-  for (let p = from; p < to; p++) out.push({ ...branch.items[kept[p]], index: p });
+  for (let p = from; p < to; p++) out.push({ ...itemAt(reader, branch, kept[p]), index: p });
   return out;
 }
 
-/** Find in session over the filtered list. */
-export function findInBranch(branch: ReaderBranch, filter: ItemFilter, query: string) {
-  return findItems(branch.items, keptOf(branch, filter), query);
+/** Find in session over the filtered list (builds every item once). */
+export function findInBranch(reader: ReaderSession, branch: ReaderBranch, filter: ItemFilter, query: string) {
+  const kept = keptOf(reader, branch, filter);
+  return findItems(kept.length, (p) => itemAt(reader, branch, kept[p]), query);
 }

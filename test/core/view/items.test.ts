@@ -10,7 +10,7 @@ const welcome = readFileSync(new URL('../../../fixtures/samples/welcome.jsonl', 
 function open(text: string | Uint8Array, leafId: string | null = null) {
   const reader = openReaderSession('s', parse(text), text.length);
   const branch = openBranch(reader, chooseLeaf(reader.session, leafId));
-  return { reader, branch, items: branch.items };
+  return { reader, branch, items: windowOf(reader, branch, 'all', 0, 1e9) };
 }
 
 const kinds = (items: RenderItem[]) => items.map((i) => i.kind);
@@ -63,16 +63,16 @@ describe('render items of the sample session', () => {
   it('filters: user only, labelled, no tools', () => {
     const { reader, branch } = open(welcome);
     expect(buildSessionView(reader, branch, 'user').count).toBe(2);
-    expect(windowOf(branch, 'labelled', 0, 10).map((i) => i.entryId)).toEqual(['d0e9f2ab']);
-    const noTools = windowOf(branch, 'no-tools', 0, 100);
+    expect(windowOf(reader, branch, 'labelled', 0, 10).map((i) => i.entryId)).toEqual(['d0e9f2ab']);
+    const noTools = windowOf(reader, branch, 'no-tools', 0, 100);
     expect(noTools.every((i, n) => i.index === n)).toBe(true);
     expect(noTools.some((i) => i.entryId === 'd6ef5801')).toBe(false); // a tool call and nothing else
   });
 
   it('finds text in tool output and arguments', () => {
-    const { branch } = open(welcome);
-    expect(findInBranch(branch, 'all', 'TEST FILES').map((h) => h.entryId)).toEqual(['b8c7d0e9']);
-    expect(findInBranch(branch, 'all', 'negative heights').length).toBeGreaterThan(0);
+    const { reader, branch } = open(welcome);
+    expect(findInBranch(reader, branch, 'all', 'TEST FILES').map((h) => h.entryId)).toEqual(['b8c7d0e9']);
+    expect(findInBranch(reader, branch, 'all', 'negative heights').length).toBeGreaterThan(0);
   });
 
   it('chooses the branch holding a deep-linked entry that is not on the asked branch', () => {
