@@ -53,20 +53,44 @@ describe('render items of the sample session', () => {
     const { reader, branch } = open(welcome);
     const view = buildSessionView(reader, branch, 'all');
     expect(view.leafCount).toBe(2);
-    expect(view.tree.filter((s) => s.leafId).map((s) => s.leafId).sort()).toEqual(['a3bc25de', 'f8017a23']);
-    expect(view.tree.find((s) => s.leafId === 'f8017a23')?.active).toBe(true);
+    expect(view.tree.filter((s) => s.leafId).map((s) => s.leafId).sort()).toEqual(['a3bc25de', 'd7e8f90a']);
+    expect(view.tree.find((s) => s.leafId === 'd7e8f90a')?.active).toBe(true);
     expect(view.tree.find((s) => s.leafId === 'a3bc25de')?.active).toBe(false);
     expect(view.title).toBe('Fix the tide table parser');
-    expect(view.marks.user.length).toBe(2);
+    expect(view.marks.user.length).toBe(5);
+    expect(view.marks.error.length).toBe(2); // the failed node run and the interrupted push
   });
 
   it('filters: user only, labelled, no tools', () => {
     const { reader, branch } = open(welcome);
-    expect(buildSessionView(reader, branch, 'user').count).toBe(2);
+    expect(buildSessionView(reader, branch, 'user').count).toBe(5);
     expect(windowOf(reader, branch, 'labelled', 0, 10).map((i) => i.entryId)).toEqual(['d0e9f2ab']);
     const noTools = windowOf(reader, branch, 'no-tools', 0, 100);
     expect(noTools.every((i, n) => i.index === n)).toBe(true);
     expect(noTools.some((i) => i.entryId === 'd6ef5801')).toBe(false); // a tool call and nothing else
+  });
+
+  it('shows attachments as chips with the typed text apart, and the picture as an image', () => {
+    const { items } = open(welcome);
+    const user = items.find((i) => i.entryId === '0a1b2c3d');
+    expect(user?.kind === 'user' && user.text).toMatch(/^Here is this month's data/);
+    expect(user?.kind === 'user' && user.attachments.map((a) => [a.name, a.text !== undefined, a.image?.showable])).toEqual([
+      ['tides-2026-11.csv', true, undefined],
+      ['chart.png', false, true],
+    ]);
+    expect(user?.kind === 'user' && user.images).toEqual([]);
+  });
+
+  it('marks steering, the errored tool result, and the interrupted turn with its error message', () => {
+    const { items } = open(welcome);
+    const steering = items.find((i) => i.entryId === '3d4e5f60');
+    expect(steering?.kind === 'user' && steering.steering).toBe(true);
+    const run = items.find((i) => i.entryId === '1b2c3d4e');
+    const tool = run?.kind === 'assistant' ? run.blocks.find((b) => b.kind === 'tool') : undefined;
+    expect(tool?.kind === 'tool' && tool.tool.result?.isError).toBe(true);
+    const push = items.find((i) => i.entryId === 'c6d7e8f9');
+    expect(push?.kind === 'assistant' && [push.stopReason, push.errorMessage]).toEqual(['aborted', 'Interrupted by user']);
+    expect(push?.kind === 'assistant' && push.blocks[0].kind === 'tool' && push.blocks[0].tool.result).toBeUndefined();
   });
 
   it('finds text in tool output and arguments', () => {
@@ -77,8 +101,8 @@ describe('render items of the sample session', () => {
 
   it('chooses the branch holding a deep-linked entry that is not on the asked branch', () => {
     const { reader } = open(welcome);
-    expect(chooseLeaf(reader.session, 'f8017a23', 'f2ab14cd')).toBe('a3bc25de');
-    expect(chooseLeaf(reader.session, null, 'c9d8e1fa')).toBe('f8017a23');
+    expect(chooseLeaf(reader.session, 'd7e8f90a', 'f2ab14cd')).toBe('a3bc25de');
+    expect(chooseLeaf(reader.session, null, 'c9d8e1fa')).toBe('d7e8f90a');
   });
 });
 
