@@ -1,12 +1,10 @@
 // A cheap look at the top of a file: the title slot and the header, without reading the rest.
-import { isBlank, parseLine } from './jsonl.ts';
+import { decodeLine, isBlank, parseLine } from './jsonl.ts';
 import { CURRENT_SESSION_VERSION } from './migrate.ts';
 import { isHeader, versionOf } from './parse.ts';
 import { problem } from './problems.ts';
 import { applyTitleSlot, isTitleSlot } from './title-slot.ts';
 import type { Header, Problem, TitleSlot } from './types.ts';
-
-const decoder = new TextDecoder('utf-8');
 
 /**
  * The header and omp title slot of a file, reading only its first record lines (blank lines
@@ -20,20 +18,20 @@ export function readHeader(bytes: Uint8Array): { header: Header | null; titleSlo
     line++;
     const nl = bytes.indexOf(10, pos);
     const end = nl < 0 ? bytes.length : nl;
-    let text = decoder.decode(bytes.subarray(pos, end));
+    const { text } = decodeLine(bytes, pos, end);
     pos = end + 1;
-    if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     if (isBlank(text)) continue;
-    const parsed = parseLine({ line, start: 0, end: 0, text, terminated: nl >= 0 });
-    if (!parsed.ok) return { header: null, titleSlot, problem: parsed.problem };
-    if (line === 1 && isTitleSlot(parsed.value)) {
-      titleSlot = parsed.value;
+    const problems: Problem[] = [];
+    const value = parseLine(text, line, nl >= 0, problems);
+    if (value === null) return { header: null, titleSlot, problem: problems[0] };
+    if (line === 1 && isTitleSlot(value)) {
+      titleSlot = value;
       continue;
     }
-    if (!isHeader(parsed.value)) {
+    if (!isHeader(value)) {
       return { header: null, titleSlot, problem: problem(line, 'no-header', 'the first record is not a session header (type "session" with a string id)') };
     }
-    const header = parsed.value;
+    const header = value;
     if (titleSlot) applyTitleSlot(header, titleSlot);
     const version = versionOf(header);
     if (version > CURRENT_SESSION_VERSION) {

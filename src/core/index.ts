@@ -4,14 +4,14 @@ export type * from './types.ts';
 export type * from './model-message.ts';
 
 // reading
-export { parse, read, serialize, isHeader, versionOf } from './parse.ts';
+export { parse, read, serialize, isHeader, versionOf, checkEnvelope, headerProblems } from './parse.ts';
 export { readHeader } from './header.ts';
-export { CURRENT_SESSION_VERSION, v1Id, migrate } from './migrate.ts';
+export { CURRENT_SESSION_VERSION, v1Id, migrate, migrateV1Entry, migrateV2Entry } from './migrate.ts';
 export { isTitleSlot } from './title-slot.ts';
 
 // tree
-export { branch, walkBranch, children, leaves, leafOf, withLeaf, checkTree, hasParent } from './tree.ts';
-export type { TreeLike, TreeNode, TreeCheck } from './tree.ts';
+export { branch, walkBranch, walkIndices, children, leaves, leafOf, withLeaf, checkTree, hasParent } from './tree.ts';
+export type { TreeLike, TreeNodes, TreeCheck } from './tree.ts';
 
 // context
 export { compacted, context, compactionSummaryText, summarizedAttachmentLines } from './context.ts';
@@ -49,6 +49,12 @@ export type { SdkUsage, Totals, CostInput } from './usage.ts';
 export { fromPi, toPi, model, modelChangeSpec, stripSelector } from './model-spec.ts';
 export { displayTitle, titleFromText } from './title.ts';
 export type { Titled } from './title.ts';
+
+// fast envelope index
+export { indexEnvelopes, bodyOf, bodiesOf, branchOfIndex, walkIndexBranch } from './envelopes.ts';
+export type { EnvelopeIndex } from './envelopes.ts';
+export { scanEnvelope } from './envelope-scan.ts';
+export type { ScannedEnvelope } from './envelope-scan.ts';
 
 // schemas
 export * from './schemas.ts';

@@ -1,61 +1,84 @@
-// JSONL framing: split on "\n" only (never a universal-newline splitter, §1.1), keep each line's
-// byte range so the original bytes can be given back, decode UTF-8 once for the whole input.
+// JSONL framing: split on "\n" only (never a universal-newline splitter, §1.1) and keep each line's
+// byte range so the original bytes can be given back.
 import { clip, problem } from './problems.ts';
 import type { Problem } from './types.ts';
 
-/** One non-blank physical line. start/end are byte offsets (end excludes "\n"); text drops a trailing "\r". */
-export interface RawLine {
-  line: number;
-  start: number;
-  end: number;
-  text: string;
-  /** false only for the last line when the input does not end in "\n". */
-  terminated: boolean;
-}
-
-/** The outcome of looking at one line as JSON. */
-export type LineValue =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; problem: Problem };
+/**
+ * Receives one non-blank physical line: its text (a trailing "\r" dropped), 1-based number, byte
+ * range (end excludes "\n"), whether a "\n" ended it, and whether its bytes were invalid UTF-8.
+ * Plain arguments rather than an object: this runs once per line of files with 200,000 lines.
+ */
+export type LineVisitor = (text: string, line: number, start: number, end: number, terminated: boolean, invalidUtf8: boolean) => void;
 
 const encoder = new TextEncoder();
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
 const lenientDecoder = new TextDecoder('utf-8');
 
-/** Turns the input into bytes and text, telling whether the bytes were valid UTF-8. */
-export function decodeInput(input: string | Uint8Array): { bytes: Uint8Array; text: string; validUtf8: boolean } {
-  if (typeof input === 'string') {
-    // A leading BOM would make JSON.parse fail on line 1; TextDecoder drops it for bytes, so do the same here.
-    const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-    return { bytes: encoder.encode(input), text, validUtf8: true };
-  }
+/** One line's bytes as text (a trailing "\r" dropped), and whether they were valid UTF-8. */
+export function decodeLine(bytes: Uint8Array, start: number, end: number): { text: string; invalidUtf8: boolean } {
+  let text: string;
+  let invalidUtf8 = false;
   try {
-    return { bytes: input, text: fatalDecoder.decode(input), validUtf8: true };
+    text = fatalDecoder.decode(bytes.subarray(start, end));
   } catch {
-    return { bytes: input, text: lenientDecoder.decode(input), validUtf8: false };
+    text = lenientDecoder.decode(bytes.subarray(start, end));
+    invalidUtf8 = true;
   }
+  if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+  return { text, invalidUtf8 };
 }
 
 /**
- * Calls `visit` for every non-blank line, in order. "\n" (0x0A) never occurs inside a multi-byte
- * UTF-8 sequence and the decoder never swallows it, so the k-th "\n" of the bytes is the k-th "\n"
- * of the text: that gives byte offsets without encoding each line again. Returns the line count.
+ * Calls `visit` for every non-blank line, in order, and returns the number of physical lines.
+ * Bytes are decoded line by line: V8 builds a two-byte string slowly, so decoding the whole input
+ * at once would make every ASCII line pay for one emoji anywhere in the file.
  */
-export function forEachLine(bytes: Uint8Array, text: string, visit: (line: RawLine) => void): number {
-  let bpos = 0;
-  let spos = 0;
+export function forEachLine(input: string | Uint8Array, visit: LineVisitor): number {
+  return typeof input === 'string' ? forEachTextLine(input, visit) : forEachByteLine(input, visit);
+}
+
+function forEachByteLine(bytes: Uint8Array, visit: LineVisitor): number {
+  let pos = 0;
   let line = 0;
-  while (bpos < bytes.length) {
+  while (pos < bytes.length) {
     line++;
-    const bnl = bytes.indexOf(10, bpos);
-    const snl = bnl < 0 ? -1 : text.indexOf('\n', spos);
-    const bend = bnl < 0 ? bytes.length : bnl;
-    let s = text.slice(spos, snl < 0 ? text.length : snl);
-    if (s.charCodeAt(s.length - 1) === 13) s = s.slice(0, -1);
-    if (!isBlank(s)) visit({ line, start: bpos, end: bend, text: s, terminated: bnl >= 0 });
-    if (bnl < 0) break;
-    bpos = bnl + 1;
-    spos = snl + 1;
+    const nl = bytes.indexOf(10, pos);
+    const end = nl < 0 ? bytes.length : nl;
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = fatalDecoder.decode(bytes.subarray(pos, end));
+    } catch {
+      text = lenientDecoder.decode(bytes.subarray(pos, end));
+      invalidUtf8 = true;
+    }
+    if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+    if (!isBlank(text)) visit(text, line, pos, end, nl >= 0, invalidUtf8);
+    if (nl < 0) break;
+    pos = nl + 1;
+  }
+  return line;
+}
+
+// Byte offsets of a string's lines as TextEncoder lays them out (a lone surrogate takes 3 bytes).
+function forEachTextLine(input: string, visit: LineVisitor): number {
+  let scratch = new Uint8Array(1 << 16);
+  let spos = 0;
+  let bpos = 0;
+  let line = 0;
+  while (spos < input.length) {
+    line++;
+    const nl = input.indexOf('\n', spos);
+    const raw = input.slice(spos, nl < 0 ? input.length : nl);
+    if (scratch.length < raw.length * 3) scratch = new Uint8Array(raw.length * 3);
+    const end = bpos + encoder.encodeInto(raw, scratch).written;
+    // TextDecoder drops a leading BOM from bytes; do the same for text so line 1 still parses.
+    let text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+    if (!isBlank(text)) visit(text, line, bpos, end, nl >= 0, false);
+    if (nl < 0) break;
+    spos = nl + 1;
+    bpos = end + 1;
   }
   return line;
 }
@@ -67,29 +90,23 @@ export function isBlank(s: string): boolean {
   return s.trim() === '';
 }
 
-/** JSON.parse of one line, turning failures into the problem §0.1 names. */
-export function parseLine(raw: RawLine): LineValue {
+/**
+ * JSON.parse of one line: the object, or null after pushing the problem §0.1 names
+ * (`torn` for an unterminated last line, `invalid-json`, `not-an-object`).
+ */
+export function parseLine(text: string, line: number, terminated: boolean, problems: Problem[]): Record<string, unknown> | null {
   let value: unknown;
   try {
-    value = JSON.parse(raw.text);
+    value = JSON.parse(text);
   } catch (err) {
-    if (!raw.terminated) {
-      return { ok: false, problem: problem(raw.line, 'torn', `last line is incomplete (no final newline); skipped: ${clip(raw.text)}`) };
-    }
-    return { ok: false, problem: problem(raw.line, 'invalid-json', `not valid JSON; skipped (${clip(String((err as Error).message), 80)})`) };
+    if (!terminated) problems.push(problem(line, 'torn', `last line is incomplete (no final newline); skipped: ${clip(text)}`));
+    else problems.push(problem(line, 'invalid-json', `not valid JSON; skipped (${clip(String((err as Error).message), 80)})`));
+    return null;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, problem: problem(raw.line, 'not-an-object', `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object; skipped`) };
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+    problems.push(problem(line, 'not-an-object', `a JSON ${kind}, not an object; skipped`));
+    return null;
   }
-  return { ok: true, value: value as Record<string, unknown> };
-}
-
-/** Whether the bytes of one line are valid UTF-8 (only asked when the whole input was not). */
-export function isValidUtf8(bytes: Uint8Array, start: number, end: number): boolean {
-  try {
-    fatalDecoder.decode(bytes.subarray(start, end));
-    return true;
-  } catch {
-    return false;
-  }
+  return value as Record<string, unknown>;
 }

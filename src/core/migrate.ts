@@ -1,4 +1,4 @@
-// In-memory migration of v1/v2 files to v3 (§5), in two small named steps. Nothing is written back.
+// In-memory migration of v1/v2 files to v3 (§5), in small named steps. Nothing is written back.
 import type { Entry } from './types.ts';
 
 /** The version our reader and writer speak. */
@@ -13,39 +13,33 @@ export function v1Id(line: number): string {
 }
 
 /**
- * v1 → v2: every entry gets an id and `parentId` = the previous entry's id (one linear chain);
- * a compaction's `firstKeptEntryIndex` (an index into [header, ...entries]) becomes `firstKeptEntryId`.
+ * v1 → v2 for one entry: its id and parentId (the previous entry's id: one linear chain); a
+ * compaction's `firstKeptEntryIndex` (an index into [header, ...entries]) becomes `firstKeptEntryId`.
+ * `idOfEntry(k)` is the id entry k gets.
  */
-export function migrateV1ToV2(entries: Entry[], lines: number[]): void {
-  let previous: string | null = null;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    const id = v1Id(lines[i]);
-    entry.id = id;
-    entry.parentId = previous;
-    previous = id;
-  }
-  for (const entry of entries) {
-    if (entry.type !== 'compaction' || typeof entry.firstKeptEntryIndex !== 'number') continue;
-    // Index 0 is the header, so entry k sits at index k + 1; the header itself cannot be kept.
-    const target = entries[entry.firstKeptEntryIndex - 1];
-    if (entry.firstKeptEntryIndex >= 1 && target) entry.firstKeptEntryId = target.id;
-    delete entry.firstKeptEntryIndex;
+export function migrateV1Entry(entry: Entry, id: string, parentId: string | null, idOfEntry: (k: number) => string | undefined): void {
+  entry.id = id;
+  entry.parentId = parentId;
+  if (entry.type !== 'compaction' || typeof entry.firstKeptEntryIndex !== 'number') return;
+  // Index 0 is the header, so entry k sits at index k + 1; the header itself cannot be kept.
+  const target = entry.firstKeptEntryIndex >= 1 ? idOfEntry(entry.firstKeptEntryIndex - 1) : undefined;
+  if (target !== undefined) entry.firstKeptEntryId = target;
+  delete entry.firstKeptEntryIndex;
+}
+
+/** v2 → v3 for one entry: the message role `hookMessage` was renamed `custom`. */
+export function migrateV2Entry(entry: Entry): void {
+  const message = entry.message as { role?: unknown } | undefined;
+  if (entry.type === 'message' && message && typeof message === 'object' && message.role === 'hookMessage') {
+    entry.message = { ...message, role: 'custom' };
   }
 }
 
-/** v2 → v3: the message role `hookMessage` was renamed `custom`. */
-export function migrateV2ToV3(entries: Entry[]): void {
-  for (const entry of entries) {
-    const message = entry.message as { role?: unknown } | undefined;
-    if (entry.type === 'message' && message && typeof message === 'object' && message.role === 'hookMessage') {
-      entry.message = { ...message, role: 'custom' };
-    }
-  }
-}
-
-/** Runs the steps a file of `version` needs, in place. */
+/** Runs the steps a file of `version` needs over all its entries (with their lines), in place. */
 export function migrate(entries: Entry[], lines: number[], version: number): void {
-  if (version < 2) migrateV1ToV2(entries, lines);
-  if (version < 3) migrateV2ToV3(entries);
+  if (version < 2) {
+    const idOfEntry = (k: number) => (Number.isInteger(k) && k < lines.length ? v1Id(lines[k]) : undefined);
+    for (let i = 0; i < entries.length; i++) migrateV1Entry(entries[i], v1Id(lines[i]), i === 0 ? null : v1Id(lines[i - 1]), idOfEntry);
+  }
+  if (version < 3) for (const entry of entries) migrateV2Entry(entry);
 }

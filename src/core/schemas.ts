@@ -159,10 +159,20 @@ export function schemaFor(type: unknown): z.ZodType {
   return (typeof type === 'string' && (ENTRY_SCHEMAS as Record<string, z.ZodType>)[type]) || EnvelopeSchema;
 }
 
+// zod's ahead-of-time compiled clones of the same schemas (several times faster per entry); where
+// `new Function` is not allowed (a strict CSP) zod hands back the schema itself, same verdicts.
+const compiled = new Map<string, z.ZodType>();
+function validatorFor(type: unknown): z.ZodType {
+  const key = typeof type === 'string' && type in ENTRY_SCHEMAS ? type : '';
+  let schema = compiled.get(key);
+  if (!schema) compiled.set(key, (schema = z.core.compile(schemaFor(key))));
+  return schema;
+}
+
 /** Checks one entry; a failure is an `invalid-entry` warning on its line (the entry stays). */
 export function entryProblem(value: unknown, line: number): Problem | null {
   const type = (value as { type?: unknown }).type;
-  const result = schemaFor(type).safeParse(value);
+  const result = validatorFor(type).safeParse(value);
   if (result.success) return null;
   const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`);
   const more = result.error.issues.length > 3 ? ` (+${result.error.issues.length - 3} more)` : '';

@@ -1,13 +1,13 @@
 // The entry tree (§1.6, §0.2): leaf, branch walk, children and leaves. Every walk is a loop with a
 // visited set — sessions reach 100,000+ entries, and a parentId cycle must end the walk, not hang it.
-import { problem } from './problems.ts';
+import { clip, problem } from './problems.ts';
 import type { Entry, ParsedSession, Problem } from './types.ts';
 
-/** The envelope of one node, as both `parse` and the envelope index see it. */
-export interface TreeNode {
-  id: string | undefined;
-  parentId: string | null | undefined;
-  line: number;
+/** The envelopes of the nodes, as parallel arrays (what both `parse` and the envelope index know). */
+export interface TreeNodes {
+  ids: readonly (string | undefined)[];
+  parentIds: readonly (string | null | undefined)[];
+  lines: readonly number[];
 }
 
 /** What `checkTree` learns: the id index (later duplicate wins), the leaf and the tree problems. */
@@ -29,46 +29,51 @@ export function hasParent(parentId: unknown): parentId is string {
  * Indexes ids and reports duplicate ids, missing parents and cycles, in file order.
  * Shared by `parse` and `indexEnvelopes` so the two always agree.
  */
-export function checkTree(nodes: readonly TreeNode[]): TreeCheck {
+export function checkTree(nodes: TreeNodes): TreeCheck {
+  const { ids, parentIds, lines } = nodes;
   const indexById = new Map<string, number>();
   const problems: Problem[] = [];
   let leafIndex = -1;
-  for (let i = 0; i < nodes.length; i++) {
-    const id = nodes[i].id;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
     if (id === undefined) continue;
     const earlier = indexById.get(id);
     if (earlier !== undefined) {
-      problems.push(problem(nodes[i].line, 'duplicate-id', `id "${id}" already used on line ${nodes[earlier].line}; the later entry wins`));
+      problems.push(problem(lines[i], 'duplicate-id', `id "${clip(id)}" already used on line ${lines[earlier]}; the later entry wins`));
     }
     indexById.set(id, i);
     leafIndex = i;
   }
-  for (const node of nodes) {
-    if (hasParent(node.parentId) && !indexById.has(node.parentId)) {
-      problems.push(problem(node.line, 'missing-parent', `parent "${node.parentId}" does not exist; the branch starts here`));
-    }
+  // A cycle needs an entry whose parent is not before it in the file; only those start a cycle walk.
+  const forward: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const parentId = parentIds[i];
+    if (!hasParent(parentId)) continue;
+    const p = indexById.get(parentId);
+    if (p === undefined) problems.push(problem(lines[i], 'missing-parent', `parent "${clip(parentId)}" does not exist; the branch starts here`));
+    else if (p >= i && ids[i] !== undefined && indexById.get(ids[i] as string) === i) forward.push(i);
   }
-  problems.push(...findCycles(nodes, indexById));
+  if (forward.length) problems.push(...findCycles(nodes, indexById, forward));
   return { indexById, leafIndex, problems };
 }
 
 // Colouring walk over the parent pointers of the id winners: 1 = on the current path, 2 = done.
-function findCycles(nodes: readonly TreeNode[], indexById: Map<string, number>): Problem[] {
-  const state = new Uint8Array(nodes.length);
+function findCycles(nodes: TreeNodes, indexById: Map<string, number>, starts: number[]): Problem[] {
+  const state = new Uint8Array(nodes.ids.length);
   const problems: Problem[] = [];
   const path: number[] = [];
-  for (const start of indexById.values()) {
+  for (const start of starts) {
     if (state[start] !== 0) continue;
     let at: number | undefined = start;
     while (at !== undefined && state[at] === 0) {
       state[at] = 1;
       path.push(at);
-      const parentId: string | null | undefined = nodes[at].parentId;
+      const parentId: string | null | undefined = nodes.parentIds[at];
       at = hasParent(parentId) ? indexById.get(parentId) : undefined;
     }
     if (at !== undefined && state[at] === 1) {
-      const closer = nodes[path[path.length - 1]];
-      problems.push(problem(closer.line, 'cycle', `parent "${closer.parentId}" leads back to this entry (a parentId cycle); the walk stops there`));
+      const closer = path[path.length - 1];
+      problems.push(problem(nodes.lines[closer], 'cycle', `parent "${clip(String(nodes.parentIds[closer]))}" leads back to this entry (a parentId cycle); the walk stops there`));
     }
     for (const i of path) state[i] = 2;
     path.length = 0;
@@ -77,35 +82,53 @@ function findCycles(nodes: readonly TreeNode[], indexById: Map<string, number>):
 }
 
 /**
+ * The one branch walk, over positions: from the entry with id `leafId`, follow parent ids through
+ * `indexById` to a root. Returns positions oldest first and the problems met: a missing parent ends
+ * the walk (the branch starts at the orphan), a position seen twice ends it (cycle).
+ */
+export function walkIndices(
+  indexById: ReadonlyMap<string, number>,
+  parentIdAt: (i: number) => unknown,
+  lineAt: (i: number) => number,
+  leafId: string | null,
+): { indices: number[]; problems: Problem[] } {
+  const indices: number[] = [];
+  const problems: Problem[] = [];
+  if (leafId === null) return { indices, problems };
+  const seen = new Set<number>();
+  let index = indexById.get(leafId);
+  while (index !== undefined) {
+    seen.add(index);
+    indices.push(index);
+    const parentId = parentIdAt(index);
+    if (!hasParent(parentId)) break;
+    const next = indexById.get(parentId);
+    if (next === undefined) {
+      problems.push(problem(lineAt(index), 'missing-parent', `parent "${clip(parentId)}" does not exist; the branch starts here`));
+    } else if (seen.has(next)) {
+      problems.push(problem(lineAt(index), 'cycle', `parent "${clip(parentId)}" is already on the branch (a parentId cycle); the walk stops here`));
+      break;
+    }
+    index = next;
+  }
+  indices.reverse();
+  return { indices, problems };
+}
+
+/**
  * The branch ending at `leafId` (default: the session's leaf), oldest first, with the problems met:
  * a missing parent ends the walk (the branch starts at the orphan), a repeated id ends it (cycle).
  * An unknown leaf gives an empty branch.
  */
 export function walkBranch(session: TreeLike, leafId?: string | null): { entries: Entry[]; problems: Problem[] } {
-  const entries: Entry[] = [];
-  const problems: Problem[] = [];
-  const start = leafId === undefined ? session.leafId : leafId;
-  if (start === null) return { entries, problems };
-  const seen = new Set<string>();
-  let index = session.indexById.get(start);
-  while (index !== undefined) {
-    const entry = session.entries[index];
-    seen.add(entry.id as string);
-    entries.push(entry);
-    const parentId = entry.parentId;
-    if (!hasParent(parentId)) break;
-    const next = session.indexById.get(parentId);
-    const line = session.entryLines[index] ?? 0;
-    if (next === undefined) {
-      problems.push(problem(line, 'missing-parent', `parent "${parentId}" does not exist; the branch starts here`));
-    } else if (seen.has(parentId)) {
-      problems.push(problem(line, 'cycle', `parent "${parentId}" is already on the branch (a parentId cycle); the walk stops here`));
-      break;
-    }
-    index = next;
-  }
-  entries.reverse();
-  return { entries, problems };
+  const { entries, entryLines } = session;
+  const walk = walkIndices(
+    session.indexById,
+    (i) => entries[i].parentId,
+    (i) => entryLines[i] ?? 0,
+    leafId === undefined ? session.leafId : leafId,
+  );
+  return { entries: walk.indices.map((i) => entries[i]), problems: walk.problems };
 }
 
 /** The entries on the branch ending at `leafId` (default: the leaf = last entry with an id), oldest first. */

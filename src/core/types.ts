@@ -84,7 +84,7 @@ export interface ParsedSession {
   /** 1-based line of each entry, parallel to `entries`. */
   entryLines: number[];
   /** Entry by id; a later duplicate wins. */
-  byId: Map<string, Entry>;
+  byId: ReadonlyMap<string, Entry>;
   /** Index into `entries` by id; a later duplicate wins. */
   indexById: Map<string, number>;
   /** Last entry with an id. */

@@ -1,6 +1,7 @@
 // Writing (§0.4): a session in memory, and `append`, which stamps an entry and gives the exact bytes
 // to add to the file. The first append also writes the header and the initial model_change.
 import { modelChange, type EntryBody } from './builders.ts';
+import { EntryMap } from './entry-map.ts';
 import { CoreError } from './errors.ts';
 import { CURRENT_SESSION_VERSION } from './migrate.ts';
 import { typed } from './readers.ts';
@@ -47,13 +48,17 @@ export function newSession(opts: { model: string; title?: string; id?: string; c
     now: opts.now,
     randomId: opts.randomId,
     uuidv7: opts.uuidv7,
-    entries: [],
-    entryLines: [],
-    byId: new Map(),
-    indexById: new Map(),
+    ...emptyTree(),
     leafId: null,
     lineCount: 0,
   };
+}
+
+// An empty entry list with its index; byId is a view over both, so appends only touch the index.
+function emptyTree(): Pick<Session, 'entries' | 'entryLines' | 'byId' | 'indexById'> {
+  const entries: Entry[] = [];
+  const indexById = new Map<string, number>();
+  return { entries, entryLines: [], indexById, byId: new EntryMap(indexById, entries) };
 }
 
 /** A parsed file made ready for appending (the next entry's parent is its leaf). */
@@ -131,7 +136,6 @@ export function append(session: Session, body: EntryBody): { session: Session; e
   let line = next.lineCount - added.length;
   for (const e of added) {
     next.indexById.set(e.id as string, next.entries.length);
-    next.byId.set(e.id as string, e);
     next.entries.push(e);
     next.entryLines.push(++line);
   }

@@ -161,7 +161,7 @@ describe('parse', () => {
     expect(session.problems).toEqual([]);
     expect(branch).toHaveLength(200_000);
     expect(branch[0].id).toBe('0');
-  });
+  }, 60_000);
 
   test('a 20 MB single line is read', () => {
     const big = 'x'.repeat(20 * 1024 * 1024);
@@ -171,7 +171,7 @@ describe('parse', () => {
     const torn = parse(jsonl(HEADER) + '{"type":"message","x":"' + big);
     expect(codes(torn.problems)).toEqual(['2:torn']);
     expect(torn.problems[0].message.length).toBeLessThan(300);
-  });
+  }, 60_000);
 });
 
 describe('title slot', () => {

@@ -1,0 +1,189 @@
+// The fast envelope index: one pass over the lines recording each entry's type, id, parentId, byte
+// range and line WITHOUT JSON.parse of the bodies, so a branch or an outline of a 100 MB session
+// is known at once and only the entries on screen (or sent to a model) are parsed, by `bodyOf`.
+// Everything it reports agrees with `parse(input, {validate: false})`; a test checks that.
+import { scanEnvelope } from './envelope-scan.ts';
+import { decodeLine, forEachLine, parseLine } from './jsonl.ts';
+import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from './migrate.ts';
+import { checkEnvelope, headerProblems, isHeader, versionOf } from './parse.ts';
+import { problem } from './problems.ts';
+import { applyTitleSlot, isTitleSlot, looksLikeTitleSlot } from './title-slot.ts';
+import { checkTree, walkIndices } from './tree.ts';
+import type { Entry, Header, Problem, SessionRecord, TitleSlot } from './types.ts';
+
+/** Envelopes of every entry of a file, as parallel arrays in file order (entry i = position i). */
+export interface EnvelopeIndex {
+  file?: string;
+  /** The file's bytes (bodies are read from here). */
+  bytes: Uint8Array;
+  isSession: boolean;
+  header: Header | null;
+  titleSlot: TitleSlot | null;
+  /** As in the file (1 when the header has no version). */
+  version: number;
+  /** The title slot and header records (entries are in the arrays below). */
+  headRecords: SessionRecord[];
+  /** Per entry: its `type` when a string. */
+  types: (string | undefined)[];
+  /** Per entry: its id (v1: derived from the line, as `parse` does). */
+  ids: (string | undefined)[];
+  /** Per entry: its parentId (v1: the previous entry). */
+  parentIds: (string | null | undefined)[];
+  /** Per entry: 1-based line and byte range (end excludes "\n"). */
+  lines: number[];
+  starts: number[];
+  ends: number[];
+  /** Position by id; a later duplicate wins. */
+  indexById: Map<string, number>;
+  /** Last entry with an id. */
+  leafId: string | null;
+  problems: Problem[];
+  lineCount: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Indexes the envelopes of a session file in one pass, parsing only the header, the title slot,
+ * the last line when unterminated, and lines the scanner cannot decide. Never throws on bad input.
+ */
+export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string } = {}): EnvelopeIndex {
+  const problems: Problem[] = [];
+  const headRecords: SessionRecord[] = [];
+  const types: (string | undefined)[] = [];
+  const rawIds: unknown[] = [];
+  const rawParents: unknown[] = [];
+  const lines: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let header: Header | null = null;
+  let headerLine = 0;
+  let titleSlot: TitleSlot | null = null;
+  let firstObjectLine = 0;
+
+  const lineCount = forEachLine(input, (text, line, start, end, terminated, invalidUtf8) => {
+    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
+    const scanned = terminated ? scanEnvelope(text) : null;
+    let type: unknown;
+    let id: unknown;
+    let parentId: unknown;
+    let value: Record<string, unknown> | null = null;
+    if (scanned === null || scanned.type === 'session' || (scanned.type === 'title' && line === 1)) {
+      value = parseLine(text, line, terminated, problems);
+      if (value === null) return;
+      ({ type, id, parentId } = value);
+    } else {
+      ({ type, id, parentId } = scanned);
+    }
+    if (type === 'title' && line === 1 && value) {
+      if (isTitleSlot(value)) {
+        titleSlot = value;
+        headRecords.push({ line, start, end, kind: 'title', value });
+        return;
+      }
+      if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
+    }
+    if (firstObjectLine === 0) firstObjectLine = line;
+    if (type === 'session' && value) {
+      headRecords.push({ line, start, end, kind: 'header', value: value as Header });
+      if (header === null && isHeader(value)) {
+        header = value;
+        headerLine = line;
+      } else if (header !== null) {
+        problems.push(problem(line, 'header-not-first', `another session header (the first is on line ${headerLine}); ignored`));
+      }
+      return;
+    }
+    types.push(typeof type === 'string' ? type : undefined);
+    rawIds.push(id);
+    rawParents.push(parentId);
+    lines.push(line);
+    starts.push(start);
+    ends.push(end);
+  });
+
+  const found = header as Header | null;
+  const slot = titleSlot as TitleSlot | null;
+  problems.push(...headerProblems(found, headerLine, firstObjectLine));
+  if (found && slot) applyTitleSlot(found, slot);
+  const version = versionOf(found);
+  const ids: (string | undefined)[] = new Array(lines.length);
+  const parentIds: (string | null | undefined)[] = new Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    if (found && version < 2) {
+      ids[i] = v1Id(lines[i]);
+      parentIds[i] = i === 0 ? null : v1Id(lines[i - 1]);
+      continue;
+    }
+    const fixed = checkEnvelope(rawIds[i], rawParents[i], lines[i], problems);
+    ids[i] = fixed.id;
+    parentIds[i] = fixed.parentId;
+  }
+  const tree = checkTree({ ids, parentIds, lines });
+  problems.push(...tree.problems);
+  if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
+  return {
+    file: opts.file,
+    bytes: typeof input === 'string' ? encoder.encode(input) : input,
+    isSession: found !== null,
+    header: found,
+    titleSlot: slot,
+    version,
+    headRecords,
+    types,
+    ids,
+    parentIds,
+    lines,
+    starts,
+    ends,
+    indexById: tree.indexById,
+    leafId: tree.leafIndex < 0 ? null : (ids[tree.leafIndex] as string),
+    problems,
+    lineCount,
+  };
+}
+
+/**
+ * The body of entry `i`, parsed now and migrated as `parse` would (v1 ids and parents, v2 roles);
+ * null when the line turns out not to be a JSON object after all.
+ */
+export function bodyOf(index: EnvelopeIndex, i: number): Entry | null {
+  const { text } = decodeLine(index.bytes, index.starts[i], index.ends[i]);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const entry = value as Entry;
+  if (index.header && index.version < 2) {
+    const idOfEntry = (k: number) => (Number.isInteger(k) && k < index.ids.length ? index.ids[k] : undefined);
+    migrateV1Entry(entry, index.ids[i] as string, index.parentIds[i] as string | null, idOfEntry);
+  } else {
+    if (index.ids[i] === undefined) delete entry.id;
+    if (entry.parentId !== index.parentIds[i]) entry.parentId = index.parentIds[i];
+  }
+  if (index.header && index.version < CURRENT_SESSION_VERSION) migrateV2Entry(entry);
+  return entry;
+}
+
+/** The bodies of entries at `indices` (for a window on screen or a branch sent to a model); unreadable ones left out. */
+export function bodiesOf(index: EnvelopeIndex, indices: readonly number[]): Entry[] {
+  const out: Entry[] = [];
+  for (const i of indices) {
+    const body = bodyOf(index, i);
+    if (body) out.push(body);
+  }
+  return out;
+}
+
+/** Positions of the branch ending at `leafId` (default: the leaf), oldest first, with the problems met. */
+export function walkIndexBranch(index: EnvelopeIndex, leafId?: string | null): { indices: number[]; problems: Problem[] } {
+  return walkIndices(index.indexById, (i) => index.parentIds[i], (i) => index.lines[i], leafId === undefined ? index.leafId : leafId);
+}
+
+/** Positions of the branch ending at `leafId` (default: the leaf = last entry with an id), oldest first. */
+export function branchOfIndex(index: EnvelopeIndex, leafId?: string | null): number[] {
+  return walkIndexBranch(index, leafId).indices;
+}

@@ -1,0 +1,106 @@
+/**
+ * The core's reading speed and memory on generated pi sessions (tool calls, thinking, base64
+ * images, branches, compactions), side by side with
+ *   (a)  plain JSON.parse of every line of the same text, and
+ *   (b)  pi 0.73.1: parseSessionEntries + buildSessionContext + convertToLlm.
+ * Every variant starts from the same bytes in memory (as read from disk or OPFS), so UTF-8
+ * decoding is counted everywhere; the "(from text)" rows start from an already decoded string.
+ */
+import { readFileSync } from 'node:fs';
+import { buildSessionContext, convertToLlm, parseSessionEntries } from '@mariozechner/pi-coding-agent';
+import * as core from '../../src/core/index.ts';
+import { ensureGenerated } from '../gen/fixtures.ts';
+import { atMost, type BenchContext, type BenchSuite, compare, measureMemory, type Timing } from './harness.ts';
+import { hasEnvelopeIndex, lastScreen, SCREEN_ENTRIES } from './last-screen.ts';
+
+const MB = 1e6;
+/** Times are CPU milliseconds of the process (user + system): see compare() in harness.ts. */
+const cpuOf = (t: Record<string, Timing>) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v.cpu])) as Record<string, number>;
+
+function jsonLines(text: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of text.split('\n')) if (line.length > 0) out.push(JSON.parse(line));
+  return out;
+}
+
+function piOpen(text: string): unknown {
+  const entries = parseSessionEntries(text);
+  const ctx = buildSessionContext(entries.filter((e) => e.type !== 'session') as never);
+  return convertToLlm(ctx.messages);
+}
+
+function coreOpen(input: Uint8Array | string): unknown {
+  const s = core.parse(input);
+  return core.context(core.branch(s));
+}
+
+async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
+  ctx.log(`${sizeMb} MB: generating (cached in fixtures/generated/)`);
+  const file = ensureGenerated(sizeMb);
+  const buf = readFileSync(file);
+  const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  const text = new TextDecoder().decode(bytes);
+  const size = `${sizeMb} MB`;
+  const runs = ctx.runs ?? (sizeMb >= 100 ? 3 : sizeMb >= 30 ? 4 : 7);
+  const dec = new TextDecoder();
+
+  // Sanity: every variant reads the whole file and ours agrees on the context size with pi.
+  const ours = coreOpen(bytes) as unknown[];
+  const theirs = piOpen(text) as unknown[];
+  ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${theirs.length})`);
+
+  ctx.log(`${size}: timing parse (${runs} rounds)`);
+  const t = cpuOf(await compare({
+    a: () => jsonLines(text),
+    aBytes: () => jsonLines(dec.decode(bytes)),
+    parseText: () => core.parse(text),
+    parseBytes: () => core.parse(bytes),
+    parseNoValidate: () => core.parse(bytes, { validate: false }),
+  }, runs));
+  const parseTarget = atMost(1.5, '× (a)');
+  ctx.row({ name: `(a) JSON.parse every line, ${size} (from text)`, value: t.a, unit: 'ms cpu' });
+  ctx.row({ name: `core parse, validated, ${size} (from text)`, value: t.parseText, unit: 'ms cpu', baseline: t.a, ratio: t.parseText / t.a, target: parseTarget.target, ok: parseTarget.check(t.parseText / t.a) });
+  ctx.row({ name: `(a') decode + JSON.parse every line, ${size} (from bytes)`, value: t.aBytes, unit: 'ms cpu' });
+  ctx.row({ name: `core parse, validated, ${size} (from bytes)`, value: t.parseBytes, unit: 'ms cpu', baseline: t.aBytes, ratio: t.parseBytes / t.aBytes, target: parseTarget.target, ok: parseTarget.check(t.parseBytes / t.aBytes) });
+  ctx.row({ name: `core parse, not validated, ${size} (from bytes)`, value: t.parseNoValidate, unit: 'ms cpu', baseline: t.aBytes, ratio: t.parseNoValidate / t.aBytes });
+
+  ctx.log(`${size}: timing open (${runs} rounds)`);
+  const hasIndex = hasEnvelopeIndex(core as Record<string, unknown>);
+  const timings = await compare({
+    b: () => piOpen(dec.decode(bytes)),
+    open: () => coreOpen(bytes),
+    ...(hasIndex ? { screen: () => lastScreen(core as Record<string, unknown>, bytes) } : {}),
+  }, runs);
+  const o = cpuOf(timings);
+  const openTarget = atMost(1, '× (b)');
+  ctx.row({ name: `(b) pi parseSessionEntries+buildSessionContext+convertToLlm, ${size}`, value: o.b, unit: 'ms cpu' });
+  ctx.row({ name: `core open: parse+branch+context, ${size}`, value: o.open, unit: 'ms cpu', baseline: o.b, ratio: o.open / o.b, target: openTarget.target, ok: openTarget.check(o.open / o.b) });
+  const screenTarget = atMost(0.25, '× (b)');
+  if (hasIndex) {
+    ctx.row({ name: `core last screen (envelope index + last ${SCREEN_ENTRIES} bodies), ${size}`, value: o.screen, unit: 'ms cpu', baseline: o.b, ratio: o.screen / o.b, target: screenTarget.target, ok: screenTarget.check(o.screen / o.b) });
+  } else {
+    ctx.row({ name: `core last screen (envelope index), ${size}`, value: NaN, unit: 'ms cpu', target: screenTarget.target, note: 'not measured: src/core exports no indexEnvelopes yet' });
+  }
+  ctx.row({ name: `core open throughput (wall clock), ${size}`, value: bytes.length / MB / (timings.open.wall / 1000), unit: 'MB/s' });
+
+  ctx.log(`${size}: peak memory (child processes)`);
+  const memTarget = atMost(3, '× file');
+  for (const [task, label] of [['core-open', 'core open'], ['pi-open', '(b) pi open'], ['json', '(a) JSON.parse lines'], ...(hasIndex ? [['core-last-screen', 'core last screen']] : [])] as const) {
+    const m = await measureMemory(task, file);
+    const ratio = m.peakRss / bytes.length;
+    ctx.row({
+      name: `peak RSS above baseline / file size: ${label}, ${size}`, value: ratio, unit: '× file',
+      ...(task === 'core-open' ? { target: memTarget.target, ok: memTarget.check(ratio) } : {}),
+      note: task === 'core-open' ? `peak ${(m.peakRss / MB).toFixed(0)} MB over a ${(m.baselineRss / MB).toFixed(0)} MB baseline; heap after ${(m.heapUsed / MB).toFixed(0)} MB` : undefined,
+    });
+  }
+}
+
+export default {
+  name: 'core',
+  description: 'parse / open / last screen / peak memory of generated sessions vs JSON.parse and pi',
+  defaultSizes: [10, 100],
+  async run(ctx) {
+    for (const s of ctx.sizes ?? [10, 100]) await runSize(ctx, s);
+  },
+} satisfies BenchSuite;

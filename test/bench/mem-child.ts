@@ -1,0 +1,53 @@
+/**
+ * Child process of `measureMemory` (harness.ts): `node --expose-gc --import tsx mem-child.ts TASK FILE`.
+ * Loads the code a task needs, collects garbage, records the baseline RSS, runs the task once on
+ * the file's bytes (reading the file is part of the task), keeps the result alive, and prints
+ * `{baselineRss, peakRss, maxRss, heapUsed, external, ms}` as one JSON line. `peakRss` is the
+ * process's maximum resident set size (getrusage maxRSS) minus the baseline.
+ */
+import { readFileSync } from 'node:fs';
+
+type Task = (file: string) => unknown;
+
+async function loadTask(name: string): Promise<Task> {
+  const core = await import('../../src/core/index.ts');
+  const bytesOf = (file: string) => { const b = readFileSync(file); return new Uint8Array(b.buffer, b.byteOffset, b.byteLength); };
+  switch (name) {
+    case 'read':
+      return (file) => bytesOf(file);
+    case 'json':
+      return (file) => new TextDecoder().decode(bytesOf(file)).split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l));
+    case 'core-parse':
+      return (file) => core.parse(bytesOf(file));
+    case 'core-open':
+      return (file) => { const s = core.parse(bytesOf(file)); return [s, core.context(core.branch(s))]; };
+    case 'core-last-screen': {
+      const { lastScreen } = await import('./last-screen.ts');
+      return (file) => lastScreen(core, bytesOf(file));
+    }
+    case 'pi-open': {
+      const pi = await import('@mariozechner/pi-coding-agent');
+      return (file) => {
+        const entries = pi.parseSessionEntries(new TextDecoder().decode(bytesOf(file)));
+        const ctx = pi.buildSessionContext(entries.filter((e) => e.type !== 'session') as never);
+        return [entries, pi.convertToLlm(ctx.messages)];
+      };
+    }
+    default:
+      throw new Error(`unknown task ${name}`);
+  }
+}
+
+const [task, file] = process.argv.slice(2);
+const run = await loadTask(task);
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+gc?.();
+const baselineRss = process.memoryUsage().rss;
+const t0 = performance.now();
+const keep = run(file);
+const ms = performance.now() - t0;
+const maxRss = process.resourceUsage().maxRSS * 1024;
+const mem = process.memoryUsage();
+(globalThis as { keep?: unknown }).keep = keep;
+process.stdout.write(JSON.stringify({ baselineRss, peakRss: maxRss - baselineRss, maxRss, heapUsed: mem.heapUsed, external: mem.external, ms }) + '\n');

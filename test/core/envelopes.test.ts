@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { bodiesOf, bodyOf, branch, branchOfIndex, indexEnvelopes, parse, scanEnvelope, walkBranch, walkIndexBranch } from '../../src/core/index.ts';
+import { HEADER, bytes, codes, e, jsonl, m } from './helpers.ts';
+
+/** Asserts the envelope index says what parse (without schema checks) says, body by body. */
+function expectAgreement(input: Uint8Array) {
+  const s = parse(input, { validate: false });
+  const x = indexEnvelopes(input);
+  expect(x.isSession).toBe(s.isSession);
+  expect(x.version).toBe(s.version);
+  expect(x.header).toEqual(s.header);
+  expect(x.titleSlot).toEqual(s.titleSlot);
+  expect(x.lineCount).toBe(s.lineCount);
+  expect(x.ids).toEqual(s.entries.map((en) => en.id));
+  expect(x.parentIds).toEqual(s.entries.map((en) => en.parentId));
+  expect(x.types).toEqual(s.entries.map((en) => (typeof en.type === 'string' ? en.type : undefined)));
+  expect(x.lines).toEqual(s.entryLines);
+  const entryRecords = s.records.filter((r) => r.kind === 'entry');
+  expect(x.starts).toEqual(entryRecords.map((r) => r.start));
+  expect(x.ends).toEqual(entryRecords.map((r) => r.end));
+  expect(x.headRecords).toEqual(s.records.filter((r) => r.kind !== 'entry'));
+  expect(x.leafId).toBe(s.leafId);
+  expect(x.problems).toEqual(s.problems);
+  expect([...x.indexById]).toEqual([...s.indexById]);
+  expect(bodiesOf(x, s.entries.map((_, i) => i))).toEqual(s.entries);
+  const walk = walkIndexBranch(x);
+  const sWalk = walkBranch(s);
+  expect(walk.indices.map((i) => x.ids[i])).toEqual(sWalk.entries.map((en) => en.id));
+  expect(walk.problems).toEqual(sWalk.problems);
+}
+
+function fixtureFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : fixtureFiles(path);
+    return name.endsWith('.jsonl') ? [path] : [];
+  });
+}
+
+const slot = { type: 'title', v: 1, title: 'T', source: 'auto', updatedAt: 'u', pad: '  ' };
+const user = (text: string) => ({ role: 'user', content: text, timestamp: 1 });
+const v1 = jsonl(
+  { type: 'session', id: 's', timestamp: 't' },
+  { type: 'message', timestamp: 't', message: user('a') },
+  'garbage',
+  { type: 'message', timestamp: 't', message: { role: 'hookMessage', customType: 'x', content: 'c', display: true } },
+  { type: 'compaction', timestamp: 't', summary: 'S', firstKeptEntryIndex: 3, tokensBefore: 5 },
+);
+
+/** Bad and odd inputs: each must come out of both readers the same. */
+const CASES: Record<string, string | Uint8Array> = {
+  clean: jsonl(HEADER, e('a', null), m('b', 'a', user('hi "quoted" \\ back')), e('c', 'b')),
+  'torn last line': jsonl(HEADER, e('a', null)) + '{"type":"message","id":"b","par',
+  'complete last line without newline': jsonl(HEADER) + JSON.stringify(e('a', null)),
+  garbage: jsonl(HEADER, 'not json', 'null', '123', '[1]', '"s"', '{"a":1}{"b":2}', '{"type":"custom","id":"q"', '{"a":nope}', e('a', null)),
+  'no header': jsonl(e('a', null), e('b', 'a')),
+  empty: '',
+  blanks: '\n \n\t\n' + jsonl(HEADER) + '\r\n\n' + jsonl(e('a', null)),
+  crlf: JSON.stringify(HEADER) + '\r\n' + JSON.stringify(e('a', null)) + '\r\n',
+  'header later and twice': jsonl(e('a', null), HEADER, e('b', 'a'), { ...HEADER, id: 'other' }),
+  'invalid header': jsonl({ type: 'session', version: 3 }, e('a', null)),
+  duplicates: jsonl(HEADER, e('a', null, 'custom', { n: 1 }), e('b', 'a'), e('a', null, 'custom', { n: 2 })),
+  'missing parents and cycles': jsonl(HEADER, e('a', 'nope'), e('b', 'c'), e('c', 'b'), e('d', 'd'), e('f', 'c')),
+  'future version': jsonl({ ...HEADER, version: 9 }, e('a', null)),
+  'title slot': jsonl(slot, { ...HEADER, title: 'stale' }, e('a', null)),
+  'bad title slot': jsonl({ ...slot, v: 2 }, HEADER, e('a', null)),
+  'non-string envelopes': jsonl(HEADER, { type: 'custom', customType: 'x', id: 5, parentId: null, timestamp: 't' }, { type: 7, id: 'b', parentId: ['x'] }, { id: 'c', parentId: 'b' }),
+  'escaped envelope values and keys': jsonl(HEADER, '{"type":"custom","id":"a\\"b","parentId":null}', '{"\\u0074ype":"custom","id":"c","parentId":"a\\"b"}', '{"type":"custom","i\\u0064":"d","parentId":"c"}'),
+  'envelope after the body, nested decoys': jsonl(HEADER, { type: 'custom', customType: 'x', data: { id: 'inner', parentId: 'zz', type: 'session', s: '"id":"nope"' }, id: 'a', parentId: null }, { content: [{ type: 'text', text: '{"id":"x"}' }], type: 'custom_message', id: 'b', parentId: 'a' }),
+  'duplicate keys in a line': '{"type":"session","version":3,"id":"s","timestamp":"t"}\n{"type":"custom","id":"a","parentId":null,"id":"b"}\n',
+  'whitespace inside': jsonl(HEADER) + '  { "type" : "custom" , "id" : "a" , "parentId" : null , "x" : [ 1 , { "y" : true } ] }  \n',
+  v1,
+  v2: jsonl({ ...HEADER, version: 2 }, m('a', null, { role: 'hookMessage', customType: 'x', content: 'c', display: true })),
+  'invalid utf-8': new Uint8Array([...bytes(jsonl(HEADER)), ...bytes('{"type":"custom","customType":"'), 0xff, ...bytes('","id":"a","parentId":null}\n')]),
+  'unicode and line separators': jsonl(HEADER, m('a', null, user('héllo 🌍 \u2028 \u0085 ok'))),
+  'bom': '\ufeff' + jsonl(HEADER, e('a', null)),
+};
+
+describe('indexEnvelopes agrees with parse', () => {
+  for (const path of fixtureFiles(new URL('../../fixtures/', import.meta.url).pathname)) {
+    test(`fixture ${path.split('/fixtures/')[1]}`, () => expectAgreement(new Uint8Array(readFileSync(path))));
+  }
+  for (const [name, input] of Object.entries(CASES)) {
+    test(name, () => expectAgreement(typeof input === 'string' ? bytes(input) : input));
+  }
+
+  test('text input gives the same index as bytes', () => {
+    const text = CASES['unicode and line separators'] as string;
+    const a = indexEnvelopes(text);
+    const b = indexEnvelopes(bytes(text));
+    expect({ ...a, bytes: null }).toEqual({ ...b, bytes: null });
+    expect(a.bytes).toEqual(b.bytes);
+  });
+});
+
+describe('envelope index', () => {
+  test('branchOfIndex gives positions oldest first; bodies parse on demand', () => {
+    const x = indexEnvelopes(bytes(jsonl(HEADER, e('a', null), e('b', 'a'), e('c', 'a'))));
+    expect(branchOfIndex(x)).toEqual([0, 2]);
+    expect(branchOfIndex(x, 'b')).toEqual([0, 1]);
+    expect(branchOfIndex(x, 'nope')).toEqual([]);
+    expect(bodyOf(x, 1)).toEqual(e('b', 'a'));
+  });
+
+  test('a cycle ends the walk', () => {
+    const x = indexEnvelopes(bytes(jsonl(HEADER, e('a', 'c'), e('b', 'a'), e('c', 'b'))));
+    const w = walkIndexBranch(x);
+    expect(w.indices).toEqual([0, 1, 2]);
+    expect(codes(w.problems)).toEqual(['2:cycle']);
+  });
+
+  test('200,000-entry chain: no stack overflow, same branch as parse', () => {
+    const lines = [JSON.stringify(HEADER)];
+    for (let i = 0; i < 200_000; i++) lines.push(`{"type":"custom","customType":"x","id":"${i.toString(16)}","parentId":${i ? `"${(i - 1).toString(16)}"` : 'null'}}`);
+    const x = indexEnvelopes(bytes(lines.join('\n') + '\n'));
+    expect(x.problems).toEqual([]);
+    const b = branchOfIndex(x);
+    expect(b).toHaveLength(200_000);
+    expect(x.ids[b[0]]).toBe('0');
+  }, 60_000);
+
+  test('a 20 MB line is skipped over, not parsed, and read on demand', () => {
+    const big = 'x\\"'.repeat(7 * 1024 * 1024);
+    const input = bytes(jsonl(HEADER) + `{"type":"message","message":{"role":"user","content":"${big}"},"id":"a","parentId":null}\n`);
+    const x = indexEnvelopes(input);
+    expect(x.ids).toEqual(['a']);
+    expect(x.problems).toEqual([]);
+    expect(((bodyOf(x, 0)?.message as { content: string }).content).length).toBe(14 * 1024 * 1024);
+  }, 60_000);
+
+  test('the branch of a real v1 file matches parse', () => {
+    const input = new Uint8Array(readFileSync(new URL('../../fixtures/real/pi-mono-large-session.jsonl', import.meta.url)));
+    const s = parse(input);
+    const x = indexEnvelopes(input);
+    expect(bodiesOf(x, branchOfIndex(x))).toEqual(branch(s));
+  });
+});
+
+describe('scanEnvelope', () => {
+  test('reads top-level keys only, wherever they are', () => {
+    expect(scanEnvelope('{"data":{"id":"no","type":"x"},"type":"custom","parentId":null,"id":"a"}')).toEqual({ type: 'custom', id: 'a', parentId: null });
+    expect(scanEnvelope('{"text":"\\"id\\":\\"no\\"","type":"t"}')).toEqual({ type: 't', id: undefined, parentId: undefined });
+    expect(scanEnvelope('{}')).toEqual({ type: undefined, id: undefined, parentId: undefined });
+  });
+
+  test('leaves undecided what JSON.parse must decide', () => {
+    for (const line of ['[1]', 'null', '{"type":5}', '{"id":"a\\u0062"}', '{"\\u0069d":"a"}', '{"type":"x"', '{"type":"x"} x', '{"a":nope}', '{"a" 1}', '{"a":1,}x', '"s"']) {
+      expect(scanEnvelope(line)).toBeNull();
+    }
+  });
+});

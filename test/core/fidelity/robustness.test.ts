@@ -1,0 +1,236 @@
+// Robustness (issue 7): fast-check mutations of valid sessions — cut, splice, flip bytes, shuffle,
+// duplicate and drop lines, reparent entries (orphans, self-parents, cycles) — and pathological
+// shapes. Parsing never throws, every problem has a line number of the input, parse→serialize
+// gives back the bytes of every kept line, and tree walks end. "Does not hang" is enforced by the
+// per-test timeouts only; speed is measured in `npm run bench`, not asserted here.
+import { modelMessageSchema } from 'ai';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { branch, children, context, leaves, parse, serialize, walkBranch } from '../../../src/core/index.ts';
+import { generateSessionText } from '../../gen/session.ts';
+import { firstDifference, joinLines, physicalLines, readBytes } from './support.ts';
+
+const enc = new TextEncoder();
+const MUTATION_RUNS = Number(process.env.FIDELITY_MUTATION_RUNS ?? 150);
+const BASES: Uint8Array[] = [
+  enc.encode(generateSessionText({ seed: 3, targetBytes: 30_000, flavor: 'pi', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 })),
+  enc.encode(generateSessionText({ seed: 4, targetBytes: 30_000, flavor: 'omp', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 })),
+  readBytes('fixtures/pi/pi-random-101.jsonl'),
+  readBytes('fixtures/omp/omp-shapes.jsonl'),
+];
+
+type Mutation =
+  | { kind: 'cut'; at: number }
+  | { kind: 'splice'; at: number; insert: string }
+  | { kind: 'flip'; at: number; xor: number }
+  | { kind: 'shuffle'; seed: number }
+  | { kind: 'duplicate'; line: number }
+  | { kind: 'drop'; line: number }
+  | { kind: 'reparent'; line: number; to: number; self: boolean }
+  | { kind: 'crlf'; line: number }
+  | { kind: 'value'; line: number; path: number[]; value: unknown };
+
+const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('splice' as const), at: fc.nat(), insert: fc.oneof(fc.string(), fc.constantFrom('\n', '{', '}\n{', '"', '\\', '\u2028', '\r\n', '\n\n', '{"type":"session","id":"x"}\n', 'null\n', '\ud800')) }),
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
+  fc.record({ kind: fc.constant('shuffle' as const), seed: fc.nat() }),
+  fc.record({ kind: fc.constant('duplicate' as const), line: fc.nat() }),
+  fc.record({ kind: fc.constant('drop' as const), line: fc.nat() }),
+  fc.record({ kind: fc.constant('reparent' as const), line: fc.nat(), to: fc.nat(), self: fc.boolean() }),
+  fc.record({ kind: fc.constant('crlf' as const), line: fc.nat() }),
+  fc.record({ kind: fc.constant('value' as const), line: fc.nat(), path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, '', [], {}, 0, 'blob:sha256:00', { type: 'image' }, { type: 'toolCall' }, [{ type: 'text' }])) }),
+);
+
+function splitLines(bytes: Uint8Array): Uint8Array[] {
+  return physicalLines(bytes).map((l) => bytes.slice(l.start, l.end));
+}
+function joinAll(lines: Uint8Array[], final = true): Uint8Array {
+  const parts: number[] = [];
+  lines.forEach((l, i) => { for (const b of l) parts.push(b); if (final || i < lines.length - 1) parts.push(10); });
+  return Uint8Array.from(parts);
+}
+
+/** Applies one mutation; positions are taken modulo the current size so every mutation applies. */
+function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
+  const n = bytes.length;
+  switch (m.kind) {
+    case 'cut': return bytes.slice(0, n === 0 ? 0 : m.at % n);
+    case 'splice': {
+      const at = n === 0 ? 0 : m.at % (n + 1);
+      const ins = enc.encode(m.insert);
+      const out = new Uint8Array(n + ins.length);
+      out.set(bytes.subarray(0, at)); out.set(ins, at); out.set(bytes.subarray(at), at + ins.length);
+      return out;
+    }
+    case 'flip': {
+      if (n === 0) return bytes;
+      const out = bytes.slice();
+      out[m.at % n] ^= m.xor;
+      return out;
+    }
+    case 'shuffle': {
+      const lines = splitLines(bytes);
+      let s = m.seed || 1;
+      for (let i = lines.length - 1; i > 0; i--) {
+        s = (s * 1103515245 + 12345) >>> 0;
+        const j = s % (i + 1);
+        [lines[i], lines[j]] = [lines[j], lines[i]];
+      }
+      return joinAll(lines);
+    }
+    case 'duplicate': case 'drop': case 'crlf': {
+      const lines = splitLines(bytes);
+      if (lines.length === 0) return bytes;
+      const i = m.line % lines.length;
+      if (m.kind === 'duplicate') lines.splice(i, 0, lines[i]);
+      else if (m.kind === 'drop') lines.splice(i, 1);
+      else lines[i] = Uint8Array.from([...lines[i], 13]);
+      return joinAll(lines);
+    }
+    case 'value': {
+      // Replace one value somewhere inside one record by arbitrary JSON (wrong types, nulls, …).
+      const lines = splitLines(bytes);
+      if (lines.length === 0) return bytes;
+      const i = m.line % lines.length;
+      let obj: unknown;
+      try { obj = JSON.parse(new TextDecoder().decode(lines[i])); } catch { return bytes; }
+      if (!obj || typeof obj !== 'object') return bytes;
+      let holder = obj as Record<string, unknown>;
+      for (let d = 0; d < m.path.length; d++) {
+        const keys = Object.keys(holder);
+        if (keys.length === 0) break;
+        const k = keys[m.path[d] % keys.length];
+        const next = holder[k];
+        if (d === m.path.length - 1 || !next || typeof next !== 'object') { holder[k] = m.value; break; }
+        holder = next as Record<string, unknown>;
+      }
+      lines[i] = enc.encode(JSON.stringify(obj));
+      return joinAll(lines);
+    }
+    case 'reparent': {
+      const lines = splitLines(bytes);
+      const dec = new TextDecoder();
+      const objs = lines.map((l) => { try { return JSON.parse(dec.decode(l)) as Record<string, unknown>; } catch { return null; } });
+      const withId = objs.map((o, i) => (o && typeof o.id === 'string' && o.type !== 'session' ? i : -1)).filter((i) => i >= 0);
+      if (withId.length === 0) return bytes;
+      const i = withId[m.line % withId.length];
+      const target = objs[withId[m.to % withId.length]]!;
+      // Point at a later entry (creating cycles through descendants), at itself, or at nothing.
+      objs[i]!.parentId = m.self ? objs[i]!.id : m.to % 7 === 0 ? 'nowhere0' : target.id;
+      lines[i] = enc.encode(JSON.stringify(objs[i]));
+      return joinAll(lines);
+    }
+  }
+}
+
+/** Everything that must hold for any input. */
+function checkInvariants(bytes: Uint8Array): void {
+  const session = parse(bytes);
+  const lines = physicalLines(bytes);
+  const lineCount = Math.max(1, lines.length);
+  for (const p of session.problems) {
+    expect(Number.isInteger(p.line), `problem line ${p.line}`).toBe(true);
+    expect(p.line).toBeGreaterThanOrEqual(1);
+    expect(p.line).toBeLessThanOrEqual(lineCount);
+    expect(typeof p.message).toBe('string');
+  }
+  // Kept records are whole physical lines, in order, and serialize gives back exactly them.
+  const byLine = new Map(lines.map((l) => [l.line, l]));
+  const kept = session.records.map((r) => {
+    const l = byLine.get(r.line);
+    expect(l && [l.start, l.end]).toEqual([r.start, r.end]);
+    return l!;
+  });
+  expect(firstDifference(serialize(session, bytes), joinLines(bytes, kept))).toBeNull();
+  // Tree walks end and never repeat an entry.
+  const ids = branch(session).map((e) => e.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const e of session.entries.slice(-5)) {
+    if (typeof e.id !== 'string') continue;
+    const w = walkBranch(session, e.id);
+    expect(new Set(w.entries.map((x) => x.id)).size).toBe(w.entries.length);
+    for (const p of w.problems) expect(p.line).toBeGreaterThanOrEqual(1);
+  }
+  leaves(session);
+  children(session, null);
+  // Whatever survived, the context built from it is still a valid AI SDK message list.
+  for (const m of context(branch(session))) expect(modelMessageSchema.safeParse(m).success, JSON.stringify(m).slice(0, 200)).toBe(true);
+}
+
+describe('mutated sessions', () => {
+  test('parse never throws; problems carry input lines; kept lines round-trip; walks end', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (b, muts) => {
+        let bytes = BASES[b];
+        for (const m of muts) bytes = mutate(bytes, m);
+        checkInvariants(bytes);
+      }),
+      { numRuns: MUTATION_RUNS, seed: Number(process.env.FIDELITY_SEED ?? 20261130) },
+    );
+  }, Math.max(60_000, MUTATION_RUNS * 200));
+
+  test('strings as input behave like their bytes', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (b, muts) => {
+        let bytes = BASES[b];
+        for (const m of muts) if (m.kind !== 'flip') bytes = mutate(bytes, m);
+        const text = new TextDecoder().decode(bytes);
+        const fromText = parse(text);
+        const fromBytes = parse(enc.encode(text));
+        expect(fromText.records.map((r) => [r.line, r.start, r.end])).toEqual(fromBytes.records.map((r) => [r.line, r.start, r.end]));
+        expect(fromText.problems).toEqual(fromBytes.problems);
+        expect(fromText.leafId).toEqual(fromBytes.leafId);
+      }),
+      { numRuns: 60, seed: 7 },
+    );
+  }, 60_000);
+
+  test('random bytes and random text never throw', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => checkInvariants(bytes)),
+      { numRuns: 200, seed: 11 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.json(), fc.string()), { maxLength: 30 }), (lines) => checkInvariants(enc.encode(lines.join('\n')))),
+      { numRuns: 200, seed: 12 },
+    );
+  }, 60_000);
+});
+
+describe('pathological shapes end', () => {
+  const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}';
+  const entry = (id: string, parentId: string | null) => JSON.stringify({ type: 'custom', customType: 'x', id, parentId, timestamp: '2026-01-01T00:00:00.000Z' });
+
+  test('a 100,000-entry chain walks to the root', () => {
+    const lines = [header];
+    for (let i = 0; i < 100_000; i++) lines.push(entry(`e${i}`, i === 0 ? null : `e${i - 1}`));
+    const s = parse(lines.join('\n') + '\n');
+    expect(branch(s)).toHaveLength(100_000);
+  }, 30_000);
+
+  test('a 50,000-entry parent cycle is reported and walks stop', () => {
+    const lines = [header];
+    const n = 50_000;
+    for (let i = 0; i < n; i++) lines.push(entry(`c${i}`, `c${(i + n - 1) % n}`));
+    const s = parse(lines.join('\n') + '\n');
+    expect(s.problems.some((p) => p.code === 'cycle')).toBe(true);
+    expect(branch(s)).toHaveLength(n);
+  }, 30_000);
+
+  test('deeply nested JSON and a 20 MB single line do not crash the reader', () => {
+    const deep = '{"type":"custom","customType":"x","id":"d1","parentId":null,"data":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}';
+    const big = JSON.stringify({ type: 'custom', customType: 'x', id: 'd2', parentId: 'd1', data: 'x'.repeat(20_000_000) });
+    const s = parse([header, deep, big].join('\n') + '\n');
+    expect(s.records.length).toBeGreaterThanOrEqual(2);
+    expect(branch(s).map((e) => e.id).at(-1)).toBe('d2');
+  }, 30_000);
+
+  test('100,000 duplicate ids keep the later winner', () => {
+    const lines = [header];
+    for (let i = 0; i < 100_000; i++) lines.push(entry('same', null));
+    const s = parse(lines.join('\n') + '\n');
+    expect(s.problems.filter((p) => p.code === 'duplicate-id')).toHaveLength(99_999);
+    expect(s.byId.get('same')).toBe(s.entries.at(-1));
+  }, 30_000);
+});

@@ -1,0 +1,441 @@
+/**
+ * Deterministic generator of realistic session files (pi, omp or Rho flavour) of a target size:
+ * user turns with tool round-trips, thinking with signatures, inline base64 images (or omp blob
+ * refs), aborted / errored / empty turns, branches (with and without branch summaries),
+ * compactions, model and thinking-level changes, custom messages, labels, bash executions.
+ *
+ * Shapes follow /work/shared/spec/session-format.md §1–§3. The output is a sequence of lines
+ * (without '\n'); `generateSessionText` joins them with '\n' and a final '\n'.
+ */
+import type { Rng } from './prng.ts';
+import { createRng } from './prng.ts';
+import { base64Bytes, code, paragraph, path, sentence, toolOutput } from './text.ts';
+
+/** Which tool wrote the file (decides entry shapes). */
+export type Flavor = 'pi' | 'omp' | 'rho';
+
+/** What to generate. */
+export interface GenerateOptions {
+  seed: number;
+  /** Stop after the first turn that brings the file to at least this many bytes. */
+  targetBytes: number;
+  flavor?: Flavor;
+  /** Probability that a user turn / tool result carries an image (default 0.08). */
+  imageRate?: number;
+  /** Inline image size range in decoded bytes (default 2 KiB … 48 KiB). */
+  imageBytes?: [number, number];
+  /** Roughly one compaction every this many bytes (default: 8 per file, at least every 256 KiB). */
+  compactionEvery?: number;
+  /** Probability that a user turn starts a new branch from an earlier point (default 0.06). */
+  branchRate?: number;
+  /** Probability of an aborted / errored / empty assistant turn (default 0.05). */
+  abortRate?: number;
+  /** Wall-clock start of the session (ms, default 2026-01-01). */
+  startMs?: number;
+}
+
+interface Node { id: string; parentId: string | null; type: string; role?: string }
+
+const MODELS_PI = [
+  { api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5' },
+  { api: 'openai-codex-responses', provider: 'openai-codex', model: 'gpt-5' },
+  { api: 'google-generative-ai', provider: 'google', model: 'gemini-2.5-pro' },
+];
+const TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find'];
+const MIMES = ['image/png', 'image/jpeg', 'image/webp'];
+
+/** Generates the lines of one session file. */
+export function* generateSessionLines(opts: GenerateOptions): Generator<string> {
+  const g = new SessionGen(opts);
+  yield* g.run();
+}
+
+/** Generates a whole session file as text (ends with '\n'). */
+export function generateSessionText(opts: GenerateOptions): string {
+  const lines: string[] = [];
+  for (const l of generateSessionLines(opts)) lines.push(l);
+  return lines.join('\n') + '\n';
+}
+
+class SessionGen {
+  private readonly rng: Rng;
+  private readonly flavor: Flavor;
+  private readonly o: Required<Omit<GenerateOptions, 'flavor'>>;
+  private readonly ids = new Set<string>();
+  private readonly nodes: Node[] = [];
+  private readonly byId = new Map<string, Node>();
+  private leaf: string | null = null;
+  private now: number;
+  private bytes = 0;
+  private nextCompactionAt: number;
+  private modelIx = 0;
+  private toolSeq = 0;
+  private out: string[] = [];
+
+  constructor(opts: GenerateOptions) {
+    this.rng = createRng(opts.seed);
+    this.flavor = opts.flavor ?? 'pi';
+    const compactionEvery = opts.compactionEvery ?? Math.max(256 * 1024, Math.floor(opts.targetBytes / 8));
+    this.o = {
+      seed: opts.seed,
+      targetBytes: opts.targetBytes,
+      imageRate: opts.imageRate ?? 0.08,
+      imageBytes: opts.imageBytes ?? [2048, 48 * 1024],
+      compactionEvery,
+      branchRate: opts.branchRate ?? 0.06,
+      abortRate: opts.abortRate ?? 0.05,
+      startMs: opts.startMs ?? Date.UTC(2026, 0, 1, 9, 0, 0),
+    };
+    this.now = this.o.startMs;
+    this.nextCompactionAt = compactionEvery;
+  }
+
+  *run(): Generator<string> {
+    const rng = this.rng;
+    if (this.flavor === 'omp') this.emitLine(titleSlot(rng.pick(['Fix the parser', 'Refactor tree walk', 'Ünïcödé title 日本語', '']), this.iso()));
+    const header: Record<string, unknown> = {
+      type: 'session', version: 3, id: this.uuidv7(), timestamp: this.iso(), cwd: '/home/dev/project',
+    };
+    if (this.flavor === 'omp' && rng.chance(0.5)) { header.title = 'Stale header title'; header.titleSource = 'auto'; }
+    this.emitLine(JSON.stringify(header));
+    this.modelChange();
+    if (this.flavor !== 'rho') this.entry('thinking_level_change', this.flavor === 'omp' ? { thinkingLevel: 'high', configured: 'high' } : { thinkingLevel: 'high' });
+    yield* this.drain();
+    while (this.bytes < this.o.targetBytes) {
+      this.turn();
+      yield* this.drain();
+    }
+  }
+
+  private *drain(): Generator<string> {
+    const lines = this.out;
+    this.out = [];
+    yield* lines;
+  }
+
+  // ---- one user turn ------------------------------------------------------------------------
+
+  private turn(): void {
+    const rng = this.rng;
+    if (this.nodes.length > 6 && rng.chance(this.o.branchRate)) this.branch();
+    if (this.bytes >= this.nextCompactionAt) {
+      this.nextCompactionAt += this.o.compactionEvery;
+      this.compaction();
+    }
+    if (rng.chance(0.03)) this.modelChange();
+    if (rng.chance(0.03)) this.entry('thinking_level_change', this.flavor === 'omp'
+      ? { thinkingLevel: rng.pick(['low', 'high', null]), configured: rng.pick(['auto', null, 'low']) }
+      : { thinkingLevel: rng.pick(['off', 'low', 'medium', 'high']) });
+    if (this.flavor === 'omp' && rng.chance(0.02)) this.entry('reset_boundary', {});
+    this.sideEntries();
+    this.userMessage();
+    const rounds = rng.chance(0.15) ? 0 : rng.int(1, 8);
+    for (let r = 0; r < rounds; r++) {
+      if (rng.chance(this.o.abortRate)) { this.brokenTurn(); if (rng.chance(0.5)) return; }
+      this.toolRound();
+    }
+    this.finalReply();
+  }
+
+  private sideEntries(): void {
+    const rng = this.rng;
+    if (rng.chance(0.04)) {
+      const content = rng.chance(0.5) ? sentence(this.rng) : [{ type: 'text', text: paragraph(rng) }];
+      const customType = this.flavor === 'rho' ? rng.pick(['rho.notice', 'rho.error', 'rho.aside']) : rng.pick(['skill-prompt', 'lsp-late-diagnostic', 'note']);
+      const body: Record<string, unknown> = { customType, content, display: rng.chance(0.7) };
+      if (rng.chance(0.3)) body.details = { source: 'gen', n: rng.int(0, 9) };
+      if (this.flavor === 'omp') body.attribution = 'agent';
+      this.customFirst('custom_message', body);
+    }
+    if (rng.chance(0.03)) this.customFirst('custom', { customType: rng.pick(['todo-state', 'session_exit']), data: { items: [sentence(rng)] } });
+    if (rng.chance(0.02) && this.nodes.length > 0) {
+      this.entry('label', { targetId: rng.pick(this.nodes).id, label: rng.chance(0.8) ? rng.pick(['good', 'checkpoint', 'bug']) : undefined });
+    }
+    if (this.flavor === 'pi' && rng.chance(0.01)) this.entry('session_info', { name: sentence(rng, 3) });
+    if (this.flavor === 'omp' && rng.chance(0.01)) this.entry('title_change', { title: sentence(rng, 3), source: 'auto', trigger: 'auto' });
+    if (this.flavor === 'omp' && rng.chance(0.02)) this.entry('model_usage', { purpose: 'title', api: 'anthropic-messages', provider: 'anthropic', model: 'claude-haiku-4-5', usage: this.usageObj(), stopReason: 'stop' });
+    if (this.flavor !== 'rho' && rng.chance(0.03)) {
+      this.message({
+        role: 'bashExecution', command: rng.pick(['ls -la', 'npm test', 'git status']), output: rng.chance(0.8) ? toolOutput(rng, rng.int(50, 2000)) : '',
+        exitCode: rng.pick([0, 0, 1, undefined]), cancelled: rng.chance(0.1), truncated: rng.chance(0.1),
+        fullOutputPath: this.flavor === 'pi' && rng.chance(0.5) ? '/tmp/out.log' : undefined, timestamp: this.tick(), excludeFromContext: rng.chance(0.2) || undefined,
+      });
+    }
+  }
+
+  private userMessage(): void {
+    const rng = this.rng;
+    const typed = rng.chance(0.3) ? paragraph(rng) + '\n\n```ts\n' + code(rng, rng.int(2, 12)) + '\n```' : paragraph(rng);
+    const content: unknown[] = [{ type: 'text', text: typed }];
+    const msg: Record<string, unknown> = { role: 'user', content, timestamp: this.tick() };
+    if (this.flavor === 'rho' && rng.chance(0.15)) {
+      const attachments = [];
+      for (let i = rng.int(1, 2); i > 0; i--) {
+        const name = `photo-${rng.hex(4)}.jpg`;
+        const att = { kind: 'image', name, path: `/work/att/${name}`, mimeType: 'image/jpeg', about: `${rng.int(100, 900)} KB photo, ${sentence(rng, 4)}` };
+        attachments.push(att);
+        content.push({ type: 'text', text: `<attachment name="${name}" type="image/jpeg" path="${att.path}">\n${att.about}\n</attachment>` });
+        content.push(this.image());
+      }
+      msg.attachments = attachments;
+    } else if (rng.chance(this.o.imageRate)) {
+      content.push(this.image());
+    }
+    if (this.flavor === 'omp' && rng.chance(0.05)) msg.steering = true;
+    if (content.length === 1 && rng.chance(0.4)) msg.content = typed;
+    this.message(msg);
+  }
+
+  private toolRound(): void {
+    const rng = this.rng;
+    const calls = [];
+    for (let i = rng.chance(0.8) ? 1 : rng.int(2, 3); i > 0; i--) calls.push(this.toolCall());
+    const content: unknown[] = [];
+    if (rng.chance(0.7)) content.push(this.thinkingPart());
+    if (rng.chance(0.5)) content.push({ type: 'text', text: sentence(rng) });
+    content.push(...calls);
+    this.message(this.assistantMsg(content, 'toolUse'));
+    for (const call of calls) {
+      const resultContent: unknown[] = [{ type: 'text', text: toolOutput(rng, this.toolBytes()) }];
+      if (rng.chance(this.o.imageRate)) resultContent.push(this.image());
+      if (rng.chance(0.1)) resultContent.push({ type: 'text', text: sentence(rng) });
+      const tr: Record<string, unknown> = {
+        role: 'toolResult', toolCallId: call.id, toolName: call.name, content: resultContent,
+        isError: rng.chance(0.08), timestamp: this.tick(),
+      };
+      if (rng.chance(0.4)) tr.details = { diff: code(rng, 3), truncated: false };
+      this.message(tr);
+    }
+  }
+
+  /** An aborted / errored / empty / retry-recovered assistant turn. */
+  private brokenTurn(): void {
+    const rng = this.rng;
+    const kind = rng.int(0, 4);
+    if (kind === 0) {
+      // Aborted mid-tool-call: a dangling call that never gets a result.
+      this.message(this.assistantMsg([this.thinkingPart(), { type: 'text', text: sentence(rng) }, this.toolCall()], 'aborted', 'Request was aborted'));
+    } else if (kind === 1) {
+      // Empty error turn (pi persists these).
+      this.message(this.assistantMsg([], 'error', '429 rate limited'));
+    } else if (kind === 2) {
+      // Thinking-only aborted turn.
+      this.message(this.assistantMsg([{ type: 'thinking', thinking: sentence(rng) }], 'aborted', 'Interrupted by user'));
+    } else if (kind === 3) {
+      // Error with partial text.
+      this.message(this.assistantMsg([{ type: 'text', text: sentence(rng) }], 'error', 'stream ended'));
+    } else if (this.flavor === 'omp') {
+      const m = this.assistantMsg([{ type: 'text', text: sentence(rng) }], 'error', 'overloaded');
+      m.retryRecovery = rng.chance(0.5)
+        ? { kind: 'auto-retry', status: 'recovered', attempt: 1, recoveredAt: this.iso(), recovery: 'wait', note: 'rate-limited; waited; retried' }
+        : { kind: 'auto-retry', status: 'superseded', attempt: 2, recovery: 'plain', note: 'error; retried' };
+      this.message(m);
+    } else {
+      // A tool call whose result never came (normal stop, dangling call).
+      this.message(this.assistantMsg([{ type: 'text', text: sentence(rng) }, this.toolCall()], 'toolUse'));
+    }
+  }
+
+  private finalReply(): void {
+    const rng = this.rng;
+    const content: unknown[] = [];
+    if (rng.chance(0.6)) content.push(this.thinkingPart());
+    if (this.flavor === 'omp' && rng.chance(0.05)) content.push({ type: 'redactedThinking', data: base64Bytes(rng, 60) });
+    if (this.flavor === 'pi' && rng.chance(0.03)) content.push({ type: 'thinking', thinking: '', thinkingSignature: base64Bytes(rng, 60), redacted: true });
+    const pictureOnly = this.flavor !== 'pi' && rng.chance(0.03);
+    if (!pictureOnly) content.push({ type: 'text', text: rng.chance(0.4) ? paragraph(rng) + '\n\n```ts\n' + code(rng) + '\n```' : paragraph(rng) });
+    if (this.flavor !== 'pi' && (pictureOnly || rng.chance(0.03))) content.push(this.image());
+    this.message(this.assistantMsg(content, 'stop'));
+  }
+
+  // ---- tree moves -----------------------------------------------------------------------------
+
+  private branchPath(): Node[] {
+    const walk: Node[] = [];
+    const seen = new Set<string>();
+    let cur = this.leaf ? this.byId.get(this.leaf) : undefined;
+    while (cur && !seen.has(cur.id)) {
+      seen.add(cur.id);
+      walk.push(cur);
+      cur = cur.parentId ? this.byId.get(cur.parentId) : undefined;
+    }
+    return walk.reverse();
+  }
+
+  /** Moves the leaf back to an earlier entry on the branch (pi `branch`/`branchWithSummary`). */
+  private branch(): void {
+    const rng = this.rng;
+    const onBranch = this.branchPath();
+    if (onBranch.length < 4) return;
+    const at = onBranch[rng.int(Math.floor(onBranch.length / 2), onBranch.length - 2)];
+    this.leaf = at.id;
+    if (rng.chance(0.5)) {
+      const body: Record<string, unknown> = { fromId: at.id, summary: rng.chance(0.9) ? paragraph(rng) : '' };
+      if (rng.chance(0.3)) body.details = { readFiles: [path(rng)], modifiedFiles: [] };
+      body[this.flavor === 'omp' ? 'fromExtension' : 'fromHook'] = false;
+      this.entry('branch_summary', body);
+    }
+  }
+
+  private compaction(): void {
+    const rng = this.rng;
+    const onBranch = this.branchPath();
+    if (onBranch.length < 4) return;
+    // Usually a user message in the recent part; sometimes any entry; rarely an id not on the branch.
+    const recent = onBranch.slice(Math.floor(onBranch.length * 0.7));
+    const users = recent.filter((n) => n.role === 'user');
+    let firstKept = users.length > 0 && rng.chance(0.8) ? rng.pick(users).id : rng.pick(recent).id;
+    if (rng.chance(0.03)) firstKept = 'deadbeef';
+    const summary = `## Goal\n${paragraph(rng)}\n\n## Progress\n- ${sentence(rng)}\n- ${sentence(rng)}\n\n<read-files>\n${path(rng)}\n</read-files>`;
+    const tokensBefore = rng.int(20000, 190000);
+    if (this.flavor === 'pi') {
+      this.entry('compaction', { summary, firstKeptEntryId: firstKept, tokensBefore, details: { readFiles: ['src/a.ts'], modifiedFiles: [] }, fromHook: false });
+    } else if (this.flavor === 'omp') {
+      this.entry('compaction', {
+        summary, shortSummary: sentence(rng, 8), firstKeptEntryId: firstKept, tokensBefore, tokensAfter: rng.int(2000, 20000),
+        method: rng.pick(['soft', 'soft', 'handoff']), details: { readFiles: ['src/a.ts'], modifiedFiles: [] }, fromExtension: false,
+      });
+    } else {
+      this.entry('compaction', { summary, firstKeptEntryId: firstKept, tokensBefore, tokensAfter: rng.int(2000, 20000), method: 'soft', fromExtension: false });
+    }
+  }
+
+  private modelChange(): void {
+    const m = MODELS_PI[this.modelIx = this.rng.int(0, MODELS_PI.length - 1)];
+    if (this.flavor === 'pi') this.entry('model_change', { provider: m.provider, modelId: m.model });
+    else if (this.flavor === 'omp') {
+      const role = this.rng.chance(0.2) ? this.rng.pick(['smol', 'fallback', 'plan']) : undefined;
+      this.entry('model_change', { model: `${m.provider}/${m.model}`, role, resolvedModelIsFallback: role === 'fallback' });
+    } else this.entry('model_change', { model: `${m.provider}/${m.model}`, provider: m.provider, modelId: m.model });
+  }
+
+  // ---- parts ----------------------------------------------------------------------------------
+
+  private toolCall(): { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown> } {
+    const rng = this.rng;
+    const name = rng.pick(TOOLS);
+    const id = rng.pick(['toolu_', 'call_', 'fc_']) + rng.hex(16) + (this.toolSeq++).toString(36);
+    const args: Record<string, unknown> = name === 'bash' ? { command: rng.pick(['npm test', 'ls src', 'git diff --stat']) }
+      : name === 'edit' ? { path: path(rng), oldText: code(rng, 2), newText: code(rng, 3) }
+        : { path: path(rng), offset: rng.int(1, 400) };
+    return { type: 'toolCall', id, name, arguments: args };
+  }
+
+  private thinkingPart(): Record<string, unknown> {
+    const rng = this.rng;
+    const part: Record<string, unknown> = { type: 'thinking', thinking: paragraph(rng, rng.int(1, 5)) };
+    if (rng.chance(0.8)) part.thinkingSignature = base64Bytes(rng, rng.int(48, 300));
+    return part;
+  }
+
+  private image(): Record<string, unknown> {
+    const rng = this.rng;
+    const [lo, hi] = this.o.imageBytes;
+    const mimeType = rng.pick(MIMES);
+    const decoded = rng.int(lo, hi);
+    if (this.flavor === 'omp' && decoded >= 768) return { type: 'image', data: `blob:sha256:${rng.hex(64)}`, mimeType };
+    return { type: 'image', data: base64Bytes(rng, decoded), mimeType };
+  }
+
+  private toolBytes(): number {
+    const r = this.rng.next();
+    if (r < 0.6) return this.rng.int(80, 2000);
+    if (r < 0.9) return this.rng.int(2000, 12000);
+    return this.rng.int(12000, 50000);
+  }
+
+  private usageObj(): Record<string, unknown> {
+    const rng = this.rng;
+    const input = rng.int(10, 5000), output = rng.int(10, 3000), cacheRead = rng.int(0, 100000), cacheWrite = rng.int(0, 4000);
+    const c = (t: number, per: number) => Math.round(t * per) / 1e6;
+    const cost = { input: c(input, 3), output: c(output, 15), cacheRead: c(cacheRead, 0.3), cacheWrite: c(cacheWrite, 3.75), total: 0 };
+    cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
+    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost };
+  }
+
+  private assistantMsg(content: unknown[], stopReason: string, errorMessage?: string): Record<string, unknown> {
+    const m = MODELS_PI[this.modelIx];
+    const msg: Record<string, unknown> = {
+      role: 'assistant', content, api: m.api, provider: m.provider, model: m.model,
+      usage: stopReason === 'error' || stopReason === 'aborted' ? zeroUsage() : this.usageObj(), stopReason, timestamp: this.tick(),
+    };
+    if (errorMessage) msg.errorMessage = errorMessage;
+    if (this.rng.chance(0.3)) msg.responseId = 'resp_' + this.rng.hex(24);
+    return msg;
+  }
+
+  // ---- records ----------------------------------------------------------------------------------
+
+  private message(message: Record<string, unknown>): void {
+    this.entry('message', { message }, typeof message.role === 'string' ? message.role : undefined);
+  }
+
+  /** Appends an entry with pi's key order `type,id,parentId,timestamp,…payload`. */
+  private entry(type: string, payload: Record<string, unknown>, role?: string): void {
+    const id = this.newId();
+    const rec = { type, id, parentId: this.leaf, timestamp: this.iso(), ...payload };
+    this.push({ id, parentId: this.leaf, type, role }, JSON.stringify(rec));
+  }
+
+  /** `custom` and `custom_message` put the id envelope last (pi and omp key order). */
+  private customFirst(type: string, payload: Record<string, unknown>): void {
+    const id = this.newId();
+    const rec = { type, ...payload, id, parentId: this.leaf, timestamp: this.iso() };
+    this.push({ id, parentId: this.leaf, type }, JSON.stringify(rec));
+  }
+
+  private push(node: Node, line: string): void {
+    this.nodes.push(node);
+    this.byId.set(node.id, node);
+    this.leaf = node.id;
+    this.emitLine(line);
+  }
+
+  private emitLine(line: string): void {
+    this.out.push(line);
+    this.bytes += Buffer.byteLength(line) + 1;
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = this.rng.hex(8);
+      if (!this.ids.has(id)) { this.ids.add(id); return id; }
+    }
+  }
+
+  private tick(): number {
+    this.now += this.rng.int(200, 30000);
+    return this.now;
+  }
+
+  private iso(): string {
+    return new Date(this.now).toISOString();
+  }
+
+  private uuidv7(): string {
+    const h = this.now.toString(16).padStart(12, '0') + '7' + this.rng.hex(3) + ((8 + this.rng.int(0, 3)).toString(16)) + this.rng.hex(15);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  }
+}
+
+function zeroUsage(): Record<string, unknown> {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+}
+
+/**
+ * omp's fixed-width title slot (§1.3): key order `type,v,title,source?,updatedAt,pad`, the line
+ * including its '\n' exactly 256 UTF-8 bytes; long titles are cut on code points.
+ */
+export function titleSlot(title: string, updatedAt: string, source?: 'auto' | 'user'): string {
+  const build = (t: string, pad: string) => JSON.stringify(source ? { type: 'title', v: 1, title: t, source, updatedAt, pad } : { type: 'title', v: 1, title: t, updatedAt, pad });
+  const cps = Array.from(title);
+  let lo = 0, hi = cps.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (Buffer.byteLength(build(cps.slice(0, mid).join(''), '')) + 1 <= 256) lo = mid; else hi = mid - 1;
+  }
+  const t = cps.slice(0, lo).join('');
+  const line = build(t, ' '.repeat(256 - 1 - Buffer.byteLength(build(t, ''))));
+  if (Buffer.byteLength(line) + 1 !== 256) throw new Error('title slot is not 256 bytes');
+  return line;
+}
