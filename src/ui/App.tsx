@@ -13,12 +13,7 @@ async function openSample() {
 }
 
 /** The app shell: header, library, update prompt. */
-import { Reader } from './reader/Reader.tsx';
-const hash = signal(location.hash);
-window.addEventListener('hashchange', () => { hash.value = location.hash; });
 export function App() {
-  const m = /^#\/s\/([^?]+)\??(.*)$/.exec(hash.value);
-  if (m) { const q = new URLSearchParams(m[2]); return <Reader id={decodeURIComponent(m[1])} leafId={q.get('leaf') ?? undefined} entryId={q.get('entry') ?? undefined} onBack={() => { location.hash = '#/'; }} onNavigate={(r) => { const p = new URLSearchParams(); if (r.leafId) p.set('leaf', r.leafId); if (r.entryId) p.set('entry', r.entryId); location.hash = `#/s/${m[1]}?${p}`; }} />; }
   return (
     <>
       <header class="app-header">

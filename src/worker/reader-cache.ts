@@ -1,12 +1,10 @@
-import { parse } from '../core/parse.ts';
-import { openBranch, openReaderSession, type ReaderBranch, type ReaderSession } from '../core/view/index.ts';
+import { openBranch, openSource, type ReaderBranch, type SessionSource } from '../core/view/index.ts';
 import type { SessionStore } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
 
-/** An open session in the worker: its bytes, its parse, and the branches rendered so far. */
+/** An open session in the worker: its envelope index with the bodies read so far, and its branches. */
 export interface OpenSession {
-  reader: ReaderSession;
-  bytes: Uint8Array;
+  source: SessionSource;
   stamp: string | null;
   branches: Map<string, ReaderBranch>;
 }
@@ -44,10 +42,10 @@ export function createReaderCache(store: SessionStore) {
       open.set(id, cached);
       return cached;
     }
-    const bytes = await store.readBytes(id);
-    const parsed = parse(bytes, { file: id, validate: false });
-    if (!parsed.isSession) throw new ApiFailure('not-a-session', parsed.problems[0]?.message ?? 'This file is not a session.', id, parsed.problems[0]?.line);
-    const entry: OpenSession = { reader: openReaderSession(id, parsed, bytes.byteLength), bytes, stamp, branches: new Map() };
+    const source = openSource(id, await store.readBytes(id));
+    const { index } = source;
+    if (!index.isSession) throw new ApiFailure('not-a-session', index.problems[0]?.message ?? 'This file is not a session.', id, index.problems[0]?.line);
+    const entry: OpenSession = { source, stamp, branches: new Map() };
     open.set(id, entry);
     while (open.size > MAX_SESSIONS) open.delete(open.keys().next().value as string);
     return entry;
@@ -62,7 +60,7 @@ export function createReaderCache(store: SessionStore) {
       entry.branches.set(key, branch);
       return branch;
     }
-    branch = openBranch(entry.reader, leafId);
+    branch = openBranch(entry.source, leafId);
     entry.branches.set(key, branch);
     while (entry.branches.size > MAX_BRANCHES) entry.branches.delete(entry.branches.keys().next().value as string);
     return branch;

@@ -1,9 +1,10 @@
-import type { ItemFilter, RenderItem, SessionView } from './types.ts';
+import type { ItemFilter, Marks, RenderItem } from './types.ts';
 
-import { ROW_ASSISTANT, ROW_ERROR, ROW_PROSE, ROW_TOOL, ROW_TOOL_ONLY, ROW_USER, type BranchScan } from './items.ts';
+import { ROW_ASSISTANT, ROW_ERROR, ROW_FOLDED, ROW_PROSE, ROW_TOOL, ROW_TOOL_ONLY, ROW_USER, type BranchScan } from './items.ts';
 
 /** Whether a row passes a transcript filter, from its scan flags and label. */
 export function passes(flags: number, labelled: boolean, filter: ItemFilter): boolean {
+  if (flags & ROW_FOLDED) return filter === 'all';
   switch (filter) {
     case 'all':
       return true;
@@ -20,14 +21,14 @@ export function passes(flags: number, labelled: boolean, filter: ItemFilter): bo
 /** Rows a filter keeps, in order. `isLabelled(row)` says whether the row's entry carries a label. */
 export function filterRows(scan: BranchScan, filter: ItemFilter, isLabelled: (row: number) => boolean): number[] {
   const kept: number[] = [];
-  const n = scan.rows.length;
+  const n = scan.flags.length;
   for (let row = 0; row < n; row++) if (passes(scan.flags[row], filter === 'labelled' && isLabelled(row), filter)) kept.push(row);
   return kept;
 }
 
 /** Positions (in the filtered list) of user messages, tool calls and errors, for keyboard jumps. */
-export function buildMarks(scan: BranchScan, kept: readonly number[]): SessionView['marks'] {
-  const marks: SessionView['marks'] = { user: [], tool: [], error: [] };
+export function buildMarks(scan: BranchScan, kept: readonly number[]): Marks {
+  const marks: Marks = { user: [], tool: [], error: [] };
   kept.forEach((row, position) => {
     const flags = scan.flags[row];
     if (flags & ROW_USER) marks.user.push(position);
@@ -87,6 +88,9 @@ export function searchableText(item: RenderItem): string {
       break;
     case 'unknown':
       parts.push(item.type);
+      break;
+    case 'folded':
+      return '';
   }
   if (item.label) parts.push(item.label);
   return parts.join('\n');

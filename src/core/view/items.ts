@@ -1,29 +1,7 @@
 import { clip, contentImages, contentParts, contentText, imageRef, isObject, num, prettyJson, splitUserContent, str, type Loose } from './parts.ts';
 import { orphanToolView, toResultView, toToolView } from './tools.ts';
-import type { ParsedSession } from '../types.ts';
+import type { SessionSource } from './source.ts';
 import type { AssistantBlock, ImageRef, RenderItem, ToolView, UsageView } from './types.ts';
-
-/** Per-session lookups shared by every branch: lines and labels. Built once per parse. */
-export interface SessionIndex {
-  lineOf: Map<unknown, number>;
-  labels: Map<string, string>;
-}
-
-/** Builds the lookups of a session in one pass over its entries. */
-export function indexSession(session: ParsedSession): SessionIndex {
-  const lineOf = new Map<unknown, number>();
-  const labels = new Map<string, string>();
-  session.entries.forEach((entry, i) => {
-    lineOf.set(entry, session.entryLines[i]);
-    // Latest label entry per target wins; an empty label clears (spec §2.9).
-    if (entry.type === 'label' && typeof entry.targetId === 'string') {
-      const text = str(entry.label).trim();
-      if (text) labels.set(entry.targetId, text);
-      else labels.delete(entry.targetId);
-    }
-  });
-  return { lineOf, labels };
-}
 
 type Draft = RenderItem extends infer T ? (T extends RenderItem ? Omit<T, 'index' | 'entryId' | 'line'> : never) : never;
 
@@ -190,7 +168,7 @@ function entryDraft(entry: Loose, entryId: string, pending: Map<string, ToolView
   }
 }
 
-/** Row flags computed by the scan (without building items). */
+/** Row flags computed by the scan (every body of the branch read once, on first need). */
 export const ROW_USER = 1;
 export const ROW_TOOL = 2;
 export const ROW_ERROR = 4;
@@ -199,20 +177,48 @@ export const ROW_PROSE = 8;
 /** A row that only shows tool activity (tool result without its call, user shell command). */
 export const ROW_TOOL_ONLY = 16;
 export const ROW_ASSISTANT = 32;
+/** A tool result shown inside the row of its call (the row itself renders nothing). */
+export const ROW_FOLDED = 64;
+
+/** How far (in entries) a tool result is looked for after its call, and a call before its result. */
+const PAIR_REACH = 400;
+
+/** Flags of every row of a branch, from one pass over its bodies. */
+export interface BranchScan {
+  flags: Uint8Array;
+}
+
+function messageOf(entry: Loose): Loose | null {
+  return entry.type === 'message' && isObject(entry.message) ? entry.message : null;
+}
+
+function callIds(message: Loose): string[] {
+  const content = Array.isArray(message.content) ? message.content : [];
+  const ids: string[] = [];
+  for (const part of content) if (isObject(part) && part.type === 'toolCall' && typeof part.id === 'string' && part.id) ids.push(part.id);
+  return ids;
+}
 
 /**
- * One cheap pass over a branch: which entries get a row (tool results fold into the row of their
- * call), flags for filters and keyboard marks, and where each call's result is. Items themselves
- * are built only when a window asks for them.
+ * The row of the call a tool result at `row` answers, or null when it stands alone. Pairing is
+ * local: a result belongs to the nearest assistant message before it (no user or assistant
+ * message in between) that made the call, unless an earlier result already answered it.
  */
-export interface BranchScan {
-  /** Branch index of the entry shown by each row. */
-  rows: Int32Array;
-  flags: Uint8Array;
-  /** Row of every entry id on the branch (folded results point at their call's row). */
-  rowOf: Map<string, number>;
-  /** Branch index of the result folded into each call, by call id. */
-  resultOf: Map<string, number>;
+export function ownerRow(source: SessionSource, branch: readonly number[], row: number): number | null {
+  const message = messageOf(source.body(branch[row]));
+  if (!message || message.role !== 'toolResult') return null;
+  const callId = str(message.toolCallId);
+  for (let r = row - 1; r >= 0 && r >= row - PAIR_REACH; r--) {
+    const m = messageOf(source.body(branch[r]));
+    if (!m) continue;
+    if (m.role === 'toolResult') {
+      if (str(m.toolCallId) === callId) return null;
+      continue;
+    }
+    if (m.role === 'assistant') return callIds(m).includes(callId) ? r : null;
+    if (m.role === 'user') return null;
+  }
+  return null;
 }
 
 function assistantFlags(message: Loose): number {
@@ -228,78 +234,70 @@ function assistantFlags(message: Loose): number {
   return flags;
 }
 
-/** Scans a branch (see BranchScan). */
-export function scanBranch(branch: readonly Loose[]): BranchScan {
-  const rows: number[] = [];
-  const flags: number[] = [];
-  const rowOf = new Map<string, number>();
-  const resultOf = new Map<string, number>();
-  const pending = new Map<string, number>();
-  for (let i = 0; i < branch.length; i++) {
-    const entry = branch[i];
-    const id = typeof entry.id === 'string' ? entry.id : '';
-    const message = entry.type === 'message' && isObject(entry.message) ? entry.message : null;
+/** Reads every body of a branch once and flags each row (for filters and keyboard marks). */
+export function scanBranch(source: SessionSource, branch: readonly number[]): BranchScan {
+  const flags = new Uint8Array(branch.length);
+  let pending = new Map<string, number>();
+  for (let row = 0; row < branch.length; row++) {
+    const entry = source.body(branch[row]);
+    const message = messageOf(entry);
     const role = message?.role;
+    let f = 0;
     if (message && role === 'toolResult') {
-      const callId = str(message.toolCallId);
-      const owner = pending.get(callId);
+      const owner = pending.get(str(message.toolCallId));
       if (owner !== undefined) {
-        pending.delete(callId);
-        resultOf.set(callId, i);
-        if (id) rowOf.set(id, owner);
+        pending.delete(str(message.toolCallId));
+        flags[row] = ROW_FOLDED;
         if (message.isError === true) flags[owner] |= ROW_ERROR;
         continue;
       }
-    }
-    const row = rows.length;
-    rows.push(i);
-    if (id) rowOf.set(id, row);
-    let f = 0;
-    if (message) {
-      if (role === 'user') f = ROW_USER;
-      else if (role === 'assistant') {
-        f = assistantFlags(message);
-        const content = Array.isArray(message.content) ? message.content : [];
-        for (const part of content) if (isObject(part) && part.type === 'toolCall' && typeof part.id === 'string' && part.id) pending.set(part.id, row);
-      } else if (role === 'toolResult') f = ROW_TOOL | ROW_TOOL_ONLY | (message.isError === true ? ROW_ERROR : 0);
-      else if (role === 'bashExecution' || role === 'pythonExecution') {
-        f = ROW_TOOL | ROW_TOOL_ONLY;
-        if (typeof message.exitCode === 'number' && message.exitCode !== 0) f |= ROW_ERROR;
-      }
+      f = ROW_TOOL | ROW_TOOL_ONLY | (message.isError === true ? ROW_ERROR : 0);
+    } else if (message && role === 'user') {
+      f = ROW_USER;
+      pending = new Map();
+    } else if (message && role === 'assistant') {
+      f = assistantFlags(message);
+      pending = new Map();
+      for (const id of callIds(message)) pending.set(id, row);
+    } else if (message && (role === 'bashExecution' || role === 'pythonExecution')) {
+      f = ROW_TOOL | ROW_TOOL_ONLY;
+      if (typeof message.exitCode === 'number' && message.exitCode !== 0) f |= ROW_ERROR;
     } else if (entry.type === 'custom_message' && str(entry.customType).endsWith('.error')) f = ROW_ERROR;
-    flags.push(f);
+    flags[row] = f;
   }
-  return { rows: Int32Array.from(rows), flags: Uint8Array.from(flags), rowOf, resultOf };
-}
-
-/** Builds the item of one row (tool results of its calls included). `index` is its position in the list sent. */
-export function buildItem(branch: readonly Loose[], scan: BranchScan, index: SessionIndex, row: number): RenderItem {
-  const entry = branch[scan.rows[row]];
-  const entryId = str(entry.id);
-  const pending = new Map<string, ToolView>();
-  const draft = entryDraft(entry, entryId, pending, () => {}) ?? { kind: 'unknown' as const, type: str(entry.type) };
-  const item = { ...draft, index: row, entryId, line: index.lineOf.get(entry) ?? 0 } as RenderItem;
-  if (typeof entry.timestamp === 'string') item.timestamp = entry.timestamp;
-  const label = index.labels.get(entryId);
-  if (label) item.label = label;
-  for (const [callId, tool] of pending) {
-    const at = scan.resultOf.get(callId);
-    if (at === undefined) continue;
-    const result = branch[at];
-    tool.result = toResultView(result.message as Loose, str(result.id));
-    (item.alsoIds ??= []).push(str(result.id));
-  }
-  if (item.kind === 'compaction' && item.firstKeptEntryId) item.firstKeptIndex = scan.rowOf.get(item.firstKeptEntryId) ?? null;
-  return item;
+  return { flags };
 }
 
 /**
- * The render items of a branch, oldest first: one per entry, except tool results, which are
- * folded into the assistant item that made the call (their ids go in `alsoIds`).
+ * The item of one row of a branch (`index` is its position in the list sent). An assistant turn
+ * carries the results of its calls; a result shown there is a `folded` row that renders nothing.
  */
-export function buildItems(branch: readonly Loose[], index: SessionIndex): RenderItem[] {
-  const scan = scanBranch(branch);
-  const items: RenderItem[] = [];
-  for (let row = 0; row < scan.rows.length; row++) items.push(buildItem(branch, scan, index, row));
-  return items;
+export function buildItem(source: SessionSource, branch: readonly number[], row: number, index: number): RenderItem {
+  const at = branch[row];
+  const entry = source.body(at);
+  const entryId = str(entry.id);
+  const line = source.index.lines[at] ?? 0;
+  const owner = ownerRow(source, branch, row);
+  if (owner !== null) return { kind: 'folded', ownerIndex: owner, index, entryId, line };
+  const pending = new Map<string, ToolView>();
+  const draft = entryDraft(entry, entryId, pending, () => {}) ?? { kind: 'unknown' as const, type: str(entry.type) };
+  const item = { ...draft, index, entryId, line } as RenderItem;
+  if (typeof entry.timestamp === 'string') item.timestamp = entry.timestamp;
+  const label = source.labels().get(entryId);
+  if (label) item.label = label;
+  if (pending.size) {
+    for (let r = row + 1; r < branch.length && r <= row + PAIR_REACH && pending.size; r++) {
+      const next = source.body(branch[r]);
+      const m = messageOf(next);
+      if (!m) continue;
+      if (m.role === 'user' || m.role === 'assistant') break;
+      if (m.role !== 'toolResult') continue;
+      const call = pending.get(str(m.toolCallId));
+      if (!call) continue;
+      pending.delete(str(m.toolCallId));
+      call.result = toResultView(m, str(next.id));
+      (item.alsoIds ??= []).push(str(next.id));
+    }
+  }
+  return item;
 }

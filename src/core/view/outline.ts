@@ -1,9 +1,11 @@
-import { children, leafOf } from '../tree.ts';
-import type { Entry, ParsedSession } from '../types.ts';
+import type { Entry } from '../types.ts';
 import { contentText, isObject, str } from './parts.ts';
+import { newestLeaf, type SessionSource } from './source.ts';
 import type { ForkView, TreeSegment } from './types.ts';
 
 const PREVIEW_CHARS = 90;
+/** Bodies read per run to find its preview (a run of tool output needs no more). */
+const PREVIEW_REACH = 40;
 
 /** A one-line preview of an entry: user or assistant text, or a summary; '' for others. */
 export function previewOf(entry: Entry): string {
@@ -17,69 +19,71 @@ export function previewOf(entry: Entry): string {
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 
-function idOf(entry: Entry): string | null {
-  return typeof entry.id === 'string' ? entry.id : null;
-}
-
-/** Follows a chain from `start` while each entry has exactly one child. */
-function runFrom(session: ParsedSession, start: Entry, seen: Set<string>): { entries: Entry[]; next: Entry[] } {
-  const entries: Entry[] = [];
-  let at: Entry | undefined = start;
-  while (at) {
-    const id = idOf(at);
-    if (id === null || seen.has(id)) break;
+/** Follows a chain from entry `start` while each entry has exactly one child; positions of the run and the children after it. */
+function runFrom(source: SessionSource, start: number, seen: Set<string>): { run: number[]; next: number[] } {
+  const run: number[] = [];
+  let at: number | undefined = start;
+  while (at !== undefined) {
+    const id = source.index.ids[at];
+    if (typeof id !== 'string' || seen.has(id)) break;
     seen.add(id);
-    entries.push(at);
-    const kids = children(session, id);
-    if (kids.length !== 1) return { entries, next: kids };
+    run.push(at);
+    const kids = source.childrenOf(id);
+    if (kids.length !== 1) return { run, next: kids };
     at = kids[0];
   }
-  return { entries, next: [] };
+  return { run, next: [] };
 }
 
 /**
  * The session's tree compressed into runs (chains between forks), in depth-first order with the
  * oldest child first, marking the runs on the active branch. Iterative: depth is unbounded.
  */
-export function buildOutline(session: ParsedSession, activeIds: ReadonlySet<string>): TreeSegment[] {
+export function buildOutline(source: SessionSource, activeIds: ReadonlySet<string>): TreeSegment[] {
+  const { ids, types } = source.index;
   const segments: TreeSegment[] = [];
   const seen = new Set<string>();
-  const roots = children(session, null);
-  const stack: Array<{ entry: Entry; depth: number }> = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ entry: roots[i], depth: 0 });
+  const roots = source.childrenOf(null);
+  const stack: Array<{ at: number; depth: number }> = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ at: roots[i], depth: 0 });
   while (stack.length) {
-    const { entry, depth } = stack.pop()!;
-    const { entries, next } = runFrom(session, entry, seen);
-    if (!entries.length) continue;
-    const last = entries[entries.length - 1];
+    const { at, depth } = stack.pop()!;
+    const { run, next } = runFrom(source, at, seen);
+    if (!run.length) continue;
+    const last = run[run.length - 1];
     let preview = '';
-    for (const e of entries) if ((preview = previewOf(e))) break;
+    for (let k = 0; k < run.length && k < PREVIEW_REACH && !preview; k++) {
+      const type = types[run[k]];
+      if (type === 'message' || type === 'branch_summary' || type === 'compaction' || type === 'custom_message') preview = previewOf(source.body(run[k]));
+    }
+    const lastId = ids[last] as string;
+    const timestamp = source.body(last).timestamp;
     const segment: TreeSegment = {
-      firstId: idOf(entries[0])!,
-      lastId: idOf(last)!,
+      firstId: ids[run[0]] as string,
+      lastId,
       depth,
-      count: entries.length,
+      count: run.length,
       preview,
-      active: activeIds.has(idOf(last)!),
-      timestamp: typeof last.timestamp === 'string' ? last.timestamp : undefined,
+      active: activeIds.has(lastId),
+      timestamp: typeof timestamp === 'string' ? timestamp : undefined,
     };
-    if (next.length === 0) segment.leafId = segment.lastId;
+    if (next.length === 0) segment.leafId = lastId;
     segments.push(segment);
-    for (let i = next.length - 1; i >= 0; i--) stack.push({ entry: next[i], depth: depth + 1 });
+    for (let i = next.length - 1; i >= 0; i--) stack.push({ at: next[i], depth: depth + 1 });
   }
   return segments;
 }
 
 /** Other branches leaving from any of these entries (the branch's own children excluded), with their newest leaf. */
-export function forksOf(session: ParsedSession, ids: readonly string[], branchIds: ReadonlySet<string>): ForkView[] {
+export function forksOf(source: SessionSource, ids: readonly string[], branchIds: ReadonlySet<string>): ForkView[] {
   const forks: ForkView[] = [];
   for (const id of ids) {
-    const kids = children(session, id);
+    const kids = source.childrenOf(id);
     if (kids.length < 2) continue;
     for (const kid of kids) {
-      const kidId = idOf(kid);
-      if (kidId === null || branchIds.has(kidId)) continue;
-      forks.push({ leafId: leafOf(session, kidId) ?? kidId, preview: previewOf(kid), count: 0 });
+      const kidId = source.index.ids[kid];
+      if (typeof kidId !== 'string' || branchIds.has(kidId)) continue;
+      forks.push({ leafId: newestLeaf(source, kidId), preview: previewOf(source.body(kid)), count: 0 });
     }
   }
   return forks;

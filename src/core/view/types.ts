@@ -110,6 +110,8 @@ export type RenderItem = ItemBase &
     | { kind: 'labelChange'; targetId: string; text: string }
     | { kind: 'state'; type: string; text: string }
     | { kind: 'unknown'; type: string }
+    /** A tool result shown inside the turn that made the call (renders nothing itself). */
+    | { kind: 'folded'; ownerIndex: number }
   );
 
 /** The kinds of render items. */
@@ -154,14 +156,17 @@ export interface SessionView {
   entryCount: number;
   branchEntryCount: number;
   leafCount: number;
-  /** Item indexes for keyboard navigation (in the filtered list). */
-  marks: { user: number[]; tool: number[]; error: number[] };
+  /** Item indexes for keyboard navigation (in the filtered list); null until the branch was scanned (sessionMarks). */
+  marks: Marks | null;
   /** Index of the requested entry (deep link), or null. */
   entryIndex: number | null;
   tree: TreeSegment[];
   problems: Array<{ line: number; code: string; message: string; severity: string }>;
   bytes: number;
 }
+
+/** Positions of user messages, tool calls and errors in a filtered list. */
+export interface Marks { user: number[]; tool: number[]; error: number[] }
 
 /** One message of the model context, as the page shows it. */
 export interface ContextMessageView {

@@ -152,12 +152,16 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
           <RawJson model={model} entryId={item.entryId} summary={`unknown entry: ${item.type}`} />
         </div>
       );
+    case 'folded':
+      return null;
   }
 }
 
 /** One transcript row: the item, its fork markers, a placeholder while it loads. */
 export function ItemView({ item, model, hit }: { item: RenderItem | undefined; model: ReaderModel; hit: boolean }) {
   if (!item) return <div class="rd-placeholder" aria-busy="true" />;
+  // A tool result shown inside its call's row: nothing of its own.
+  if (item.kind === 'folded') return null;
   return (
     <div class={`rd-row ${hit ? 'hit' : ''}`} data-entry={item.entryId}>
       <Body item={item} model={model} />

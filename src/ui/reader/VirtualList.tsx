@@ -103,7 +103,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
         const index = elements.current.get(entry.target);
         if (index === undefined) continue;
         const height = (entry.target as HTMLElement).offsetHeight;
-        if (height > 0 && heights.current[index] !== height) {
+        if (heights.current[index] !== height) {
           heights.current[index] = height;
           changed = true;
         }

@@ -1,5 +1,5 @@
 import { batch, signal } from '@preact/signals';
-import type { ContextView, ItemFilter, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
+import type { ContextView, ItemFilter, Marks, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
 import { worker } from '../worker.ts';
 
 /** Items are fetched from the worker in pages of this many. */
@@ -149,15 +149,23 @@ export function createReaderModel(id: string) {
     stats.value = await worker.sessionStats({ id, leafId: current.leafId });
   }
 
+  /** The marks of the open branch, read from the worker the first time they are needed. */
+  async function marksOf(current: SessionView): Promise<Marks> {
+    if (current.marks) return current.marks;
+    const marks = await worker.sessionMarks({ id, leafId: current.leafId, filter: current.filter });
+    if (view.value === current) view.value = { ...current, marks };
+    return marks;
+  }
+
   /** Jumps to the next (+1) or previous (-1) mark of a kind from the item on screen. */
-  function jump(kind: keyof SessionView['marks'] | 'item', direction: 1 | -1): number | null {
+  async function jump(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
     const current = view.value;
     if (!current) return null;
     const from = topIndex.value;
     let target: number | undefined;
     if (kind === 'item') target = Math.min(current.count - 1, Math.max(0, from + direction));
     else {
-      const marks = current.marks[kind];
+      const marks = (await marksOf(current))[kind];
       target = direction > 0 ? marks.find((m) => m > from) : [...marks].reverse().find((m) => m < from);
     }
     if (target === undefined) return null;

@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../../src/core/parse.ts';
-import { buildSessionView, chooseLeaf, findInBranch, openBranch, openReaderSession, windowOf } from '../../../src/core/view/session.ts';
+import { buildSessionView, chooseLeaf, findInBranch, marksOf, openBranch, windowOf } from '../../../src/core/view/session.ts';
+import { openSource } from '../../../src/core/view/source.ts';
 import type { RenderItem } from '../../../src/core/view/types.ts';
 import { HEADER, e, jsonl, m } from '../helpers.ts';
 
 const welcome = readFileSync(new URL('../../../fixtures/samples/welcome.jsonl', import.meta.url));
 
 function open(text: string | Uint8Array, leafId: string | null = null) {
-  const reader = openReaderSession('s', parse(text), text.length);
-  const branch = openBranch(reader, chooseLeaf(reader.session, leafId));
-  return { reader, branch, items: windowOf(reader, branch, 'all', 0, 1e9) };
+  const reader = openSource('s', text);
+  const branch = openBranch(reader, chooseLeaf(reader, leafId));
+  const all = windowOf(reader, branch, 'all', 0, 1e9);
+  return { reader, branch, all, items: all.filter((i) => i.kind !== 'folded') };
 }
 
 const kinds = (items: RenderItem[]) => items.map((i) => i.kind);
@@ -26,6 +27,14 @@ describe('render items of the sample session', () => {
     expect(tool?.kind === 'tool' && tool.tool.result?.text).toContain('parseHeight');
     expect(firstTurn.alsoIds).toEqual(['e5f4a7b6']);
     expect(items.some((i) => i.entryId === 'e5f4a7b6')).toBe(false);
+  });
+
+  it('keeps a row for each folded result that points at its call (and nothing else to show)', () => {
+    const { all } = open(welcome);
+    const folded = all.find((i) => i.entryId === 'e5f4a7b6');
+    expect(folded?.kind).toBe('folded');
+    expect(folded?.kind === 'folded' && all[folded.ownerIndex].entryId).toBe('d4e3f6a5');
+    expect(all.map((i) => i.index)).toEqual(all.map((_, n) => n));
   });
 
   it('shows the edit diff carried by the result, and thinking collapsed as a block', () => {
@@ -57,8 +66,10 @@ describe('render items of the sample session', () => {
     expect(view.tree.find((s) => s.leafId === 'd7e8f90a')?.active).toBe(true);
     expect(view.tree.find((s) => s.leafId === 'a3bc25de')?.active).toBe(false);
     expect(view.title).toBe('Fix the tide table parser');
-    expect(view.marks.user.length).toBe(5);
-    expect(view.marks.error.length).toBe(2); // the failed node run and the interrupted push
+    expect(view.marks).toBeNull(); // nothing but the envelopes was read to open it
+    const marks = marksOf(reader, branch, 'all');
+    expect(marks.user.length).toBe(5);
+    expect(marks.error.length).toBe(2); // the failed node run and the interrupted push
   });
 
   it('filters: user only, labelled, no tools', () => {
@@ -67,6 +78,7 @@ describe('render items of the sample session', () => {
     expect(windowOf(reader, branch, 'labelled', 0, 10).map((i) => i.entryId)).toEqual(['d0e9f2ab']);
     const noTools = windowOf(reader, branch, 'no-tools', 0, 100);
     expect(noTools.every((i, n) => i.index === n)).toBe(true);
+    expect(noTools.some((i) => i.kind === 'folded' || i.kind === 'toolResult' || i.kind === 'bash')).toBe(false);
     expect(noTools.some((i) => i.entryId === 'd6ef5801')).toBe(false); // a tool call and nothing else
   });
 
@@ -101,8 +113,8 @@ describe('render items of the sample session', () => {
 
   it('chooses the branch holding a deep-linked entry that is not on the asked branch', () => {
     const { reader } = open(welcome);
-    expect(chooseLeaf(reader.session, 'd7e8f90a', 'f2ab14cd')).toBe('a3bc25de');
-    expect(chooseLeaf(reader.session, null, 'c9d8e1fa')).toBe('d7e8f90a');
+    expect(chooseLeaf(reader, 'd7e8f90a', 'f2ab14cd')).toBe('a3bc25de');
+    expect(chooseLeaf(reader, null, 'c9d8e1fa')).toBe('d7e8f90a');
   });
 });
 
