@@ -118,7 +118,6 @@ function assistantMessage(m: Msg): AssistantModelMessage {
   for (const p of parts(m)) {
     if (p.type === 'thinking' && p.redacted !== true && typeof p.thinking === 'string') {
       const providerOptions = signatureOptions(p.thinkingSignature, m);
-      if (p.thinking === '' && !providerOptions) continue;
       content.push(providerOptions ? { type: 'reasoning', text: p.thinking, providerOptions } : { type: 'reasoning', text: p.thinking });
     } else if (p.type === 'text' && typeof p.text === 'string') {
       hasText ||= p.text.trim() !== '';
