@@ -91,7 +91,7 @@ export function createReaderApi(env: WorkerEnv) {
         if (!Array.isArray(content)) continue;
         for (const part of content) {
           const ref = isObject(part) && typeof part.data === 'string' ? BLOB_REF.exec(part.data) : null;
-          if (ref && !present.has(part.data as string) && (await env.store.readBlob(ref[1]))) present.add(part.data as string);
+          if (ref && !present.has(part.data as string) && (await env.store.hasBlob(ref[1]))) present.add(part.data as string);
         }
       }
       return buildContextView(entries, leafId, (id) => positionOf(source, branch, 'all', id), modelOf(entries), {

@@ -1,24 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import type { SessionStore } from '../../src/storage/types.ts';
-import { createReaderApi } from '../../src/worker/reader-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApi } from '../../src/worker/api.ts';
 import { HEADER, jsonl, m } from '../core/helpers.ts';
+import { memoryStore } from '../storage/helpers.ts';
 
 const welcome = new Uint8Array(readFileSync(new URL('../../fixtures/samples/welcome.jsonl', import.meta.url)));
 // A 1×1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const SHA = 'a'.repeat(64);
-
-function storeOf(files: Record<string, Uint8Array>, blobs: Record<string, Blob> = {}): SessionStore {
-  return {
-    async readBytes(id) {
-      const bytes = files[id];
-      if (!bytes) throw new Error(`No session ${id}`);
-      return bytes;
-    },
-    async readBlob(sha) { return blobs[sha] ?? null; },
-  };
-}
 
 const images = new TextEncoder().encode(jsonl(
   HEADER,
@@ -33,11 +22,20 @@ const images = new TextEncoder().encode(jsonl(
 ));
 
 const pngBytes = Uint8Array.from(atob(PNG), (c) => c.charCodeAt(0));
-const api = createReaderApi({ store: storeOf({ welcome, images }, { [SHA]: new Blob([pngBytes]) }), now: () => new Date(0), randomId: () => '00000000' });
+const { store } = memoryStore({ now: () => 1_700_000_000_000 });
+const api = createApi({ store, now: () => new Date(0), randomId: () => '00000000' });
+const WELCOME = '0193a5c2-7e10-7c4e-9f1a-5a7f0e2b9c11';
+const IMAGES = HEADER.id;
+
+beforeAll(async () => {
+  const report = await api.importFiles({ files: [new File([welcome], 'welcome.jsonl'), new File([images], 'images.jsonl')] });
+  expect(report.items.map((i) => i.outcome)).toEqual(['added', 'added']);
+  await store.writeBlob(SHA, pngBytes);
+});
 
 describe('reader half of the worker API', () => {
   it('opens a session at its leaf with an outline, not the whole file', async () => {
-    const view = await api.openSession({ id: 'welcome' });
+    const view = await api.openSession({ id: WELCOME });
     expect(view.leafId).toBe('d7e8f90a');
     expect(view.count).toBeGreaterThan(5);
     expect(view.leafCount).toBe(2);
@@ -45,34 +43,34 @@ describe('reader half of the worker API', () => {
   });
 
   it('sends windows of items with their positions', async () => {
-    const view = await api.openSession({ id: 'welcome' });
-    const items = await api.readItems({ id: 'welcome', leafId: view.leafId, start: 2, end: 5 });
+    const view = await api.openSession({ id: WELCOME });
+    const items = await api.readItems({ id: WELCOME, leafId: view.leafId, start: 2, end: 5 });
     expect(items.map((i) => i.index)).toEqual([2, 3, 4]);
-    const all = await api.readItems({ id: 'welcome', leafId: view.leafId, start: 0, end: 1000 });
+    const all = await api.readItems({ id: WELCOME, leafId: view.leafId, start: 0, end: 1000 });
     expect(all.length).toBe(view.count);
   });
 
   it('opens the branch of a deep-linked entry and says where it is', async () => {
-    const view = await api.openSession({ id: 'welcome', entryId: 'f2ab14cd' });
+    const view = await api.openSession({ id: WELCOME, entryId: 'f2ab14cd' });
     expect(view.leafId).toBe('a3bc25de');
-    const [item] = await api.readItems({ id: 'welcome', leafId: view.leafId, start: view.entryIndex!, end: view.entryIndex! + 1 });
+    const [item] = await api.readItems({ id: WELCOME, leafId: view.leafId, start: view.entryIndex!, end: view.entryIndex! + 1 });
     expect(item.entryId).toBe('f2ab14cd');
   });
 
   it('gives the raw line of an entry byte for byte', async () => {
-    const line = await api.entryJson({ id: 'welcome', entryId: 'e1fa03bc' });
+    const line = await api.entryJson({ id: WELCOME, entryId: 'e1fa03bc' });
     expect(new TextDecoder().decode(welcome).split('\n')).toContain(line);
   });
 
   it('builds the model context with the branch summary, and lists what is not sent', async () => {
-    const ctx = await api.sessionContext({ id: 'welcome' });
+    const ctx = await api.sessionContext({ id: WELCOME });
     expect(ctx.messages[0].role).toBe('user');
     expect(ctx.messages.some((msg) => msg.parts.some((p) => p.text.includes('Tried parseFloat')))).toBe(true);
     expect(ctx.dropped.some((d) => d.reason === 'not-sent' && d.what === 'label')).toBe(true);
   });
 
   it('counts the branch apart from the whole file', async () => {
-    const stats = await api.sessionStats({ id: 'welcome' });
+    const stats = await api.sessionStats({ id: WELCOME });
     expect(stats.file.turns).toBe(stats.branch.turns + 1);
     expect(stats.file.cost).toBeGreaterThan(stats.branch.cost);
     // Turns with no usage (the interrupted one) are not charted.
@@ -81,24 +79,24 @@ describe('reader half of the worker API', () => {
   });
 
   it('finds in tool output', async () => {
-    const hits = await api.findInSession({ id: 'welcome', query: 'negative heights' });
+    const hits = await api.findInSession({ id: WELCOME, query: 'negative heights' });
     expect(hits.length).toBeGreaterThan(0);
   });
 
   it('hands out images only when their bytes are a raster image; SVG, fakes and missing blobs are null', async () => {
-    const png = await api.imageBlob({ id: 'images', entryId: 'i1', part: 1 });
+    const png = await api.imageBlob({ id: IMAGES, entryId: 'i1', part: 1 });
     expect(png?.type).toBe('image/png');
-    expect(await api.imageBlob({ id: 'images', entryId: 'i1', part: 2 })).toBeNull();
-    expect(await api.imageBlob({ id: 'images', entryId: 'i1', part: 3 })).toBeNull();
-    expect((await api.imageBlob({ id: 'images', entryId: 'i1', part: 4 }))?.type).toBe('image/png');
-    expect(await api.imageBlob({ id: 'images', entryId: 'i1', part: 5 })).toBeNull();
-    const [item] = await api.readItems({ id: 'images', start: 0, end: 1 });
+    expect(await api.imageBlob({ id: IMAGES, entryId: 'i1', part: 2 })).toBeNull();
+    expect(await api.imageBlob({ id: IMAGES, entryId: 'i1', part: 3 })).toBeNull();
+    expect((await api.imageBlob({ id: IMAGES, entryId: 'i1', part: 4 }))?.type).toBe('image/png');
+    expect(await api.imageBlob({ id: IMAGES, entryId: 'i1', part: 5 })).toBeNull();
+    const [item] = await api.readItems({ id: IMAGES, start: 0, end: 1 });
     expect(item.kind === 'user' && item.images.map((i) => i.showable)).toEqual([true, false, true, true, true]);
     expect(item.kind === 'user' && item.images[4].blobRef).toBe('b'.repeat(64));
   });
 
   it('refuses unknown filters and missing sessions with coded errors', async () => {
-    await expect(api.readItems({ id: 'welcome', start: 0, end: 1, filter: 'nope' as never })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(api.readItems({ id: WELCOME, start: 0, end: 1, filter: 'nope' as never })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(api.openSession({ id: 'missing' })).rejects.toThrow();
   });
 });
