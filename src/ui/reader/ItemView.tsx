@@ -28,7 +28,7 @@ export function ItemMeta({ item, model, who, children }: { item: RenderItem; mod
       {item.label && <span class="rd-label" title="Label"><TagIcon /> {item.label}</span>}
       {children}
       <span class="rd-spacer" />
-      {item.entryId && <a class="rd-link" href={href} aria-label={`Link to this ${who.toLowerCase()} (line ${item.line})`}>#{item.line}</a>}
+      {item.entryId && <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>#{item.line}</a>}
     </div>
   );
 }

@@ -91,7 +91,8 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
 
   return (
     <div class={`rd ${treeOpen ? 'tree-open' : ''}`}>
-      <header class="rd-bar">
+      <header class="rd-head">
+      <div class="rd-bar">
         <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">←</button>
         <h1 class="rd-title" title={view?.title}>{view?.title ?? 'Opening…'}</h1>
         <button type="button" class="rd-icon" aria-label="Find in session" aria-pressed={model.findOpen.value} onClick={() => { model.findOpen.value = !model.findOpen.value; }}>
@@ -100,7 +101,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
         <button type="button" class="rd-branches-btn" aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
           <BranchIcon /> <span class="rd-hide-narrow">Branches</span> {view ? view.leafCount : ''}
         </button>
-      </header>
+      </div>
       <div class="rd-toolbar">
         <div role="tablist" aria-label="Views" class="rd-tabs">
           {TABS.map(([key, label, short]) => (
@@ -119,13 +120,15 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           </div>
         )}
       </div>
+      </header>
       {model.findOpen.value && tab === 'transcript' && <FindBar model={model} onClose={() => { model.findOpen.value = false; }} />}
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
         </aside>
         {treeOpen && <button type="button" class="rd-scrim" aria-label="Close branches" onClick={() => { model.treeOpen.value = false; }} />}
-        <div id="rd-main" class="rd-main" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
+        <main class="rd-main">
+        <div id="rd-main" class="rd-panel-host" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
           {model.error.value && <p class="rd-pad rd-error" role="alert">{model.error.value}</p>}
           {!view && !model.error.value && <p class="rd-pad muted" role="status">Opening the session…</p>}
           {view && view.problems.length > 0 && tab === 'transcript' && (
@@ -136,8 +139,9 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           )}
           {view && tab === 'transcript' && <Transcript model={model} />}
           {view && tab === 'context' && <ContextPanel model={model} />}
-          {view && tab === 'stats' && <div class="rd-scroll"><StatsPanel model={model} /></div>}
+          {view && tab === 'stats' && <div class="rd-scroll" tabIndex={0} aria-label="Stats"><StatsPanel model={model} /></div>}
         </div>
+        </main>
       </div>
     </div>
   );

@@ -24,7 +24,7 @@ function TotalsTable({ branch, file, caption, perModel = false }: { branch: Tota
     <table class="rd-stats-table">
       <caption>{caption}</caption>
       <thead>
-        <tr><th scope="col"></th><th scope="col">This branch</th><th scope="col">Whole file (all branches)</th></tr>
+        <tr><th scope="col"><span class="rd-sr">Measure</span></th><th scope="col">This branch</th><th scope="col">Whole file (all branches)</th></tr>
       </thead>
       <tbody>
         {shown.map(([label, get]) => (

@@ -18,7 +18,7 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
   const name = tool.name.toLowerCase();
   const readable = tool.command !== undefined || tool.path !== undefined;
   return (
-    <section class={`rd-tool ${failed ? 'error' : ''} ${result ? '' : 'no-result'}`} aria-label={`Tool call ${tool.name}`}>
+    <div class={`rd-tool ${failed ? 'error' : ''} ${result ? '' : 'no-result'}`} role="group" aria-label={`Tool call ${tool.name}`}>
       <header class="rd-tool-head">
         <span class="rd-tool-name">{tool.name}</span>
         {line && <code class="rd-tool-line">{line}</code>}
@@ -41,6 +41,6 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
       {result?.truncated && <p class="muted rd-note">Output cut for display; the full text is in the entry's JSON.</p>}
       {result?.images.map((image, i) => <LazyImage key={i} image={image} model={model} alt={`${tool.name} result image ${i + 1}`} />)}
       {!result && !orphan && <p class="muted rd-note">This call never got a result on this branch.</p>}
-    </section>
+    </div>
   );
 }
