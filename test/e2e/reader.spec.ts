@@ -1,25 +1,19 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { dropFiles, fixture, openEmptyLibrary } from './app-helpers.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const shots = resolve(root, 'reports/screenshots');
 mkdirSync(shots, { recursive: true });
 
-/** Imports a committed fixture by dropping it on the app (as a user would) and returns its session id. */
+/** Imports a committed fixture by dropping it on the app's library (as a user would) and returns its session id. */
 async function importFixture(page: Page, path: string): Promise<string> {
-  const text = readFileSync(resolve(root, 'fixtures', path), 'utf8');
+  const text = fixture(path).toString('utf8');
   const id = JSON.parse(text.slice(0, text.indexOf('\n'))).id as string;
-  await page.goto('/');
-  await page.waitForFunction(() => document.querySelector('main') !== null);
-  await page.evaluate(({ text, name }) => {
-    const data = new DataTransfer();
-    data.items.add(new File([text], name, { type: '' }));
-    const target = document.querySelector('main') ?? document.body;
-    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
-    target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-  }, { text, name: path.split('/').pop()! });
+  await openEmptyLibrary(page);
+  await dropFiles(page, [{ name: path.split('/').pop()!, text }]);
   await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
   return id;
 }
@@ -34,6 +28,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test.describe('reader', () => {
+  // Import, open, axe and screenshots on a shared 2-core machine: give each test room.
+  test.describe.configure({ timeout: 120_000 });
   test('opens at the last message, shows every kind of entry of the sample, and passes axe', async ({ page }) => {
     const id = await importFixture(page, SAMPLE);
     await page.goto(`/#/s/${encodeURIComponent(id)}`);
@@ -70,7 +66,7 @@ test.describe('reader', () => {
     await expect(picture).toBeVisible();
     expect(await picture.getAttribute('src')).toMatch(/^blob:/);
     expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
-    await user.getByText('tides-2026-11.csv').click();
+    await user.getByText('tides-2026-11.csv', { exact: true }).click();
     await expect(user.getByText('2026-11-28,04:12,-0.4m')).toBeVisible();
   });
 
@@ -117,6 +113,7 @@ test.describe('reader', () => {
     await page.locator('.vl').focus();
     await page.keyboard.press('g');
     await expect(row(page, 'c3d2e5f4')).toBeInViewport();
+    await page.keyboard.press('u');
     await page.keyboard.press('u');
     await expect(row(page, 'c5de47f0')).toBeInViewport();
     await page.keyboard.press('e');

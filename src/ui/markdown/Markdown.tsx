@@ -18,6 +18,8 @@ export function Markdown({ text, class: className = '' }: { text: string; class?
     }
     // renderMarkdown's output comes from markdown-it with html:false, then DOMPurify: safe to insert.
     el.innerHTML = renderMarkdown(text);
+    // Code blocks scroll sideways: keyboard users must be able to reach them.
+    for (const pre of el.querySelectorAll('pre')) pre.tabIndex = 0;
     void highlightWithin(el);
   }, [text, large]);
   return <div ref={ref} class={`md ${large ? 'md-plain' : ''} ${className}`} />;

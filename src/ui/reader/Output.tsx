@@ -11,7 +11,7 @@ export function Output({ text, class: className = '', lines = PREVIEW_LINES }: {
   const shown = open || hidden <= 2 ? text : all.slice(0, lines).join('\n');
   return (
     <div class={`rd-output ${className}`}>
-      <pre>{shown}</pre>
+      <pre tabIndex={0}>{shown}</pre>
       {hidden > 2 && (
         <button type="button" class="rd-more" onClick={() => setOpen(!open)} aria-expanded={open}>
           {open ? 'Show less' : `${hidden} more lines`}
@@ -29,7 +29,7 @@ export function Diff({ diff }: { diff: string }) {
   const shown = open ? all : all.slice(0, limit);
   return (
     <div class="rd-output rd-diff">
-      <pre>
+      <pre tabIndex={0}>
         {shown.map((line, i) => (
           <span key={i} class={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}>
             {line}

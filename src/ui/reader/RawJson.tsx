@@ -19,7 +19,7 @@ export function RawJson({ model, entryId, summary = 'JSON' }: { model: ReaderMod
   return (
     <details class="rd-raw" onToggle={onToggle}>
       <summary>{summary}</summary>
-      <pre>{text ?? 'Loading…'}</pre>
+      <pre tabIndex={0}>{text ?? 'Loading…'}</pre>
     </details>
   );
 }

@@ -98,7 +98,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
         <button type="button" class="rd-icon" aria-label="Find in session" aria-pressed={model.findOpen.value} onClick={() => { model.findOpen.value = !model.findOpen.value; }}>
           <SearchIcon />
         </button>
-        <button type="button" class="rd-branches-btn" aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
+        <button type="button" class="rd-branches-btn" aria-label={`Branches (${view?.leafCount ?? 0})`} aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
           <BranchIcon /> <span class="rd-hide-narrow">Branches</span> {view ? view.leafCount : ''}
         </button>
       </div>

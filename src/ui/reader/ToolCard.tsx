@@ -31,7 +31,7 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
       {tool.args && tool.args !== '{}' && !tool.argsShown && (
         <details class="rd-args" open={!readable}>
           <summary>Arguments</summary>
-          <pre>{tool.args}</pre>
+          <pre tabIndex={0}>{tool.args}</pre>
         </details>
       )}
       {result?.diff && <Diff diff={result.diff} />}

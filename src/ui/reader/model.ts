@@ -40,6 +40,7 @@ export function createReaderModel(id: string) {
 
   function scrollTo(index: number, align: 'start' | 'end' = 'start') {
     scroll.value = { index, align, seq: ++scrollSeq };
+    if (align === 'start') topIndex.value = index;
   }
 
   /** Opens the session on a branch; scrolls to the entry or to the end. */
@@ -157,8 +158,16 @@ export function createReaderModel(id: string) {
     return marks;
   }
 
-  /** Jumps to the next (+1) or previous (-1) mark of a kind from the item on screen. */
-  async function jump(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
+  let jumps: Promise<unknown> = Promise.resolve();
+
+  /** Jumps to the next (+1) or previous (-1) mark of a kind from the item on screen; jumps run one after another. */
+  function jump(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
+    const next = jumps.then(() => jumpNow(kind, direction));
+    jumps = next.catch(() => null);
+    return next;
+  }
+
+  async function jumpNow(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
     const current = view.value;
     if (!current) return null;
     const from = topIndex.value;
@@ -170,6 +179,8 @@ export function createReaderModel(id: string) {
     }
     if (target === undefined) return null;
     scrollTo(target);
+    // The list reports its new top after it renders; the next jump must already start from here.
+    topIndex.value = target;
     return target;
   }
 
