@@ -8,7 +8,7 @@ import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from '.
 import { checkEnvelope, headerProblems, isHeader, versionOf } from './parse.ts';
 import { problem } from './problems.ts';
 import { applyTitleSlot, isTitleSlot, looksLikeTitleSlot } from './title-slot.ts';
-import { checkTree, walkIndices } from './tree.ts';
+import { checkTree, childPositions, leafFrom, leafPositions, walkIndices, type PositionTree } from './tree.ts';
 import type { Entry, Header, Problem, SessionRecord, TitleSlot } from './types.ts';
 
 /** Envelopes of every entry of a file, as parallel arrays in file order (entry i = position i). */
@@ -186,4 +186,24 @@ export function walkIndexBranch(index: EnvelopeIndex, leafId?: string | null): {
 /** Positions of the branch ending at `leafId` (default: the leaf = last entry with an id), oldest first. */
 export function branchOfIndex(index: EnvelopeIndex, leafId?: string | null): number[] {
   return walkIndexBranch(index, leafId).indices;
+}
+
+/** The envelope index seen as a position tree (for children, leaves and leafOf). */
+export function indexTree(index: EnvelopeIndex): PositionTree {
+  return { key: index, size: index.ids.length, idAt: (i) => index.ids[i], parentIdAt: (i) => index.parentIds[i], indexById: index.indexById };
+}
+
+/** Positions of the entries whose parent is `id`, in file order; `null` gives roots and orphans. */
+export function childrenOfIndex(index: EnvelopeIndex, id: string | null): number[] {
+  return childPositions(indexTree(index), id);
+}
+
+/** Positions of the ends of every branch, in file order. */
+export function leavesOfIndex(index: EnvelopeIndex): number[] {
+  return leafPositions(indexTree(index));
+}
+
+/** The leaf reached from `id` by always taking the newest child. */
+export function leafOfIndex(index: EnvelopeIndex, id: string): string | null {
+  return leafFrom(indexTree(index), id);
 }
