@@ -27,8 +27,14 @@ const CONTROL = /[\u0000-\u001f]/;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const HEX4 = /[0-9a-fA-F]{4}/y;
 
+// A backslash followed by what cannot continue an escape. No match means every escape is valid
+// (one native pass); a match may be a false alarm (`\\d` in JSON is an escaped backslash, then "d"),
+// so the exact walk below decides.
+const SUSPECT_ESCAPE = /\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/;
+
 // Every backslash starts a valid escape (\" \\ \/ \b \f \n \r \t \uXXXX), taken left to right.
 function escapesValid(s: string): boolean {
+  if (!SUSPECT_ESCAPE.test(s)) return true;
   let k = s.indexOf('\\');
   while (k >= 0) {
     const c = s.charCodeAt(k + 1);
@@ -51,6 +57,7 @@ function hasBackslash(s: string, from: number, to: number): boolean {
 }
 
 function skipWs(s: string, i: number): number {
+  if (s.charCodeAt(i) > 32) return i;
   for (;;) {
     const c = s.charCodeAt(i);
     if (c === 32 || c === 9 || c === 10 || c === 13) i++;

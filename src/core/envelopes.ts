@@ -115,7 +115,14 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
       parentIds[i] = i === 0 ? null : v1Id(lines[i - 1]);
       continue;
     }
-    const fixed = checkEnvelope(rawIds[i], rawParents[i], lines[i], problems);
+    const id = rawIds[i];
+    const parentId = rawParents[i];
+    if ((id === undefined || typeof id === 'string') && (parentId == null || typeof parentId === 'string')) {
+      ids[i] = id as string | undefined;
+      parentIds[i] = parentId as string | null | undefined;
+      continue;
+    }
+    const fixed = checkEnvelope(id, parentId, lines[i], problems);
     ids[i] = fixed.id;
     parentIds[i] = fixed.parentId;
   }
