@@ -193,3 +193,15 @@ describe('builders', () => {
     expect(parse(file).problems).toEqual([]);
   });
 });
+
+describe('toBase64', () => {
+  test('matches the standard encoding for every tail length and a large input', async () => {
+    const { toBase64 } = await import('../../src/core/index.ts');
+    for (let n = 0; n < 8; n++) {
+      const b = new Uint8Array(n).map((_, i) => (i * 97 + 13) & 255);
+      expect(toBase64(b)).toBe(Buffer.from(b).toString('base64'));
+    }
+    const big = new Uint8Array(100_003).map((_, i) => (i * 31) & 255);
+    expect(toBase64(big)).toBe(Buffer.from(big).toString('base64'));
+  });
+});
