@@ -27,14 +27,13 @@ const CONTROL = /[\u0000-\u001f]/;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const HEX4 = /[0-9a-fA-F]{4}/y;
 
-// A backslash followed by what cannot continue an escape. No match means every escape is valid
-// (one native pass); a match may be a false alarm (`\\d` in JSON is an escaped backslash, then "d"),
-// so the exact walk below decides.
-const SUSPECT_ESCAPE = /\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/;
+// A raw control character, or a backslash followed by what cannot continue an escape: one native
+// pass over the line. No match means the strings are clean; a match may be a false alarm (`\\d` in
+// JSON is an escaped backslash, then "d"), so CONTROL and the exact walk below decide.
+const SUSPECT = /[\u0000-\u001f]|\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/;
 
 // Every backslash starts a valid escape (\" \\ \/ \b \f \n \r \t \uXXXX), taken left to right.
 function escapesValid(s: string): boolean {
-  if (!SUSPECT_ESCAPE.test(s)) return true;
   let k = s.indexOf('\\');
   while (k >= 0) {
     const c = s.charCodeAt(k + 1);
@@ -150,7 +149,7 @@ export function skipValue(s: string, i: number): number {
  * a plain string (or null for parentId): the caller then uses JSON.parse.
  */
 export function scanEnvelope(s: string): ScannedEnvelope | null {
-  if (CONTROL.test(s) || !escapesValid(s)) return UNDECIDED;
+  if (SUSPECT.test(s) && (CONTROL.test(s) || !escapesValid(s))) return UNDECIDED;
   const out: ScannedEnvelope = { type: undefined, id: undefined, parentId: undefined };
   let i = skipWs(s, 0);
   if (s.charCodeAt(i) !== OPEN_OBJECT) return UNDECIDED;
