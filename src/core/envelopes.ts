@@ -5,9 +5,10 @@
 import { scanEnvelope } from './envelope-scan.ts';
 import { decodeLine, forEachLine, parseLine } from './jsonl.ts';
 import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from './migrate.ts';
-import { checkEnvelope, headerProblems, isHeader, versionOf } from './parse.ts';
+import { classifyRecord, headerProblems, newHead, versionOf } from './head.ts';
+import { checkEnvelope } from './parse.ts';
 import { problem } from './problems.ts';
-import { applyTitleSlot, isTitleSlot, looksLikeTitleSlot } from './title-slot.ts';
+import { applyTitleSlot } from './title-slot.ts';
 import { checkTree, childPositions, leafFrom, leafPositions, walkIndices, type PositionTree } from './tree.ts';
 import type { Entry, Header, Problem, SessionRecord, TitleSlot } from './types.ts';
 
@@ -56,10 +57,7 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
   const lines: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  let header: Header | null = null;
-  let headerLine = 0;
-  let titleSlot: TitleSlot | null = null;
-  let firstObjectLine = 0;
+  const head = newHead();
 
   const lineCount = forEachLine(input, (text, line, start, end, terminated, invalidUtf8) => {
     if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
@@ -75,23 +73,9 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
     } else {
       ({ type, id, parentId } = scanned);
     }
-    if (type === 'title' && line === 1 && value) {
-      if (isTitleSlot(value)) {
-        titleSlot = value;
-        headRecords.push({ line, start, end, kind: 'title', value });
-        return;
-      }
-      if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
-    }
-    if (firstObjectLine === 0) firstObjectLine = line;
-    if (type === 'session' && value) {
-      headRecords.push({ line, start, end, kind: 'header', value: value as Header });
-      if (header === null && isHeader(value)) {
-        header = value;
-        headerLine = line;
-      } else if (header !== null) {
-        problems.push(problem(line, 'header-not-first', `another session header (the first is on line ${headerLine}); ignored`));
-      }
+    const kind = classifyRecord(head, problems, type, value, line);
+    if (kind !== 'entry') {
+      headRecords.push({ line, start, end, kind, value: value as Header });
       return;
     }
     types.push(typeof type === 'string' ? type : undefined);
@@ -102,9 +86,9 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
     ends.push(end);
   });
 
-  const found = header as Header | null;
-  const slot = titleSlot as TitleSlot | null;
-  problems.push(...headerProblems(found, headerLine, firstObjectLine));
+  const found = head.header;
+  const slot = head.titleSlot;
+  problems.push(...headerProblems(found, head.headerLine, head.firstObjectLine));
   if (found && slot) applyTitleSlot(found, slot);
   const version = versionOf(found);
   const ids: (string | undefined)[] = new Array(lines.length);
