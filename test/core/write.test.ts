@@ -101,6 +101,17 @@ describe('newSession and append', () => {
     }
   });
 
+  test('withLeaf before append starts a sibling branch', async () => {
+    const { withLeaf } = await import('../../src/core/index.ts');
+    let s: Session = newSession({ model: 'a:b', uuidv7: () => 'u', ...deps() });
+    s = append(s, user('one')).session;
+    const first = s.leafId as string;
+    s = append(s, user('two')).session;
+    const r = append(withLeaf(s, first), user('other'));
+    expect(r.entry.parentId).toBe(first);
+    expect(branch(r.session).map((x) => x.id)).toEqual(['00000001', first, r.entry.id]);
+  });
+
   test('no title when the first entry is not a user message', () => {
     const r = append(newSession({ model: 'a:b', ...deps() }), custom('aside', 'x'));
     expect(JSON.parse(decode(r.bytes).split('\n')[0]).title).toBeUndefined();
