@@ -98,9 +98,7 @@ describe('random trees written by pi\'s SessionManager', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 140 }), (seed, count) => {
         let t = Date.UTC(2026, 0, 1);
-        // Empty unsigned thinking parts are left out here: the core drops them (FINDINGS.md #1,
-        // its own failing test below), and leaving them in would hide every other difference.
-        const ops = randomPiOps(createRng(seed), count, { emptyThinking: false });
+        const ops = randomPiOps(createRng(seed), count);
         const sm = applyPiOps(SessionManager.inMemory('/p'), ops, () => (t += 1000));
         const text = piFileText(sm);
         const session = parse(text);
