@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bodiesOf, bodyOf, branch, branchOfIndex, indexEnvelopes, parse, scanEnvelope, walkBranch, walkIndexBranch } from '../../src/core/index.ts';
+import { bodiesOf, bodyOf, branch, branchOfIndex, children, childrenOfIndex, indexEnvelopes, leafOf, leafOfIndex, leaves, leavesOfIndex, parse, scanEnvelope, walkBranch, walkIndexBranch } from '../../src/core/index.ts';
 import { HEADER, bytes, codes, e, jsonl, m } from './helpers.ts';
 
 /** Asserts the envelope index says what parse (without schema checks) says, body by body. */
@@ -29,6 +29,14 @@ function expectAgreement(input: Uint8Array) {
   const sWalk = walkBranch(s);
   expect(walk.indices.map((i) => x.ids[i])).toEqual(sWalk.entries.map((en) => en.id));
   expect(walk.problems).toEqual(sWalk.problems);
+  const position = (en: { id?: string }) => s.entries.indexOf(en as never);
+  expect(leavesOfIndex(x)).toEqual(leaves(s).map(position));
+  expect(childrenOfIndex(x, null)).toEqual(children(s, null).map(position));
+  for (const id of x.ids.slice(0, 20)) {
+    if (id === undefined) continue;
+    expect(childrenOfIndex(x, id)).toEqual(children(s, id).map(position));
+    expect(leafOfIndex(x, id)).toBe(leafOf(s, id));
+  }
 }
 
 function fixtureFiles(dir: string): string[] {

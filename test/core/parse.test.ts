@@ -61,6 +61,15 @@ describe('parse', () => {
     expect(s.records[1].end - s.records[1].start).toBe(bytes(JSON.stringify(m('a', null, user('x\u2028y\u0085z'))) + '\r').length);
   });
 
+  test('a BOM is dropped at the start of the input only, for text and bytes alike', () => {
+    const text = '\ufeff' + jsonl(HEADER) + '\ufeff' + jsonl(e('a', null));
+    for (const input of [text, bytes(text)]) {
+      const s = parse(input);
+      expect(s.header?.id).toBe(HEADER.id);
+      expect(codes(s.problems)).toEqual(['2:invalid-json']);
+    }
+  });
+
   test('blank lines are skipped silently, line numbers stay physical', () => {
     const s = parse('\n  \n' + jsonl(HEADER) + '\n' + jsonl(e('a', null)));
     expect(s.problems).toEqual([]);
