@@ -5,7 +5,7 @@ import { diskChunks, once, tap } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
 import { withLock } from './locks.ts';
-import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
+import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
 import { createScanner, scanSession, type SessionScan } from './scan.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
 
@@ -238,12 +238,26 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return sortSummaries([...(await indexed()).values()]);
     },
     async family(headerId) {
+      // The files decide, not only the index: another tab may have written this session and not
+      // yet flushed its index records (callers hold the session's write lock, so files are settled).
       const map = await indexed();
-      const main = map.get(headerId);
-      const variants: SessionSummary[] = [];
-      for (const s of map.values()) if (s.variantOf === headerId && s.id !== headerId) variants.push(s);
-      variants.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
-      return main ? [main, ...variants] : variants;
+      const ids = new Set<string>([headerId]);
+      for (const s of map.values()) if (s.variantOf === headerId) ids.add(s.id);
+      for (let n = 2; ; n++) {
+        const v = variantId(headerId, n);
+        if (ids.has(v)) continue;
+        if ((await disk.size(sessionPath(v))) === null) break;
+        ids.add(v);
+      }
+      const out: SessionSummary[] = [];
+      for (const id of ids) {
+        const path = sessionPath(id);
+        const stat = await disk.stat(path);
+        if (!stat) continue;
+        const known = map.get(id);
+        out.push(known && known.size === stat.size ? known : await rescan(id, path, id === headerId ? undefined : headerId));
+      }
+      return out.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
     },
     async latest() {
       return (await store.list())[0]?.path ?? null;
@@ -255,6 +269,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async create(id, chunks, opts = {}) {
       await open();
       const path = sessionPath(id);
+      // Never replace a session by creating one: that is replace()'s job, under the write lock.
+      if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
       const scanner = createScanner();
       const size = await disk.writeNew(path, tap(chunks, (c) => scanner.push(c)), opts.signal);
       const scan = scanner.finish();

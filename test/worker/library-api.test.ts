@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { parse } from '../../src/core/index.ts';
+import { once } from '../../src/storage/chunks.ts';
 import { createApi } from '../../src/worker/api.ts';
 import type { CallContext, Progress } from '../../src/worker/protocol.ts';
 import { toApiError } from '../../src/worker/protocol.ts';
@@ -37,6 +38,25 @@ describe('import outcomes by bytes', () => {
     expect(list.map((s) => [s.id, s.variantOf]).sort()).toEqual([['s1', undefined], ['s1~2', 's1']]);
     expect(await text((await api.exportSession({ id: 's1' })).blob)).toBe(three);
     expect(await text((await api.exportSession({ id: 's1~2' })).blob)).toBe(otherLonger);
+  });
+
+  test('another tab\'s import not yet in the index is still seen: diverged bytes become a variant, never an overwrite', async () => {
+    const { createMemoryDisk } = await import('../../src/storage/memory-disk.ts');
+    const { createStore } = await import('../../src/storage/store.ts');
+    const disk = createMemoryDisk();
+    const deps = { now: () => new Date(0), randomId: () => 'abcdef01' };
+    // Two tabs' stores on one disk; neither writes its index records before the other imports.
+    const storeA = createStore(disk, { flushDelay: 60_000 });
+    const storeB = createStore(disk, { flushDelay: 60_000 });
+    const tabB = createApi({ store: storeB, ...deps });
+    const mine = sessionText('same', 2);
+    const theirs = sessionText('same', 2, { prefix: 'f' });
+    await storeB.list();
+    await storeA.create('same', once(bytes(mine)));
+    expect(disk.files.has('index.json') && new TextDecoder().decode(disk.files.get('index.json')!.bytes).includes('"same"')).toBe(false);
+    expect((await tabB.importFiles({ files: [file('b.jsonl', theirs)] })).items[0]).toMatchObject({ outcome: 'variant', id: 'same~2' });
+    expect(await text(await storeB.readFile('same'))).toBe(mine);
+    expect(await text(await storeB.readFile('same~2'))).toBe(theirs);
   });
 
   test('a torn tail completed by the other device is an update to exactly the new bytes', async () => {
