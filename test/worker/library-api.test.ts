@@ -200,6 +200,7 @@ describe('bundles and export', () => {
     await api.importFiles({ files: [file('br.jsonl', lines.join('\n') + '\n')] });
     expect(await text((await api.exportBranch({ id: 'br' })).blob)).toBe([lines[0], lines[1], lines[3]].join('\n') + '\n');
     expect(await text((await api.exportBranch({ id: 'br', leafId: 'a2' })).blob)).toBe([lines[0], lines[1], lines[2]].join('\n') + '\n');
+    expect(toApiError(await api.exportBranch({ id: 'br', leafId: 'nope' }).catch((x) => x))).toMatchObject({ code: 'not-found' });
   });
 
   test('forkBranch: a new session (new id, parentSession) with that branch', async () => {
