@@ -203,6 +203,16 @@ describe('bundles and export', () => {
     expect(toApiError(await api.exportBranch({ id: 'br', leafId: 'nope' }).catch((x) => x))).toMatchObject({ code: 'not-found' });
   });
 
+  test('exportBranch counts lines as the scan does: blank lines, a title slot, CRLF and a multi-byte line spanning chunks', async () => {
+    const { api } = setup();
+    const slot = JSON.stringify({ type: 'title', v: 1, title: 'T', updatedAt: 'x', pad: '' });
+    const long = messageLine('a2', 'a1', 'assistant', '✓'.repeat(3 * 1024 * 1024));
+    const lines = [slot, '', headerLine('bl') + '\r', '   ', messageLine('a1', null, 'user', 'q'), '', long, messageLine('a3', 'a2', 'user', 'last')];
+    await api.importFiles({ files: [file('bl.jsonl', lines.join('\n') + '\n')] });
+    const out = await text((await api.exportBranch({ id: 'bl' })).blob);
+    expect(out).toBe([lines[2], lines[4], lines[6], lines[7]].join('\n') + '\n');
+  });
+
   test('forkBranch: a new session (new id, parentSession) with that branch', async () => {
     const { api } = setup();
     const lines = [headerLine('src'), messageLine('a1', null, 'user', 'q'), messageLine('a2', 'a1', 'assistant', 'old'), messageLine('a3', 'a1', 'assistant', 'new')];
