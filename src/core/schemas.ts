@@ -179,9 +179,13 @@ export function entryProblem(value: unknown, line: number): Problem | null {
   return problem(line, 'invalid-entry', `${typeof type === 'string' ? clip(type, 40) : 'entry'} does not match its schema: ${issues.join('; ')}${more}`);
 }
 
-/** Inferred shapes (bare names). */
+/** The header as the schema sees it (inferred shapes take the bare name). */
 export type HeaderShape = z.infer<typeof HeaderSchema>;
+/** A compaction entry. */
 export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
+/** A message entry. */
 export type MessageEntry = z.infer<typeof MessageEntrySchema>;
+/** A custom_message entry. */
 export type CustomMessageEntry = z.infer<typeof CustomMessageEntrySchema>;
+/** A model_change entry. */
 export type ModelChangeEntry = z.infer<typeof ModelChangeEntrySchema>;
