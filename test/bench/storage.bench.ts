@@ -23,7 +23,7 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
   const sizeMb = ctx.sizes?.[0] ?? 100;
   const runs = ctx.runs ?? 3;
   const port = Number(process.env.BENCH_PORT ?? 4196);
-  const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: true }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
+  const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: true, hmr: false, watch: null }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
   await server.listen();
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
