@@ -40,6 +40,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // Index records written by this store but not yet in index.json (null: deleted).
   const pending = new Map<string, SessionSummary | null>();
   let ready: Promise<void> | null = null;
+  let checking: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spools = 0;
   let pendingVersion = 0;
@@ -89,8 +90,9 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
   // index's back (a crash between a write and the index flush) is healed when it is next read (get).
   // A rebuild (forceAll) reads every file.
-  const reconcile = async (forceAll: boolean) => {
+  const reconcile = async (forceAll: boolean): Promise<string[]> => {
     const old = forceAll ? null : await readIndexFile();
+    const changedIds: string[] = [];
     const byPath = new Map((old ?? []).map((s) => [s.path, s]));
     const next: SessionSummary[] = [];
     let changed = old === null;
@@ -107,9 +109,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const stat = await disk.stat(path);
       if (!stat) continue;
       changed = true;
+      changedIds.push(id);
       next.push(summaryOf(id, path, stat.size, await scanPath(path), stat.modified));
     }
     if (byPath.size) changed = true;
+    for (const s of byPath.values()) changedIds.push(s.id);
     if (changed) {
       try {
         await writeIndexFile(next);
@@ -126,12 +130,21 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
     // Scratch files: imports release theirs; an export's stays readable for a day.
     for (const t of await disk.list(SPOOL_DIR)) if (now() - t.modified > SPOOL_TTL) await disk.remove(`${SPOOL_DIR}/${t.name}`);
+    return changedIds;
   };
 
-  const open = () => (ready ??= withLock(INDEX_LOCK, () => reconcile(false)).catch((e) => {
-    ready = null;
-    throw e;
-  }));
+  // Opening is cheap: the index is used as it is, and checked against the file names in the
+  // background (a 2,000-name directory walk takes a second on a busy phone). What the check finds
+  // is written to the index and announced like any other change, so lists refresh.
+  const open = () => {
+    if (!ready) {
+      ready = Promise.resolve();
+      checking = withLock(INDEX_LOCK, () => reconcile(false))
+        .then((ids) => ids.length && options.onChange?.(ids))
+        .catch(() => undefined);
+    }
+    return ready;
+  };
 
   const indexed = async (): Promise<Map<string, SessionSummary>> => {
     await open();
@@ -240,6 +253,9 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async family(headerId) {
       // The files decide, not only the index: another tab may have written this session and not
       // yet flushed its index records (callers hold the session's write lock, so files are settled).
+      // A session seen for the first time costs one look at the disk.
+      const mainStat = await disk.stat(sessionPath(headerId));
+      if (!mainStat) return [];
       const map = await indexed();
       const ids = new Set<string>([headerId]);
       for (const s of map.values()) if (s.variantOf === headerId) ids.add(s.id);
@@ -252,7 +268,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const out: SessionSummary[] = [];
       for (const id of ids) {
         const path = sessionPath(id);
-        const stat = await disk.stat(path);
+        const stat = id === headerId ? mainStat : await disk.stat(path);
         if (!stat) continue;
         const known = map.get(id);
         out.push(known && known.size === stat.size ? known : await rescan(id, path, id === headerId ? undefined : headerId));
@@ -328,9 +344,14 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return withLock(`rho-sessions:write:${baseId(id)}`, fn);
     },
     flush,
+    async settled() {
+      await open();
+      await checking;
+    },
     async rebuild() {
+      await open();
+      await checking;
       await withLock(INDEX_LOCK, () => reconcile(true));
-      ready = Promise.resolve();
     },
     estimate: () => disk.estimate(),
     async spool(chunks, signal) {
