@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries, SessionManager } from '@mariozechner/pi-coding-agent';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { branch, context, leaves, parse, type ContextOptions, type ParsedSession } from '../../../src/core/index.ts';
+import { branch, context, displayTitle, leaves, parse, type ContextOptions, type ParsedSession } from '../../../src/core/index.ts';
 import { applyPiOps, piFileText } from '../../gen/pi-ops.ts';
 import { createRng } from '../../gen/prng.ts';
 import { randomPiOps } from '../../gen/random-ops.ts';
@@ -80,6 +80,8 @@ describe('fixtures: context and branch agree with pi', () => {
       const copy = join(tmp, file.replace(/\//g, '_'));
       copyFileSync(join(ROOT, file), copy);
       const sm = SessionManager.open(copy, tmp);
+      // Display title of a pi file = pi's session name (latest session_info; §0.5.4), else none.
+      if (session.header?.title === undefined) expect(displayTitle(session)).toBe(sm.getSessionName() ?? null);
       const ids = [...session.byId.keys()];
       for (const id of ids.length > 400 ? ids.filter((_, i) => i % Math.ceil(ids.length / 400) === 0) : ids) {
         expect(branch(session, id).map((e) => e.id), id).toEqual(sm.getBranch(id).map((e) => e.id));
@@ -102,6 +104,7 @@ describe('random trees written by pi\'s SessionManager', () => {
         const entries = sm.getEntries() as Any[];
         expect(session.problems.filter((p) => p.severity === 'error')).toEqual([]);
         expect(session.leafId).toBe(entries.at(-1)?.id ?? null);
+        expect(displayTitle(session)).toBe(sm.getSessionName() ?? null);
         for (const e of entries) expect(branch(session, e.id).map((x) => x.id)).toEqual(sm.getBranch(e.id).map((x) => x.id));
         const targets = new Set<string | undefined>([undefined, ...leaves(session).map((l) => l.id as string)]);
         for (const id of targets) {

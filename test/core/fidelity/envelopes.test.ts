@@ -10,6 +10,8 @@ import { generateSessionText } from '../../gen/session.ts';
 import { fixtureFiles, readBytes } from './support.ts';
 
 const enc = new TextEncoder();
+/** FIDELITY_SCALE=<n> multiplies the property runs (heavier manual runs). */
+const SCALE = Number(process.env.FIDELITY_SCALE ?? 1);
 
 /** The index's view and parse's view of one input, in comparable form. */
 function views(input: Uint8Array) {
@@ -90,7 +92,7 @@ describe('scanEnvelope agrees with JSON.parse whenever it decides', () => {
       expect(got.type).toEqual(want('type'));
       expect(got.id).toEqual(want('id'));
       expect(got.parentId).toEqual(want('parentId'));
-    }), { numRuns: 3000, seed: 99 });
+    }), { numRuns: 3000 * SCALE, seed: 99 + SCALE });
   });
 
   test('FINDING 2: broken lines are never decided (else the index keeps what parse skips)', () => {
@@ -101,7 +103,7 @@ describe('scanEnvelope agrees with JSON.parse whenever it decides', () => {
       try { JSON.parse(t); } catch { valid = false; }
       fc.pre(!valid);
       expect(scanEnvelope(t), t).toBeNull();
-    }), { numRuns: 2000, seed: 100 });
+    }), { numRuns: 2000 * SCALE, seed: 100 + SCALE });
   });
 });
 
@@ -117,6 +119,6 @@ describe('index = parse after mutations', () => {
         else bytes = bytes.slice(0, Math.max(1, i));
       }
       expectAgreement(bytes);
-    }), { numRuns: 300, seed: 101 });
-  }, 60_000);
+    }), { numRuns: 300 * SCALE, seed: 101 + SCALE });
+  }, 60_000 * SCALE);
 });
