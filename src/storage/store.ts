@@ -5,7 +5,7 @@ import { diskChunks, once, tap } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
 import { withLock } from './locks.ts';
-import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
+import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
 import { createScanner, scanSession, type SessionScan } from './scan.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
 
@@ -40,6 +40,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // Index records written by this store but not yet in index.json (null: deleted).
   const pending = new Map<string, SessionSummary | null>();
   let ready: Promise<void> | null = null;
+  let checking: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spools = 0;
   let pendingVersion = 0;
@@ -89,8 +90,9 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
   // index's back (a crash between a write and the index flush) is healed when it is next read (get).
   // A rebuild (forceAll) reads every file.
-  const reconcile = async (forceAll: boolean) => {
+  const reconcile = async (forceAll: boolean): Promise<string[]> => {
     const old = forceAll ? null : await readIndexFile();
+    const changedIds: string[] = [];
     const byPath = new Map((old ?? []).map((s) => [s.path, s]));
     const next: SessionSummary[] = [];
     let changed = old === null;
@@ -107,9 +109,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const stat = await disk.stat(path);
       if (!stat) continue;
       changed = true;
+      changedIds.push(id);
       next.push(summaryOf(id, path, stat.size, await scanPath(path), stat.modified));
     }
     if (byPath.size) changed = true;
+    for (const s of byPath.values()) changedIds.push(s.id);
     if (changed) {
       try {
         await writeIndexFile(next);
@@ -126,12 +130,21 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
     // Scratch files: imports release theirs; an export's stays readable for a day.
     for (const t of await disk.list(SPOOL_DIR)) if (now() - t.modified > SPOOL_TTL) await disk.remove(`${SPOOL_DIR}/${t.name}`);
+    return changedIds;
   };
 
-  const open = () => (ready ??= withLock(INDEX_LOCK, () => reconcile(false)).catch((e) => {
-    ready = null;
-    throw e;
-  }));
+  // Opening is cheap: the index is used as it is, and checked against the file names in the
+  // background (a 2,000-name directory walk takes a second on a busy phone). What the check finds
+  // is written to the index and announced like any other change, so lists refresh.
+  const open = () => {
+    if (!ready) {
+      ready = Promise.resolve();
+      checking = withLock(INDEX_LOCK, () => reconcile(false))
+        .then((ids) => ids.length && options.onChange?.(ids))
+        .catch(() => undefined);
+    }
+    return ready;
+  };
 
   const indexed = async (): Promise<Map<string, SessionSummary>> => {
     await open();
@@ -238,12 +251,29 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return sortSummaries([...(await indexed()).values()]);
     },
     async family(headerId) {
+      // The files decide, not only the index: another tab may have written this session and not
+      // yet flushed its index records (callers hold the session's write lock, so files are settled).
+      // A session seen for the first time costs one look at the disk.
+      const mainStat = await disk.stat(sessionPath(headerId));
+      if (!mainStat) return [];
       const map = await indexed();
-      const main = map.get(headerId);
-      const variants: SessionSummary[] = [];
-      for (const s of map.values()) if (s.variantOf === headerId && s.id !== headerId) variants.push(s);
-      variants.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
-      return main ? [main, ...variants] : variants;
+      const ids = new Set<string>([headerId]);
+      for (const s of map.values()) if (s.variantOf === headerId) ids.add(s.id);
+      for (let n = 2; ; n++) {
+        const v = variantId(headerId, n);
+        if (ids.has(v)) continue;
+        if ((await disk.size(sessionPath(v))) === null) break;
+        ids.add(v);
+      }
+      const out: SessionSummary[] = [];
+      for (const id of ids) {
+        const path = sessionPath(id);
+        const stat = id === headerId ? mainStat : await disk.stat(path);
+        if (!stat) continue;
+        const known = map.get(id);
+        out.push(known && known.size === stat.size ? known : await rescan(id, path, id === headerId ? undefined : headerId));
+      }
+      return out.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
     },
     async latest() {
       return (await store.list())[0]?.path ?? null;
@@ -255,6 +285,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async create(id, chunks, opts = {}) {
       await open();
       const path = sessionPath(id);
+      // Never replace a session by creating one: that is replace()'s job, under the write lock.
+      if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
       const scanner = createScanner();
       const size = await disk.writeNew(path, tap(chunks, (c) => scanner.push(c)), opts.signal);
       const scan = scanner.finish();
@@ -312,9 +344,14 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return withLock(`rho-sessions:write:${baseId(id)}`, fn);
     },
     flush,
+    async settled() {
+      await open();
+      await checking;
+    },
     async rebuild() {
+      await open();
+      await checking;
       await withLock(INDEX_LOCK, () => reconcile(true));
-      ready = Promise.resolve();
     },
     estimate: () => disk.estimate(),
     async spool(chunks, signal) {
