@@ -12,6 +12,8 @@ interface Props {
   /** Resets measurements when it changes (another branch or filter). */
   resetKey: string;
   estimate?: number;
+  /** A better guess of an unmeasured row's height when the caller knows what it holds. */
+  estimateOf?: (index: number) => number | undefined;
   scroll: ScrollRequest | null;
   render: (index: number) => ComponentChildren;
   onTop?: (index: number) => void;
@@ -36,7 +38,7 @@ function indexAt(offsets: Float64Array, count: number, y: number): number {
  * the viewport stays put when items above it change size. A scroll request pins an item (to the
  * top, or its bottom to the bottom) until the user scrolls.
  */
-export function VirtualList({ count, version, resetKey, estimate = 140, scroll, render, onTop, label }: Props) {
+export function VirtualList({ count, version, resetKey, estimate = 140, estimateOf, scroll, render, onTop, label }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef<number[]>([]);
   const offsets = useRef(new Float64Array(1));
@@ -52,11 +54,11 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
     if (!dirty.current) return offsets.current;
     const h = heights.current;
     const o = offsets.current.length === count + 1 ? offsets.current : new Float64Array(count + 1);
-    for (let i = 0; i < count; i++) o[i + 1] = o[i] + (h[i] ?? estimate);
+    for (let i = 0; i < count; i++) o[i + 1] = o[i] + (h[i] ?? estimateOf?.(i) ?? estimate);
     offsets.current = o;
     dirty.current = false;
     return o;
-  }, [count, estimate]);
+  }, [count, estimate, estimateOf]);
 
   /** Puts the pinned item, or else the anchor item, back where it belongs; then recomputes the range. */
   const settle = useCallback(() => {
@@ -126,6 +128,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
   }, [scroll, settle]);
 
   useLayoutEffect(() => {
+    // New rows arrived: their estimates may be better now.
+    dirty.current = true;
     settle();
   }, [version, settle]);
 

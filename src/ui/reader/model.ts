@@ -81,6 +81,12 @@ export function createReaderModel(id: string) {
     return undefined;
   }
 
+  /** The item at a position if it is already here (never asks the worker). */
+  function peek(index: number): RenderItem | undefined {
+    const page = Math.floor(index / PAGE);
+    return pages.get(page)?.[index - page * PAGE];
+  }
+
   async function loadPage(page: number) {
     const current = view.value;
     if (!current || pending.has(page)) return;
@@ -187,7 +193,7 @@ export function createReaderModel(id: string) {
   return {
     id, view, error, loading, filter, tab, showThinking, showUsage, treeOpen, findOpen, query, hits, hitAt, scroll,
     version, context, stats, topIndex,
-    open, reveal, item, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
+    open, reveal, item, peek, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
     entryJson: (entryId: string) => worker.entryJson({ id, entryId }),
     imageBlob: (entryId: string, part: number) => worker.imageBlob({ id, entryId, part }),
   };
