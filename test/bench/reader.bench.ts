@@ -41,10 +41,10 @@ async function startServer(log: (m: string) => void): Promise<() => void> {
 /** Imports a file through the app's picker and waits until the library lists it. */
 async function importFile(page: Page, path: string, id: string): Promise<void> {
   await page.goto(`http://localhost:${PORT}/`);
-  const input = page.locator('input[type="file"]').first();
-  await input.waitFor({ state: 'attached', timeout: 30_000 });
-  await input.setInputFiles(path);
-  await page.waitForSelector(`a[href*="${encodeURIComponent(id)}"], a[href*="${id}"]`, { timeout: 180_000 });
+  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Import files' }).first().click();
+  await (await chooser).setFiles(path);
+  await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
 }
 
 /** Milliseconds to read the stored file's bytes straight from OPFS (the floor for any reader). */

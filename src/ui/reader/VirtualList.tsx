@@ -44,6 +44,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
   const offsets = useRef(new Float64Array(1));
   const dirty = useRef(true);
   const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
+  /** The scrollTop this component last set; any other position means someone else scrolled. */
+  const placed = useRef(-1);
   const anchor = useRef({ index: 0, delta: 0 });
   const elements = useRef(new Map<Element, number>());
   const observer = useRef<ResizeObserver | null>(null);
@@ -73,6 +75,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
     } else top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
     top = Math.max(0, Math.min(top, o[count] - el.clientHeight));
     if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
+    placed.current = el.scrollTop;
     update();
   }, [count, layout]);
 
@@ -153,6 +156,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
     };
   }, [settle]);
 
+  /** A scroll we did not make (scrollbar, keys, assistive tech, script) ends the pin. */
+  const onScroll = () => {
+    const el = scroller.current;
+    if (el && pin.current && Math.abs(el.scrollTop - placed.current) > 1) pin.current = null;
+    update();
+  };
+
   const measure = (index: number) => (el: HTMLElement | null) => {
     if (!el) return;
     if (elements.current.get(el) === index) return;
@@ -182,7 +192,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
     );
   }
   return (
-    <div ref={scroller} class="vl" onScroll={update} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
+    <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
       <div class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
         <div class="vl-window" style={{ transform: `translateY(${o[start] ?? 0}px)` }}>{rows}</div>
       </div>
