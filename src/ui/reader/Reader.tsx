@@ -5,7 +5,7 @@ import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemView } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
-import { useReaderKeys } from './keys.ts';
+import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
 import { StatsPanel } from './StatsPanel.tsx';
 import { Tree } from './Tree.tsx';
@@ -140,6 +140,10 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
+          <details class="rd-keys">
+            <summary>Keyboard</summary>
+            <dl>{READER_KEYS.map(([keys, what]) => <><dt key={keys}>{keys}</dt><dd>{what}</dd></>)}</dl>
+          </details>
         </aside>
         {treeOpen && <button type="button" class="rd-scrim" aria-label="Close branches" onClick={() => { model.treeOpen.value = false; }} />}
         <main class="rd-main">
