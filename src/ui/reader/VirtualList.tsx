@@ -40,6 +40,7 @@ function indexAt(offsets: Float64Array, count: number, y: number): number {
  */
 export function VirtualList({ count, version, resetKey, estimate = 140, estimateOf, scroll, render, onTop, label }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
   const heights = useRef<number[]>([]);
   const offsets = useRef(new Float64Array(1));
   const dirty = useRef(true);
@@ -67,6 +68,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
     const el = scroller.current;
     if (!el || count === 0) return;
     const o = layout();
+    // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
+    if (inner.current) inner.current.style.height = `${o[count]}px`;
     const p = pin.current;
     let top: number;
     if (p) {
@@ -193,7 +196,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
   }
   return (
     <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
-      <div class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
+      <div ref={inner} class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
         <div class="vl-window" style={{ transform: `translateY(${o[start] ?? 0}px)` }}>{rows}</div>
       </div>
     </div>
