@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preac
 import type { ScrollRequest } from './model.ts';
 
 /** Extra pixels rendered above and below the viewport. */
-const OVERSCAN = 800;
+const OVERSCAN = 500;
 
 interface Props {
   count: number;
