@@ -1,9 +1,9 @@
 import { batch, signal } from '@preact/signals';
-import type { ContextView, ItemFilter, Marks, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
+import { VIEW_PAGE, type ContextView, type ItemFilter, type Marks, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
 import { worker } from '../worker.ts';
 
 /** Items are fetched from the worker in pages of this many. */
-export const PAGE = 40;
+export const PAGE = VIEW_PAGE;
 
 /** The reader's tabs. */
 export type ReaderTab = 'transcript' | 'context' | 'stats';
@@ -52,6 +52,10 @@ export function createReaderModel(id: string) {
       if (gen !== generation) return;
       pages.clear();
       pending.clear();
+      // The worker sent the first pages with the outline.
+      for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
+        pages.set(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+      }
       batch(() => {
         view.value = next;
         error.value = null;
