@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { fixture, importSummary, openEmptyLibrary, SAMPLE, dropFiles } from './app-helpers.ts';
+import { fixture, importSummary, IMPORTED, openEmptyLibrary, SAMPLE, dropFiles } from './app-helpers.ts';
 
 test('an Install button appears when the browser offers to install, and opens its prompt', async ({ page }) => {
   await openEmptyLibrary(page);
@@ -38,7 +38,7 @@ test('after the first import the page asks for persistent storage, and the meter
   await openEmptyLibrary(page);
   expect(await page.evaluate(() => (window as unknown as { __persistAsked?: number }).__persistAsked ?? 0)).toBe(0);
   await dropFiles(page, [{ name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') }]);
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await expect.poll(() => page.evaluate(() => (window as unknown as { __persistAsked?: number }).__persistAsked ?? 0)).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByText(/^Storage: .+ of .+ used$/)).toBeVisible();
