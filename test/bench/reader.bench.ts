@@ -41,10 +41,10 @@ async function startServer(log: (m: string) => void): Promise<() => void> {
 /** Imports a file through the app's picker and waits until the library lists it. */
 async function importFile(page: Page, path: string, id: string): Promise<void> {
   await page.goto(`http://localhost:${PORT}/`);
-  const input = page.locator('input[type="file"]').first();
-  await input.waitFor({ state: 'attached', timeout: 30_000 });
-  await input.setInputFiles(path);
-  await page.waitForSelector(`a[href*="${encodeURIComponent(id)}"], a[href*="${id}"]`, { timeout: 180_000 });
+  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Import files' }).first().click();
+  await (await chooser).setFiles(path);
+  await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
 }
 
 /** Milliseconds to read the stored file's bytes straight from OPFS (the floor for any reader). */
@@ -70,56 +70,54 @@ async function readBytesMs(page: Page, size: number): Promise<number | null> {
 }
 
 /** Opens the session by its deep link and waits until its last item is rendered on screen. */
-async function openToLastMs(page: Page, id: string): Promise<number> {
+async function openToLastMs(page: Page, id: string): Promise<{ total: number; firstRow: number }> {
   return page.evaluate(async (id) => {
+    let firstRow = 0;
     const t0 = performance.now();
     location.hash = `#/s/${encodeURIComponent(id)}`;
     for (;;) {
       await new Promise((r) => requestAnimationFrame(r));
       const any = document.querySelector('.vl-row');
+      if (!firstRow && document.querySelector('.rd-row')) firstRow = performance.now() - t0;
       const count = Number(any?.getAttribute('aria-setsize') ?? 0);
       const last = count ? document.querySelector(`.vl-row[data-index="${count - 1}"]`) : null;
       const scroller = document.querySelector('.vl');
       if (last && scroller && last.querySelector('.rd-row')) {
         const box = last.getBoundingClientRect();
         const view = scroller.getBoundingClientRect();
-        if (box.top < view.bottom && box.bottom <= view.bottom + 2) return performance.now() - t0;
+        if (box.top < view.bottom && box.bottom <= view.bottom + 2) return { total: performance.now() - t0, firstRow };
       }
       if (performance.now() - t0 > 120_000) throw new Error('last message never came on screen');
     }
   }, id);
 }
 
-/** Scrolls up fast, jumps to the middle and scrolls on; returns the longest long task and the longest frame. */
+/**
+ * Scrolls up fast, jumps to the middle and scrolls on; returns the longest long task and the longest
+ * frame. Plain JS source: the bench runs under tsx, whose helpers (__name) do not exist in the page.
+ */
+const SCROLL_SCRIPT = `(async () => {
+  let longTask = 0;
+  const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) longTask = Math.max(longTask, e.duration); });
+  observer.observe({ type: 'longtask', buffered: false });
+  const el = document.querySelector('.vl');
+  let longFrame = 0;
+  let last = performance.now();
+  for (let i = 0; i < 240; i++) {
+    if (i === 120) el.scrollTop = el.scrollHeight / 2;
+    else el.scrollTop += i < 120 ? -1500 : 1200;
+    await new Promise((r) => requestAnimationFrame(r));
+    const now = performance.now();
+    longFrame = Math.max(longFrame, now - last);
+    last = now;
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  observer.disconnect();
+  return { longTask, longFrame };
+})()`;
+
 async function scrollLongestTask(page: Page): Promise<{ longTask: number; longFrame: number }> {
-  return page.evaluate(async () => {
-    let longTask = 0;
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) longTask = Math.max(longTask, entry.duration);
-    });
-    observer.observe({ type: 'longtask', buffered: false });
-    const el = document.querySelector('.vl') as HTMLElement;
-    let longFrame = 0;
-    let last = performance.now();
-    const frame = async () => {
-      await new Promise((r) => requestAnimationFrame(r));
-      const now = performance.now();
-      longFrame = Math.max(longFrame, now - last);
-      last = now;
-    };
-    for (let i = 0; i < 120; i++) {
-      el.scrollTop -= 1500;
-      await frame();
-    }
-    el.scrollTop = el.scrollHeight / 2;
-    for (let i = 0; i < 120; i++) {
-      el.scrollTop += 1200;
-      await frame();
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    observer.disconnect();
-    return { longTask, longFrame };
-  });
+  return page.evaluate(SCROLL_SCRIPT) as Promise<{ longTask: number; longFrame: number }>;
 }
 
 export default {
@@ -141,7 +139,7 @@ export default {
         const page = await context.newPage();
         await importFile(page, path, id);
         const bytesMs = await readBytesMs(page, size);
-        const openMs = await openToLastMs(page, id);
+        const { total: openMs, firstRow } = await openToLastMs(page, id);
         ctx.row({
           name: `reader open ${label}: choose → last message on screen`,
           value: openMs,
@@ -149,6 +147,7 @@ export default {
           ...(bytesMs !== null ? { baseline: bytesMs, ratio: openMs / bytesMs } : { note: 'stored file not found in OPFS for the bytes baseline' }),
           ...(entries >= 30_000 ? { target: '< 1000 ms', ok: openMs < 1000 } : {}),
         });
+        ctx.row({ name: `reader open ${label}: choose → first message rendered`, value: firstRow, unit: 'ms' });
         if (bytesMs !== null) ctx.row({ name: `read the file bytes from OPFS, ${label}`, value: bytesMs, unit: 'ms' });
         const { longTask, longFrame } = await scrollLongestTask(page);
         ctx.row({ name: `reader scroll ${label}: longest main-thread task`, value: longTask, unit: 'ms', target: '< 50 ms', ok: longTask < 50, note: longTask === 0 ? 'no task over 50 ms was reported' : undefined });

@@ -43,11 +43,17 @@ test('a hostile session renders as text: no script runs, no dialog, no CSP viola
   await page.getByRole('button', { name: 'Thinking' }).click();
   await page.keyboard.press('g');
   const seen = new Set<string>();
-  for (let i = 0; i < 40; i++) {
+  // Down to the end: stop when the list no longer moves.
+  for (let i = 0, stuck = 0; i < 300 && stuck < 3; i++) {
     await page.locator('details:not([open])').evaluateAll((els) => els.forEach((d) => ((d as HTMLDetailsElement).open = true)));
     await page.waitForTimeout(80);
     for (const text of await page.locator('.rd-row').allInnerTexts()) seen.add(text);
-    await page.locator('.vl').evaluate((el) => { el.scrollTop += el.clientHeight * 0.7; });
+    const moved = await page.locator('.vl').evaluate((el) => {
+      const before = el.scrollTop;
+      el.scrollTop += el.clientHeight * 0.7;
+      return el.scrollTop !== before;
+    });
+    stuck = moved ? 0 : stuck + 1;
   }
   await page.waitForTimeout(300);
   // Everything was there, as text (rows come and go as the list scrolls).

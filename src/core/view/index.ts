@@ -1,5 +1,6 @@
 // The reader's view models (pure): entries → render items, outline, stats, context view.
 export type * from './types.ts';
+export { VIEW_PAGE } from './types.ts';
 export { buildItem, scanBranch, ownerRow, type BranchScan } from './items.ts';
 export { buildOutline, forksOf, previewOf } from './outline.ts';
 export { filterRows, passes, buildMarks, isError, searchableText, findItems } from './filter.ts';

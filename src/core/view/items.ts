@@ -169,13 +169,17 @@ function entryDraft(entry: Loose, entryId: string, pending: Map<string, ToolView
 }
 
 /** Row flags computed by the scan (every body of the branch read once, on first need). */
+/** A user message. */
 export const ROW_USER = 1;
+/** A row with tool activity (a call, a result on its own, a shell command). */
 export const ROW_TOOL = 2;
+/** A failure: errored turn, failed tool, error notice, failed command. */
 export const ROW_ERROR = 4;
 /** An assistant row that says something beyond tool calls and thinking. */
 export const ROW_PROSE = 8;
 /** A row that only shows tool activity (tool result without its call, user shell command). */
 export const ROW_TOOL_ONLY = 16;
+/** An assistant turn. */
 export const ROW_ASSISTANT = 32;
 /** A tool result shown inside the row of its call (the row itself renders nothing). */
 export const ROW_FOLDED = 64;

@@ -3,7 +3,7 @@ import { buildMarks, filterRows, findItems } from './filter.ts';
 import { buildItem, ownerRow, scanBranch, type BranchScan } from './items.ts';
 import { buildOutline, forksOf } from './outline.ts';
 import { newestLeaf, titleOf, type SessionSource } from './source.ts';
-import type { ItemFilter, RenderItem, SessionView } from './types.ts';
+import { VIEW_PAGE, type ItemFilter, type RenderItem, type SessionView } from './types.ts';
 
 /** One branch of a session: its entry positions, items built so far, and (once needed) its scan. */
 export interface ReaderBranch {
@@ -123,6 +123,12 @@ export function marksOf(source: SessionSource, branch: ReaderBranch, filter: Ite
 export function buildSessionView(source: SessionSource, branch: ReaderBranch, filter: ItemFilter, entryId?: string | null): SessionView {
   const { index } = source;
   const tree = buildOutline(source, branch.ids);
+  const count = countOf(source, branch, filter);
+  const entryIndex = entryId ? positionOf(source, branch, filter, entryId) : null;
+  // The pages around where the reader opens (the entry, or the end), two of them so a screen is full.
+  const target = entryIndex ?? Math.max(0, count - 1);
+  const itemsStart = Math.max(0, (Math.floor(target / VIEW_PAGE) - 1) * VIEW_PAGE);
+  const items = windowOf(source, branch, filter, itemsStart, itemsStart + 2 * VIEW_PAGE);
   return {
     id: source.id,
     title: titleOf(source),
@@ -131,14 +137,16 @@ export function buildSessionView(source: SessionSource, branch: ReaderBranch, fi
     version: index.version,
     leafId: branch.leafId,
     defaultLeafId: index.leafId,
-    count: countOf(source, branch, filter),
+    count,
     filter,
     entryCount: source.count,
     branchEntryCount: branch.branch.length,
     leafCount: tree.filter((s) => s.leafId).length,
     marks: branch.scan ? marksOf(source, branch, filter) : null,
-    entryIndex: entryId ? positionOf(source, branch, filter, entryId) : null,
+    entryIndex,
     tree,
+    items,
+    itemsStart,
     problems: [...index.problems, ...branch.problems].slice(0, 200).map((p) => ({ line: p.line, code: p.code, message: p.message, severity: p.severity })),
     bytes: index.bytes.byteLength,
   };

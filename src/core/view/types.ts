@@ -161,9 +161,16 @@ export interface SessionView {
   /** Index of the requested entry (deep link), or null. */
   entryIndex: number | null;
   tree: TreeSegment[];
+  /** The first items to show (around the deep-linked entry, or the end), saving a round trip; pages of VIEW_PAGE items. */
+  items: RenderItem[];
+  /** Position of items[0]. */
+  itemsStart: number;
   problems: Array<{ line: number; code: string; message: string; severity: string }>;
   bytes: number;
 }
+
+/** Items travel in pages of this many (the page asks for whole pages). */
+export const VIEW_PAGE = 40;
 
 /** Positions of user messages, tool calls and errors in a filtered list. */
 export interface Marks { user: number[]; tool: number[]; error: number[] }

@@ -20,5 +20,7 @@ export async function highlightWithin(root: HTMLElement): Promise<void> {
     if (!language || !hljs.getLanguage(language)) continue;
     // highlightElement escapes the text itself; the result holds only spans with classes.
     hljs.highlightElement(block);
+    // One block per task: colouring a screenful of code must not hold up scrolling.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }

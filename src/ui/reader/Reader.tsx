@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
-import type { ItemFilter } from '../../core/view/types.ts';
+import type { ItemFilter, RenderItem } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemView } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
-import { useReaderKeys } from './keys.ts';
+import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
 import { StatsPanel } from './StatsPanel.tsx';
 import { Tree } from './Tree.tsx';
@@ -34,6 +34,19 @@ const FILTERS: Array<[ItemFilter, string]> = [
   ['labelled', 'Labelled only'],
 ];
 
+/** A first guess of a row's height from what it holds (folded results take no room). */
+function estimateHeight(item: RenderItem | undefined): number | undefined {
+  if (!item) return undefined;
+  switch (item.kind) {
+    case 'folded': return 0;
+    case 'divider': case 'labelChange': return 32;
+    case 'state': case 'unknown': return 50;
+    case 'user': return 110;
+    case 'assistant': return 150 + item.blocks.length * 60;
+    default: return 120;
+  }
+}
+
 function Transcript({ model }: { model: ReaderModel }) {
   const view = model.view.value!;
   const version = model.version.value;
@@ -41,6 +54,7 @@ function Transcript({ model }: { model: ReaderModel }) {
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
   const onTop = useCallback((i: number) => { model.topIndex.value = i; }, [model]);
+  const estimateOf = useCallback((i: number) => estimateHeight(model.peek(i)), [model]);
   useEffect(() => {
     // Re-mark matches after rows change (rendering is synchronous; markdown fills in layout effects).
     const frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
@@ -57,6 +71,7 @@ function Transcript({ model }: { model: ReaderModel }) {
         resetKey={`${view.leafId}:${view.filter}`}
         scroll={model.scroll.value}
         onTop={onTop}
+        estimateOf={estimateOf}
         label={`Transcript: ${view.count} items`}
         render={(i) => <ItemView item={model.item(i)} model={model} hit={i === hit} />}
       />
@@ -98,8 +113,8 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
         <button type="button" class="rd-icon" aria-label="Find in session" aria-pressed={model.findOpen.value} onClick={() => { model.findOpen.value = !model.findOpen.value; }}>
           <SearchIcon />
         </button>
-        <button type="button" class="rd-branches-btn" aria-label={`Branches (${view?.leafCount ?? 0})`} aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
-          <BranchIcon /> <span class="rd-hide-narrow">Branches</span> {view ? view.leafCount : ''}
+        <button type="button" class="rd-branches-btn" aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
+          <BranchIcon /> <span class="rd-sr-narrow">Branches</span> {view ? view.leafCount : ''}
         </button>
       </div>
       <div class="rd-toolbar">
@@ -125,6 +140,10 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
+          <details class="rd-keys">
+            <summary>Keyboard</summary>
+            <dl>{READER_KEYS.map(([keys, what]) => <><dt key={keys}>{keys}</dt><dd>{what}</dd></>)}</dl>
+          </details>
         </aside>
         {treeOpen && <button type="button" class="rd-scrim" aria-label="Close branches" onClick={() => { model.treeOpen.value = false; }} />}
         <main class="rd-main">

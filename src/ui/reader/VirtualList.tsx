@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preac
 import type { ScrollRequest } from './model.ts';
 
 /** Extra pixels rendered above and below the viewport. */
-const OVERSCAN = 800;
+const OVERSCAN = 500;
 
 interface Props {
   count: number;
@@ -12,6 +12,8 @@ interface Props {
   /** Resets measurements when it changes (another branch or filter). */
   resetKey: string;
   estimate?: number;
+  /** A better guess of an unmeasured row's height when the caller knows what it holds. */
+  estimateOf?: (index: number) => number | undefined;
   scroll: ScrollRequest | null;
   render: (index: number) => ComponentChildren;
   onTop?: (index: number) => void;
@@ -36,12 +38,15 @@ function indexAt(offsets: Float64Array, count: number, y: number): number {
  * the viewport stays put when items above it change size. A scroll request pins an item (to the
  * top, or its bottom to the bottom) until the user scrolls.
  */
-export function VirtualList({ count, version, resetKey, estimate = 140, scroll, render, onTop, label }: Props) {
+export function VirtualList({ count, version, resetKey, estimate = 140, estimateOf, scroll, render, onTop, label }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
   const heights = useRef<number[]>([]);
   const offsets = useRef(new Float64Array(1));
   const dirty = useRef(true);
   const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
+  /** The scrollTop this component last set; any other position means someone else scrolled. */
+  const placed = useRef(-1);
   const anchor = useRef({ index: 0, delta: 0 });
   const elements = useRef(new Map<Element, number>());
   const observer = useRef<ResizeObserver | null>(null);
@@ -52,17 +57,19 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
     if (!dirty.current) return offsets.current;
     const h = heights.current;
     const o = offsets.current.length === count + 1 ? offsets.current : new Float64Array(count + 1);
-    for (let i = 0; i < count; i++) o[i + 1] = o[i] + (h[i] ?? estimate);
+    for (let i = 0; i < count; i++) o[i + 1] = o[i] + (h[i] ?? estimateOf?.(i) ?? estimate);
     offsets.current = o;
     dirty.current = false;
     return o;
-  }, [count, estimate]);
+  }, [count, estimate, estimateOf]);
 
   /** Puts the pinned item, or else the anchor item, back where it belongs; then recomputes the range. */
   const settle = useCallback(() => {
     const el = scroller.current;
     if (!el || count === 0) return;
     const o = layout();
+    // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
+    if (inner.current) inner.current.style.height = `${o[count]}px`;
     const p = pin.current;
     let top: number;
     if (p) {
@@ -71,6 +78,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
     } else top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
     top = Math.max(0, Math.min(top, o[count] - el.clientHeight));
     if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
+    placed.current = el.scrollTop;
     update();
   }, [count, layout]);
 
@@ -126,6 +134,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
   }, [scroll, settle]);
 
   useLayoutEffect(() => {
+    // New rows arrived: their estimates may be better now.
+    dirty.current = true;
     settle();
   }, [version, settle]);
 
@@ -148,6 +158,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
       window.removeEventListener('resize', onResize);
     };
   }, [settle]);
+
+  /** A scroll we did not make (scrollbar, keys, assistive tech, script) ends the pin. */
+  const onScroll = () => {
+    const el = scroller.current;
+    if (el && pin.current && Math.abs(el.scrollTop - placed.current) > 1) pin.current = null;
+    update();
+  };
 
   const measure = (index: number) => (el: HTMLElement | null) => {
     if (!el) return;
@@ -178,8 +195,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, scroll, 
     );
   }
   return (
-    <div ref={scroller} class="vl" onScroll={update} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
-      <div class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
+    <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
+      <div ref={inner} class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
         <div class="vl-window" style={{ transform: `translateY(${o[start] ?? 0}px)` }}>{rows}</div>
       </div>
     </div>

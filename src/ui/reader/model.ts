@@ -1,9 +1,9 @@
 import { batch, signal } from '@preact/signals';
-import type { ContextView, ItemFilter, Marks, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
+import { VIEW_PAGE, type ContextView, type ItemFilter, type Marks, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
 import { worker } from '../worker.ts';
 
 /** Items are fetched from the worker in pages of this many. */
-export const PAGE = 40;
+export const PAGE = VIEW_PAGE;
 
 /** The reader's tabs. */
 export type ReaderTab = 'transcript' | 'context' | 'stats';
@@ -52,6 +52,10 @@ export function createReaderModel(id: string) {
       if (gen !== generation) return;
       pages.clear();
       pending.clear();
+      // The worker sent the first pages with the outline.
+      for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
+        pages.set(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+      }
       batch(() => {
         view.value = next;
         error.value = null;
@@ -79,6 +83,12 @@ export function createReaderModel(id: string) {
     if (items) return items[index - page * PAGE];
     void loadPage(page);
     return undefined;
+  }
+
+  /** The item at a position if it is already here (never asks the worker). */
+  function peek(index: number): RenderItem | undefined {
+    const page = Math.floor(index / PAGE);
+    return pages.get(page)?.[index - page * PAGE];
   }
 
   async function loadPage(page: number) {
@@ -187,7 +197,7 @@ export function createReaderModel(id: string) {
   return {
     id, view, error, loading, filter, tab, showThinking, showUsage, treeOpen, findOpen, query, hits, hitAt, scroll,
     version, context, stats, topIndex,
-    open, reveal, item, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
+    open, reveal, item, peek, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
     entryJson: (entryId: string) => worker.entryJson({ id, entryId }),
     imageBlob: (entryId: string, part: number) => worker.imageBlob({ id, entryId, part }),
   };
