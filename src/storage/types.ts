@@ -1,10 +1,126 @@
+import type { SessionScan } from './scan.ts';
+
 /**
- * The store the worker works on: the OPFS store in the browser, the in-memory one in Node tests.
- * (The storage engineer extends this interface; the reader half of the worker API needs only these.)
+ * The store the worker works on, built once (store.ts) over a `Disk`: OPFS in the browser
+ * (opfs-disk.ts), memory in Node tests and private windows (memory-disk.ts).
+ * The reader half of the worker API needs only readBytes, readBlob and get.
  */
+
+/** Token, output-token and cost sums over a session's active branch (core `totals`). */
+export interface SummaryTotals { tokens: number; output: number; cost: number }
+
+/** One session as the library lists it: a record of the index, rebuildable from the file. */
+export interface SessionSummary {
+  /** The store id: the header id, or `<header id>~<n>` for a variant kept beside it. */
+  id: string;
+  /** Where the bytes live in the store, e.g. `sessions/2026-01-01T00-00-00-000Z_<id>.jsonl`. */
+  path: string;
+  title: string | null;
+  firstMessage: string | null;
+  cwd: string;
+  /** Header timestamp (ISO), '' when absent. */
+  created: string;
+  /** ms since epoch of the last write through this store. */
+  modified: number;
+  /** Bytes of the file. */
+  size: number;
+  entryCount: number;
+  branchCount: number;
+  model: string | null;
+  totals: SummaryTotals;
+  /** Problems the reader found (framing, header, tree, entry shapes). */
+  problems: number;
+  /** For a variant: the store id of the session it diverged from. */
+  variantOf?: string;
+}
+
+/** Chunks of bytes, read in order (a Blob's stream, a decompressor, an unzipped entry). */
+export type ByteChunks = AsyncIterable<Uint8Array>;
+
+/** Size and time of one file on a Disk. */
+export interface DiskEntry { name: string; size: number; modified: number }
+
+/**
+ * The few file operations the store needs, all on paths `dir/name` one level deep. Writes are
+ * all-or-nothing: `writeNew` builds the file aside and swaps it in when complete; `append` cuts
+ * the file back to its old size when a write fails (e.g. QuotaExceededError).
+ */
+export interface Disk {
+  /** Whether what is written survives a reload (OPFS) or not (memory). */
+  readonly persistent: boolean;
+  /** Files of a directory with their sizes and times (none when it does not exist). */
+  list(dir: string): Promise<DiskEntry[]>;
+  /** Just the file names of a directory: much cheaper than `list` on OPFS (no file opened). */
+  names(dir: string): Promise<string[]>;
+  /** The size of a file, or null when it does not exist. */
+  size(path: string): Promise<number | null>;
+  /** Size and last-write time of a file, or null when it does not exist. */
+  stat(path: string): Promise<DiskEntry | null>;
+  /** Bytes [start, end) of a file (end clipped to its size). Throws NotFoundError when absent. */
+  read(path: string, start?: number, end?: number): Promise<Uint8Array>;
+  /** The file as a Blob (OPFS: a snapshot that stays valid until the file is written again). */
+  blob(path: string): Promise<Blob>;
+  /** Writes a whole file from chunks and swaps it in only when complete; returns its size. */
+  writeNew(path: string, chunks: ByteChunks, signal?: AbortSignal): Promise<number>;
+  /** Appends bytes (or chunks) at the end; on any failure the file is cut back to its previous size. */
+  append(path: string, bytes: Uint8Array | ByteChunks, signal?: AbortSignal): Promise<void>;
+  /** Renames a file (replacing the target). */
+  move(from: string, to: string): Promise<void>;
+  /** Removes a file (no error when absent). */
+  remove(path: string): Promise<void>;
+  /** Storage usage and quota in bytes. */
+  estimate(): Promise<{ usage: number; quota: number }>;
+}
+
+/** What a store write tells the rest of the app: which sessions changed. */
+export type ChangeListener = (ids: string[]) => void;
+
+/** The session store: original bytes, blobs, and the index that lists them. */
 export interface SessionStore {
+  /** Whether sessions survive a reload (false: in memory only, nothing will be kept). */
+  readonly persistent: boolean;
   /** The original bytes of a stored session. Throws ApiFailure('not-found') when absent. */
   readBytes(id: string): Promise<Uint8Array>;
+  /** Bytes [start, end) of a stored session. */
+  readRange(id: string, start: number, end: number): Promise<Uint8Array>;
+  /** A stored session's bytes as a Blob (for export without copying into memory). */
+  readFile(id: string): Promise<Blob>;
   /** An omp image blob by its sha256 (hex), or null when it was not imported. */
   readBlob(sha256: string): Promise<Blob | null>;
+  /** Whether an image blob is stored. */
+  hasBlob(sha256: string): Promise<boolean>;
+  /** Stores an image blob under its sha256 (the caller checked the hash). */
+  writeBlob(sha256: string, bytes: Uint8Array): Promise<void>;
+  /** One session's summary, or null. */
+  get(id: string): Promise<SessionSummary | null>;
+  /** Every session, most recently written first (module description: `list`). */
+  list(): Promise<SessionSummary[]>;
+  /** The path of the most recently written session, or null (module description: `latest`). */
+  latest(): Promise<string | null>;
+  /** Where sessions live in the store (module description: `dir`). */
+  dir(): string;
+  /** Writes a new session file from chunks (swapped in when complete) and indexes it; `onScan` gets the scan made while writing. */
+  create(id: string, chunks: ByteChunks, opts?: { variantOf?: string; signal?: AbortSignal; onScan?: (scan: SessionScan) => void }): Promise<SessionSummary>;
+  /** Reads a stored session once through: digest, slim tree (for core `append`), blob refs. */
+  scan(id: string): Promise<SessionScan>;
+  /** Appends exact bytes (an import's extension, possibly in chunks), then re-indexes. */
+  appendRaw(id: string, bytes: Uint8Array | ByteChunks, signal?: AbortSignal): Promise<SessionSummary>;
+  /** Appends complete lines, first making the file end in "\n"; then re-indexes. */
+  appendLines(id: string, bytes: Uint8Array): Promise<SessionSummary>;
+  /** Replaces a session's bytes with a complete new file (repair/convert), swapped in when complete. */
+  replace(id: string, chunks: ByteChunks): Promise<SessionSummary>;
+  /** Moves a session to the trash; the token brings it back. */
+  trash(id: string): Promise<string>;
+  /** Brings a trashed session back. */
+  restore(token: string): Promise<SessionSummary>;
+  /** Runs `fn` holding the one-writer lock of a session (Web Locks across tabs). */
+  withWriteLock<T>(id: string, fn: () => Promise<T>): Promise<T>;
+  /** Writes pending index records now (the store batches them). */
+  flush(): Promise<void>;
+  /** Re-reads every file and writes a fresh index (the index is only a cache). */
+  rebuild(): Promise<void>;
+  /** Storage usage and quota. */
+  estimate(): Promise<{ usage: number; quota: number }>;
+  /** Writes chunks to a scratch file and gives it back as a Blob (decompressed or unzipped input, exports). */
+  spool(chunks: ByteChunks, signal?: AbortSignal): Promise<{ blob: Blob; release(): Promise<void> }>;
 }

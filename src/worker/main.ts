@@ -1,15 +1,21 @@
 /// <reference lib="webworker" />
 import { createApi } from './api.ts';
-import { createPlaceholderStore } from './memory-store.ts';
+import { openWorkerStore } from './open-store.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const api = createApi({
-  store: createPlaceholderStore(),
-  now: () => new Date(),
-  randomId: () => crypto.randomUUID().slice(0, 8),
-}) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>;
+// The listener is installed at once (messages sent before it would be lost); calls wait for the store.
+// A worker started as `main.ts?root=<name>` keeps its files under that OPFS folder (tests use it).
+const opfsRoot = new URL(self.location.href).searchParams.get('root') ?? undefined;
+const ready = openWorkerStore({ opfsRoot }).then(
+  (store) =>
+    createApi({
+      store,
+      now: () => new Date(),
+      randomId: () => crypto.randomUUID().slice(0, 8),
+    }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,
+);
 const running = new Map<number, AbortController>();
 
 function post(message: Response, transfer: Transferable[] = []) {
@@ -26,6 +32,7 @@ self.addEventListener('message', async (event: MessageEvent<Request>) => {
   const controller = new AbortController();
   running.set(id, controller);
   try {
+    const api = await ready;
     const fn = api[method];
     if (typeof fn !== 'function') throw new Error(`Unknown worker method: ${method}`);
     const value = await fn(params, {

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'unsupported'
   | 'internal';
 
+const ERROR_CODES = new Set<ErrorCode>(['not-a-session', 'invalid-input', 'not-found', 'conflict', 'quota-exceeded', 'storage-unavailable', 'aborted', 'unsupported', 'internal']);
+
 /** An error as it crosses the boundary. */
 export interface ApiError { code: ErrorCode; message: string; file?: string; line?: number }
 
@@ -51,6 +53,11 @@ export class ApiFailure extends Error implements ApiError {
 /** Turns anything thrown inside the worker into a plain ApiError. */
 export function toApiError(e: unknown): ApiError {
   if (e instanceof ApiFailure) return { code: e.code, message: e.message, file: e.file, line: e.line };
+  // Typed errors from storage and the core carry a code of the same set (e.g. StoreError 'not-found').
+  if (e instanceof Error && ERROR_CODES.has((e as { code?: unknown }).code as ErrorCode)) {
+    const { code, file, line } = e as Error & ApiError;
+    return { code, message: e.message, file, line };
+  }
   if (e instanceof DOMException && e.name === 'AbortError') return { code: 'aborted', message: 'Cancelled.' };
   if (e instanceof DOMException && e.name === 'QuotaExceededError')
     return { code: 'quota-exceeded', message: 'The device has no room left for this.' };

@@ -1,0 +1,44 @@
+// Reading in chunks, so memory stays bounded by the chunk size, not by the file.
+import type { ByteChunks, Disk } from './types.ts';
+
+/** Size of one read: large enough to be fast, small enough to keep memory flat. */
+export const CHUNK_SIZE = 4 * 1024 * 1024;
+
+/** A Blob (or File) read in chunks, optionally from `start`. */
+export async function* blobChunks(blob: Blob, start = 0, chunkSize = CHUNK_SIZE, signal?: AbortSignal): ByteChunks {
+  for (let at = start; at < blob.size; at += chunkSize) {
+    signal?.throwIfAborted();
+    yield new Uint8Array(await blob.slice(at, Math.min(at + chunkSize, blob.size)).arrayBuffer());
+  }
+}
+
+/** A file on a Disk read in chunks. */
+export async function* diskChunks(disk: Disk, path: string, chunkSize = CHUNK_SIZE): ByteChunks {
+  const size = await disk.size(path);
+  if (size === null) return;
+  for (let at = 0; at < size; at += chunkSize) yield await disk.read(path, at, Math.min(at + chunkSize, size));
+}
+
+/** One array of chunks passed on unchanged while `each` sees every chunk. */
+export async function* tap(chunks: ByteChunks, each: (chunk: Uint8Array) => void): ByteChunks {
+  for await (const chunk of chunks) {
+    each(chunk);
+    yield chunk;
+  }
+}
+
+/** Chunks from one in-memory array. */
+export async function* once(bytes: Uint8Array): ByteChunks {
+  if (bytes.length) yield bytes;
+}
+
+/** Concatenates byte arrays. */
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

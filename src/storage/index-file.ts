@@ -1,0 +1,51 @@
+// The library index: one small record per session, kept in one JSON file so listing 2,000
+// sessions is one read and one JSON.parse. It is only a cache of what the files say: a missing,
+// corrupt or stale index is rebuilt from the files (store.ts), so losing it loses nothing.
+import type { SessionSummary } from './types.ts';
+
+/** Format tag and version of index.json; another value means "rebuild". */
+export const INDEX_FORMAT = 'rho-sessions-index';
+export const INDEX_VERSION = 1;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The bytes of index.json for these summaries. */
+export function encodeIndex(sessions: Iterable<SessionSummary>): Uint8Array {
+  return encoder.encode(JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, sessions: [...sessions] }));
+}
+
+/** The summaries in index.json bytes, or null when the bytes are not a usable index (then rebuild). */
+export function decodeIndex(bytes: Uint8Array): SessionSummary[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(bytes));
+  } catch {
+    return null;
+  }
+  const v = value as { format?: unknown; version?: unknown; sessions?: unknown };
+  if (!v || v.format !== INDEX_FORMAT || v.version !== INDEX_VERSION || !Array.isArray(v.sessions)) return null;
+  return v.sessions.every(isSummary) ? (v.sessions as SessionSummary[]) : null;
+}
+
+const str = (x: unknown) => typeof x === 'string';
+const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+const strOrNull = (x: unknown) => x === null || typeof x === 'string';
+
+/** Whether a value has the shape of an index record (hand-checked: storage does not use zod). */
+export function isSummary(x: unknown): x is SessionSummary {
+  const s = x as Record<string, unknown>;
+  if (!s || typeof s !== 'object') return false;
+  const t = s.totals as Record<string, unknown> | undefined;
+  return (
+    str(s.id) && str(s.path) && strOrNull(s.title) && strOrNull(s.firstMessage) && str(s.cwd) && str(s.created) &&
+    num(s.modified) && num(s.size) && num(s.entryCount) && num(s.branchCount) && strOrNull(s.model) &&
+    !!t && typeof t === 'object' && num(t.tokens) && num(t.output) && num(t.cost) && num(s.problems) &&
+    (s.variantOf === undefined || str(s.variantOf))
+  );
+}
+
+/** Most recently written first; ties by creation time, then id, so the order is stable. */
+export function sortSummaries(list: SessionSummary[]): SessionSummary[] {
+  return list.sort((a, b) => b.modified - a.modified || (a.created < b.created ? 1 : a.created > b.created ? -1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

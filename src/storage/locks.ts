@@ -1,0 +1,20 @@
+// One writer per session across tabs: Web Locks where the platform has them (browsers, workers),
+// an in-process queue elsewhere (Node tests). Web Locks are not re-entrant: take a lock once, at the
+// outermost call (the worker API), never inside the store.
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` while holding the lock `name` (exclusive, or shared for readers). */
+export async function withLock<T>(name: string, fn: () => Promise<T>, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks) return locks.request(name, { mode }, fn) as Promise<T>;
+  const previous = queues.get(name) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  queues.set(name, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(name) === tail) queues.delete(name);
+  }
+}

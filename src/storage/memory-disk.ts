@@ -1,0 +1,114 @@
+// A Disk in memory: the store in Node tests, and the app's store where OPFS is missing (some
+// private windows), where the UI then says plainly that nothing will be kept.
+import type { ByteChunks, Disk, DiskEntry } from './types.ts';
+
+interface MemoryFile { bytes: Uint8Array; modified: number }
+
+/** Options of the memory disk: a quota (to test QuotaExceededError) and a clock. */
+export interface MemoryDiskOptions { quota?: number; now?: () => number }
+
+function notFound(path: string): DOMException {
+  return new DOMException(`${path} does not exist`, 'NotFoundError');
+}
+
+function quotaExceeded(): DOMException {
+  return new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+}
+
+/** A memory Disk, also exposing its files and quota to tests. */
+export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { files: Map<string, MemoryFile>; quota: number } {
+  const files = new Map<string, MemoryFile>();
+  const now = options.now ?? (() => Date.now());
+  const used = () => {
+    let total = 0;
+    for (const f of files.values()) total += f.bytes.length;
+    return total;
+  };
+  const disk = {
+    persistent: false,
+    files,
+    quota: options.quota ?? Number.MAX_SAFE_INTEGER,
+    async list(dir: string): Promise<DiskEntry[]> {
+      const prefix = dir + '/';
+      const out: DiskEntry[] = [];
+      for (const [path, f] of files) {
+        const name = path.slice(prefix.length);
+        if (path.startsWith(prefix) && !name.includes('/')) out.push({ name, size: f.bytes.length, modified: f.modified });
+      }
+      return out;
+    },
+    async names(dir: string): Promise<string[]> {
+      return (await disk.list(dir)).map((e) => e.name);
+    },
+    async size(path: string) {
+      return files.get(path)?.bytes.length ?? null;
+    },
+    async stat(path: string): Promise<DiskEntry | null> {
+      const f = files.get(path);
+      return f ? { name: path.slice(path.lastIndexOf('/') + 1), size: f.bytes.length, modified: f.modified } : null;
+    },
+    async read(path: string, start = 0, end?: number) {
+      const f = files.get(path);
+      if (!f) throw notFound(path);
+      return f.bytes.slice(start, end ?? f.bytes.length);
+    },
+    async blob(path: string) {
+      const f = files.get(path);
+      if (!f) throw notFound(path);
+      return new Blob([f.bytes as Uint8Array<ArrayBuffer>]);
+    },
+    async writeNew(path: string, chunks: ByteChunks, signal?: AbortSignal) {
+      // Built aside and swapped in at the end, like the OPFS disk: a failure leaves nothing behind.
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      const room = disk.quota - used() + (files.get(path)?.bytes.length ?? 0);
+      for await (const chunk of chunks) {
+        signal?.throwIfAborted();
+        size += chunk.length;
+        if (size > room) throw quotaExceeded();
+        parts.push(chunk.slice());
+      }
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const p of parts) {
+        bytes.set(p, at);
+        at += p.length;
+      }
+      files.set(path, { bytes, modified: now() });
+      return size;
+    },
+    async append(path: string, input: Uint8Array | ByteChunks, signal?: AbortSignal) {
+      const f = files.get(path);
+      if (!f) throw notFound(path);
+      // Gathered first and committed at the end: a failure leaves the file as it was.
+      const parts: Uint8Array[] = [f.bytes];
+      let added = 0;
+      for await (const chunk of input instanceof Uint8Array ? [input] : input) {
+        signal?.throwIfAborted();
+        added += chunk.length;
+        if (used() + added > disk.quota) throw quotaExceeded();
+        parts.push(chunk.slice());
+      }
+      const next = new Uint8Array(f.bytes.length + added);
+      let at = 0;
+      for (const p of parts) {
+        next.set(p, at);
+        at += p.length;
+      }
+      files.set(path, { bytes: next, modified: now() });
+    },
+    async move(from: string, to: string) {
+      const f = files.get(from);
+      if (!f) throw notFound(from);
+      files.delete(from);
+      files.set(to, f);
+    },
+    async remove(path: string) {
+      files.delete(path);
+    },
+    async estimate() {
+      return { usage: used(), quota: disk.quota };
+    },
+  };
+  return disk;
+}

@@ -1,0 +1,307 @@
+// The session store over a Disk: original bytes in sessions/, omp image blobs in blobs/, deleted
+// sessions in trash/ (for undo), and index.json, a cache of one summary per session that is
+// checked against the files when the store opens and rebuilt whenever it is missing or unreadable.
+import { diskChunks, once, tap } from './chunks.ts';
+import { isNotFound, StoreError } from './errors.ts';
+import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
+import { withLock } from './locks.ts';
+import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
+import { createScanner, scanSession, type SessionScan } from './scan.ts';
+import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
+
+/** How the store is built: its clock, who hears about changes, how long index writes are batched. */
+export interface StoreOptions {
+  now?: () => number;
+  /** Called with the ids whose index records were just written (the worker tells other tabs). */
+  onChange?: ChangeListener;
+  /** ms to gather index updates before writing index.json (0: write at once). */
+  flushDelay?: number;
+  /** Deleted sessions older than this (ms) are purged when the store opens. */
+  trashTtl?: number;
+}
+
+/** The store (the SessionStore interface, built over a Disk). */
+export type Store = SessionStore;
+
+const INDEX_LOCK = 'rho-sessions:index';
+const SPOOL_DIR = 'spool';
+const SPOOL_TTL = 24 * 3600 * 1000;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Builds the store over a disk. Nothing is read until the first call. */
+export function createStore(disk: Disk, options: StoreOptions = {}): Store {
+  const now = options.now ?? (() => Date.now());
+  const flushDelay = options.flushDelay ?? 1000;
+  const trashTtl = options.trashTtl ?? 7 * 24 * 3600 * 1000;
+  // Index records written by this store but not yet in index.json (null: deleted).
+  const pending = new Map<string, SessionSummary | null>();
+  let ready: Promise<void> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let spools = 0;
+  // True while index.json could not be written (quota) and `pending` holds the whole index.
+  let memoryIndex = false;
+
+  const summaryOf = (id: string, path: string, size: number, scan: SessionScan, modified: number, variantOf?: string): SessionSummary => {
+    const d = scan.digest;
+    const s: SessionSummary = {
+      id, path, title: d.title, firstMessage: d.firstMessage, cwd: d.cwd, created: d.created, modified, size,
+      entryCount: d.entryCount, branchCount: d.branchCount, model: d.model, totals: { ...d.totals }, problems: d.problems,
+    };
+    // A variant keeps the header id of the session it diverged from.
+    const headerId = d.header?.id;
+    const of = variantOf ?? (headerId !== undefined && headerId !== id ? headerId : undefined);
+    if (of !== undefined) s.variantOf = of;
+    return s;
+  };
+
+  // The parsed index, reused while index.json is the same file (same size and write time).
+  let cache: { size: number; modified: number; list: SessionSummary[] | null } | null = null;
+  const readIndexFile = async (): Promise<SessionSummary[] | null> => {
+    const stat = await disk.stat(INDEX_PATH);
+    if (!stat) return (cache = null);
+    if (cache && cache.size === stat.size && cache.modified === stat.modified) return cache.list;
+    let list: SessionSummary[] | null;
+    try {
+      list = decodeIndex(await disk.read(INDEX_PATH));
+    } catch (e) {
+      if (isNotFound(e)) return (cache = null);
+      throw e;
+    }
+    cache = { size: stat.size, modified: stat.modified, list };
+    return list;
+  };
+
+  const writeIndexFile = async (list: Iterable<SessionSummary>) => {
+    cache = null;
+    await disk.writeNew(INDEX_PATH, once(encodeIndex(list)));
+    cache = null;
+  };
+
+  const scanPath = (path: string) => scanSession(diskChunks(disk, path));
+
+  // Checks the index against the files. Opening compares names only (opening 2,000 files to read
+  // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
+  // index's back (a crash between a write and the index flush) is healed when it is next read (get).
+  // A rebuild (forceAll) reads every file.
+  const reconcile = async (forceAll: boolean) => {
+    const old = forceAll ? null : await readIndexFile();
+    const byPath = new Map((old ?? []).map((s) => [s.path, s]));
+    const next: SessionSummary[] = [];
+    let changed = old === null;
+    for (const name of await disk.names(SESSIONS_DIR)) {
+      const id = idFromFileName(name);
+      if (id === null) continue;
+      const path = `${SESSIONS_DIR}/${name}`;
+      const known = byPath.get(path);
+      byPath.delete(path);
+      if (known && known.id === id) {
+        next.push(known);
+        continue;
+      }
+      const stat = await disk.stat(path);
+      if (!stat) continue;
+      changed = true;
+      next.push(summaryOf(id, path, stat.size, await scanPath(path), stat.modified));
+    }
+    if (byPath.size) changed = true;
+    if (changed) {
+      try {
+        await writeIndexFile(next);
+        memoryIndex = false;
+      } catch (e) {
+        if ((e as DOMException)?.name !== 'QuotaExceededError') throw e;
+        // A full device must still list its sessions: keep the rebuilt index in memory until a write fits.
+        memoryIndex = true;
+        for (const s of next) pending.set(s.id, s);
+        for (const s of byPath.values()) pending.set(s.id, null);
+      }
+    }
+    for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
+    // Scratch files: imports release theirs; an export's stays readable for a day.
+    for (const t of await disk.list(SPOOL_DIR)) if (now() - t.modified > SPOOL_TTL) await disk.remove(`${SPOOL_DIR}/${t.name}`);
+  };
+
+  const open = () => (ready ??= withLock(INDEX_LOCK, () => reconcile(false)).catch((e) => {
+    ready = null;
+    throw e;
+  }));
+
+  const indexed = async (): Promise<Map<string, SessionSummary>> => {
+    await open();
+    let list = await readIndexFile();
+    if (list === null && !memoryIndex) {
+      // Lost or corrupted since we opened (another tab, a crash): rebuild it from the files.
+      await withLock(INDEX_LOCK, () => reconcile(true));
+      list = (await readIndexFile()) ?? [];
+    }
+    const map = new Map((list ?? []).map((s) => [s.id, s]));
+    for (const [id, s] of pending) {
+      if (s) map.set(id, s);
+      else map.delete(id);
+    }
+    return map;
+  };
+
+  const flush = async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (pending.size === 0) return;
+    const applied = new Map(pending);
+    await withLock(INDEX_LOCK, async () => {
+      const current = (await readIndexFile()) ?? null;
+      if (current === null && !memoryIndex) await reconcile(true);
+      const map = new Map(((await readIndexFile()) ?? []).map((s) => [s.id, s]));
+      for (const [id, s] of applied) {
+        if (s) map.set(id, s);
+        else map.delete(id);
+      }
+      await writeIndexFile(map.values());
+      memoryIndex = false;
+    });
+    for (const [id, s] of applied) if (pending.get(id) === s) pending.delete(id);
+    options.onChange?.([...applied.keys()]);
+  };
+
+  const record = (s: SessionSummary | null, id: string) => {
+    pending.set(id, s);
+    if (timer) clearTimeout(timer);
+    // A failed background flush keeps its records pending (listing still shows them) for the next one.
+    timer = setTimeout(() => void flush().catch(() => undefined), flushDelay);
+  };
+
+  const existing = async (id: string): Promise<string> => {
+    await open();
+    const path = sessionPath(id);
+    if ((await disk.size(path)) === null) throw new StoreError('not-found', `No session ${id} is stored.`);
+    return path;
+  };
+
+  const rescan = async (id: string, path: string, variantOf?: string): Promise<SessionSummary> => {
+    const size = (await disk.size(path)) ?? 0;
+    const s = summaryOf(id, path, size, await scanPath(path), now(), variantOf);
+    record(s, id);
+    return s;
+  };
+
+  const store: Store = {
+    persistent: disk.persistent,
+    dir: () => SESSIONS_DIR,
+
+    async readBytes(id) {
+      const path = await existing(id);
+      return disk.read(path);
+    },
+    async readRange(id, start, end) {
+      return disk.read(await existing(id), start, end);
+    },
+    async readFile(id) {
+      return disk.blob(await existing(id));
+    },
+    async readBlob(sha256) {
+      if (!SHA256.test(sha256)) return null;
+      try {
+        return await disk.blob(`${BLOBS_DIR}/${sha256}`);
+      } catch (e) {
+        if (isNotFound(e)) return null;
+        throw e;
+      }
+    },
+    async hasBlob(sha256) {
+      return SHA256.test(sha256) && (await disk.size(`${BLOBS_DIR}/${sha256}`)) !== null;
+    },
+    async writeBlob(sha256, bytes) {
+      if (!SHA256.test(sha256)) throw new StoreError('invalid-input', `Not a sha256: ${sha256}`);
+      await disk.writeNew(`${BLOBS_DIR}/${sha256}`, once(bytes));
+    },
+
+    async get(id) {
+      const s = (await indexed()).get(id) ?? null;
+      if (!s) return null;
+      const stat = await disk.stat(s.path);
+      if (!stat) return null;
+      // Heal a record the index missed (see reconcile): the file is the truth.
+      return stat.size === s.size ? s : rescan(id, s.path, s.variantOf);
+    },
+    async list() {
+      return sortSummaries([...(await indexed()).values()]);
+    },
+    async latest() {
+      return (await store.list())[0]?.path ?? null;
+    },
+
+    async scan(id) {
+      return scanPath(await existing(id));
+    },
+    async create(id, chunks, opts = {}) {
+      await open();
+      const path = sessionPath(id);
+      const scanner = createScanner();
+      const size = await disk.writeNew(path, tap(chunks, (c) => scanner.push(c)), opts.signal);
+      const scan = scanner.finish();
+      opts.onScan?.(scan);
+      const s = summaryOf(id, path, size, scan, now(), opts.variantOf);
+      record(s, id);
+      return s;
+    },
+    async appendRaw(id, bytes, signal) {
+      const path = await existing(id);
+      const before = await store.get(id);
+      await disk.append(path, bytes, signal);
+      return rescan(id, path, before?.variantOf);
+    },
+    async appendLines(id, bytes) {
+      const path = await existing(id);
+      const before = await store.get(id);
+      const size = (await disk.size(path)) ?? 0;
+      // pi loses the next entry after a torn last line (§6): end the file with "\n" first, in the same write.
+      const torn = size > 0 && (await disk.read(path, size - 1, size))[0] !== 10;
+      const out = torn ? new Uint8Array(bytes.length + 1) : bytes;
+      if (torn) {
+        out[0] = 10;
+        out.set(bytes, 1);
+      }
+      await disk.append(path, out);
+      return rescan(id, path, before?.variantOf);
+    },
+    async replace(id, chunks) {
+      const path = await existing(id);
+      const before = await store.get(id);
+      await disk.writeNew(path, chunks);
+      return rescan(id, path, before?.variantOf);
+    },
+    async trash(id) {
+      const path = await existing(id);
+      const token = `${now()}~${path.slice(SESSIONS_DIR.length + 1)}`;
+      await disk.move(path, `${TRASH_DIR}/${token}`);
+      record(null, id);
+      return token;
+    },
+    async restore(token) {
+      await open();
+      const m = /^\d+~([^/\\]+)$/.exec(token);
+      const id = m ? idFromFileName(m[1]) : null;
+      if (!m || id === null) throw new StoreError('invalid-input', 'Not an undo token.');
+      const from = `${TRASH_DIR}/${token}`;
+      if ((await disk.size(from)) === null) throw new StoreError('not-found', 'That deletion can no longer be undone.');
+      const path = sessionPath(id);
+      if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is stored again; not replaced.`);
+      await disk.move(from, path);
+      return rescan(id, path);
+    },
+    withWriteLock(id, fn) {
+      return withLock(`rho-sessions:write:${baseId(id)}`, fn);
+    },
+    flush,
+    async rebuild() {
+      await withLock(INDEX_LOCK, () => reconcile(true));
+      ready = Promise.resolve();
+    },
+    estimate: () => disk.estimate(),
+    async spool(chunks, signal) {
+      const path = `${SPOOL_DIR}/${now()}-${++spools}-${Math.random().toString(16).slice(2, 10)}`;
+      await disk.writeNew(path, chunks, signal);
+      return { blob: await disk.blob(path), release: () => disk.remove(path) };
+    },
+  };
+  return store;
+}

@@ -1,0 +1,247 @@
+// Import: every file gets an outcome. A session is recognised by its content (header, or omp title
+// slot then header), its id is the header id, and bytes already stored decide what happens:
+// identical → unchanged; stored is a prefix of the new → append the rest (updated); the new is a
+// prefix of the stored → kept-newer; diverged → kept beside it as a variant. Nothing is dropped.
+import { readHeader, type Problem } from '../core/index.ts';
+import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
+import { variantId } from '../storage/names.ts';
+import type { SessionStore, SessionSummary } from '../storage/types.ts';
+import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
+
+/** What happened to one file. */
+export type ImportOutcome = 'added' | 'updated' | 'unchanged' | 'kept-newer' | 'variant' | 'rejected';
+
+/** One line of an import report. */
+export interface ImportItem { name: string; outcome: ImportOutcome; id?: string; reason?: string; line?: number; problems?: number }
+
+/** The report of one import call. */
+export interface ImportReport { items: ImportItem[] }
+
+/** How the bytes of a stored session relate to incoming ones. */
+export type ByteRelation = 'identical' | 'stored-prefix' | 'incoming-prefix' | 'diverged';
+
+/** What an import needs from its caller. */
+export interface ImportContext {
+  store: SessionStore;
+  signal?: AbortSignal;
+  /** Bytes consumed so far (for progress), with the file being read. */
+  onBytes?: (bytes: number, label: string) => void;
+}
+
+const HEAD_STEPS = [64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
+const BLOB_REF = /blob:sha256:([0-9a-f]{64})/g;
+const NESTING_LIMIT = 2;
+
+/** Compares stored bytes with incoming ones, chunk by chunk, never holding more than two chunks. */
+export async function relate(store: SessionStore, id: string, storedSize: number, incoming: Blob, signal?: AbortSignal): Promise<ByteRelation> {
+  const common = Math.min(storedSize, incoming.size);
+  for (let at = 0; at < common; at += CHUNK_SIZE) {
+    signal?.throwIfAborted();
+    const end = Math.min(at + CHUNK_SIZE, common);
+    const [a, b] = await Promise.all([store.readRange(id, at, end), incoming.slice(at, end).arrayBuffer().then((x) => new Uint8Array(x))]);
+    if (!sameBytes(a, b)) return 'diverged';
+  }
+  if (storedSize === incoming.size) return 'identical';
+  return storedSize < incoming.size ? 'stored-prefix' : 'incoming-prefix';
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  // Eight bytes at a time where alignment allows: the compare runs over whole sessions.
+  const n8 = a.byteOffset % 8 === 0 && b.byteOffset % 8 === 0 ? a.length >>> 3 : 0;
+  if (n8) {
+    const x = new BigUint64Array(a.buffer, a.byteOffset, n8);
+    const y = new BigUint64Array(b.buffer, b.byteOffset, n8);
+    for (let i = 0; i < n8; i++) if (x[i] !== y[i]) return false;
+  }
+  for (let i = n8 * 8; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The header of a file from its first bytes (reading more only while the first lines are unfinished). */
+async function headOf(blob: Blob): Promise<ReturnType<typeof readHeader>> {
+  let found = readHeader(new Uint8Array(0));
+  for (const step of HEAD_STEPS) {
+    const head = new Uint8Array(await blob.slice(0, step).arrayBuffer());
+    found = readHeader(head);
+    if (found.problem?.code !== 'torn' || head.length >= blob.size) break;
+  }
+  return found;
+}
+
+function rejection(name: string, problem: Problem | undefined, blob: Blob): ImportItem {
+  if (blob.size === 0) return { name, outcome: 'rejected', reason: 'not a session: the file is empty' };
+  const line = problem?.line ?? 1;
+  const what =
+    problem?.code === 'no-header' ? `line ${line} is not a session header` :
+    problem?.code === 'torn' ? `line ${line} is cut off before its end` :
+    problem?.code === 'invalid-json' ? `line ${line} is not JSON` :
+    problem?.code === 'not-an-object' ? `line ${line} is not a JSON object` :
+    (problem?.message ?? 'no session header');
+  return { name, outcome: 'rejected', reason: `not a session: ${what}`, line };
+}
+
+/** Imports one blob that should hold a session text. */
+export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
+  const { store, signal } = ctx;
+  const found = await headOf(blob);
+  if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
+  const headerId = found.header.id;
+  return store.withWriteLock(headerId, async () => {
+    const candidates = await candidatesFor(store, headerId);
+    for (const stored of candidates) {
+      const relation = await relate(store, stored.id, stored.size, blob, signal);
+      if (relation === 'diverged') continue;
+      if (relation === 'identical') return item(name, 'unchanged', stored);
+      if (relation === 'incoming-prefix') return item(name, 'kept-newer', stored);
+      const updated = await store.appendRaw(stored.id, blobChunks(blob, stored.size, CHUNK_SIZE, signal), signal);
+      ctx.onBytes?.(blob.size, name);
+      return item(name, 'updated', updated);
+    }
+    const main = candidates.find((c) => c.id === headerId);
+    const id = main ? freeVariantId(headerId, candidates) : headerId;
+    let done = 0;
+    const chunks = async function* () {
+      for await (const c of blobChunks(blob, 0, CHUNK_SIZE, signal)) {
+        done += c.length;
+        ctx.onBytes?.(done, name);
+        yield c;
+      }
+    };
+    let refs: Set<string> | undefined;
+    const created = await store.create(id, chunks(), { variantOf: main ? headerId : undefined, signal, onScan: (s) => (refs = s.blobRefs) });
+    return { ...item(name, main ? 'variant' : 'added', created), refs };
+  });
+}
+
+function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {
+  return { name, outcome, id: s.id, problems: s.problems };
+}
+
+// The stored session with this header id first, then its variants in the order they were made.
+async function candidatesFor(store: SessionStore, headerId: string): Promise<SessionSummary[]> {
+  const all = await store.list();
+  const main = all.find((s) => s.id === headerId);
+  const variants = all
+    .filter((s) => s.id !== headerId && s.variantOf === headerId)
+    .sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
+  return main ? [main, ...variants] : variants;
+}
+
+function variantNumber(id: string): number {
+  return Number(/~(\d+)$/.exec(id)?.[1] ?? 0);
+}
+
+function freeVariantId(headerId: string, candidates: SessionSummary[]): string {
+  let n = 2;
+  const taken = new Set(candidates.map((c) => c.id));
+  while (taken.has(variantId(headerId, n))) n++;
+  return variantId(headerId, n);
+}
+
+/** The omp blob refs in a blob of text (a plain scan, no JSON parsing). */
+export async function blobRefsIn(blob: Blob, signal?: AbortSignal): Promise<Set<string>> {
+  const refs = new Set<string>();
+  const decoder = new TextDecoder();
+  let carry = '';
+  for await (const chunk of blobChunks(blob, 0, CHUNK_SIZE, signal)) {
+    const text = carry + decoder.decode(chunk, { stream: true });
+    for (const m of text.matchAll(BLOB_REF)) refs.add(m[1]);
+    carry = text.slice(-90);
+  }
+  return refs;
+}
+
+/** sha256 of bytes, lowercase hex. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** One file as the page sent it. */
+export interface IncomingFile { path: string; file: Blob }
+
+interface PendingBlob { name: string; hash: string; blob: Blob; fromBundle: boolean }
+
+/**
+ * Imports files, folders (as path + file lists) and bundles. Sessions first; then the omp image
+ * blobs that the imported sessions refer to (all of a bundle's blobs, which it carries for that).
+ */
+export async function importAll(files: IncomingFile[], ctx: ImportContext): Promise<ImportReport> {
+  const items: ImportItem[] = [];
+  const refs = new Set<string>();
+  const blobs: PendingBlob[] = [];
+
+  const visit = async (name: string, blob: Blob, depth: number, fromBundle: boolean): Promise<void> => {
+    ctx.signal?.throwIfAborted();
+    const hash = blobPathHash(name);
+    if (hash) {
+      // Blobs go last, once we know which ones the sessions refer to; bundle blobs are spooled and
+      // released as the zip moves on, so keep their bytes (images are small) for the end.
+      blobs.push({ name, hash, fromBundle, blob: fromBundle ? new Blob([await blob.arrayBuffer()]) : blob });
+      return;
+    }
+    const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+    const kind = sniff(head);
+    if (kind !== 'text' && depth >= NESTING_LIMIT) {
+      items.push({ name, outcome: 'rejected', reason: 'an archive nested too deeply' });
+      return;
+    }
+    if (kind === 'gzip') {
+      let spooled;
+      try {
+        spooled = await ctx.store.spool(gunzip(blob, ctx.signal), ctx.signal);
+      } catch (e) {
+        if (isAbortOrQuota(e)) throw e;
+        items.push({ name, outcome: 'rejected', reason: `not a readable gzip file (${(e as Error).message})` });
+        return;
+      }
+      try {
+        await visit(name.replace(/\.gz$/i, ''), spooled.blob, depth + 1, fromBundle);
+      } finally {
+        await spooled.release();
+      }
+      return;
+    }
+    if (kind === 'zip') {
+      try {
+        await eachZipEntry(blob, ctx.store, (entry, entryBlob) => visit(`${name}/${entry}`, entryBlob, depth + 1, true), ctx.signal);
+      } catch (e) {
+        if (isAbortOrQuota(e)) throw e;
+        items.push({ name, outcome: 'rejected', reason: `not a readable zip file (${(e as Error).message})` });
+      }
+      return;
+    }
+    const { refs: scanned, ...result } = await importSessionBlob(name, blob, fileCtx);
+    items.push(result);
+    if (result.outcome !== 'rejected') for (const r of scanned ?? (await blobRefsIn(blob, ctx.signal))) refs.add(r);
+  };
+
+  // Progress in bytes of the files as sent (a gzip or zip counts its compressed size).
+  let base = 0;
+  let fileCtx: ImportContext = ctx;
+  for (const f of files) {
+    fileCtx = { ...ctx, onBytes: (n, label) => ctx.onBytes?.(base + Math.min(n, f.file.size), label) };
+    await visit(f.path, f.file, 0, false);
+    base += f.file.size;
+    ctx.onBytes?.(base, f.path);
+  }
+
+  for (const b of blobs) {
+    if (!b.fromBundle && !refs.has(b.hash)) continue;
+    if (await ctx.store.hasBlob(b.hash)) continue;
+    const bytes = new Uint8Array(await b.blob.arrayBuffer());
+    // The name is only a claim: a blob is stored under the hash of its bytes, or not at all.
+    if ((await sha256Hex(bytes)) !== b.hash) {
+      items.push({ name: b.name, outcome: 'rejected', reason: 'image blob whose bytes do not match its sha256 name' });
+      continue;
+    }
+    await ctx.store.writeBlob(b.hash, bytes);
+  }
+  return { items };
+}
+
+function isAbortOrQuota(e: unknown): boolean {
+  const name = (e as { name?: string })?.name;
+  return name === 'AbortError' || name === 'QuotaExceededError';
+}

@@ -1,0 +1,150 @@
+// The in-page half of storage.bench.ts (served by vite to the benchmark page): generates inputs,
+// runs the raw sync-handle baseline in its own worker, and times the real worker's API.
+import { connectWorker } from '../../src/worker/client.ts';
+
+/** Everything that runs in the page: generation, the baseline worker, the timed calls. */
+export async function pageBench(args: { sizeMb: number; runs: number; folder: number; listCount: number }) {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const opfs = await navigator.storage.getDirectory();
+  const removeRoot = (name: string) => opfs.removeEntry(name, { recursive: true }).catch(() => undefined);
+  let rootCounter = 0;
+  const freshRoot = () => `bench-${Date.now()}-${++rootCounter}`;
+
+  const startApi = async (rootName: string) => {
+    const w = new Worker(`/src/worker/main.ts?root=${rootName}`, { type: 'module' });
+    const api = connectWorker(w);
+    await api.ping({ message: 'ready' });
+    return { w, api };
+  };
+
+  // The baseline: the same File bytes, read in the same 4 MiB chunks, written with sync handles.
+  const baselineSource = `
+    self.onmessage = async (e) => {
+      const { files, root } = e.data;
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(root, { create: true });
+      for (let i = 0; i < files.length; i++) {
+        const f = files[i];
+        const h = await dir.getFileHandle('f' + i, { create: true });
+        const a = await h.createSyncAccessHandle();
+        let at = 0;
+        for (let off = 0; off < f.size; off += 4194304) {
+          const buf = new Uint8Array(await f.slice(off, off + 4194304).arrayBuffer());
+          a.write(buf, { at }); at += buf.length;
+        }
+        a.flush(); a.close();
+      }
+      postMessage('done');
+    };`;
+  const baseline = new Worker(URL.createObjectURL(new Blob([baselineSource], { type: 'text/javascript' })));
+  const writeRaw = (files: File[], rootName: string) =>
+    new Promise<void>((res) => {
+      baseline.onmessage = () => res();
+      baseline.postMessage({ files, root: rootName });
+    });
+
+  // Session text of about `bytes` bytes: user turns, assistant turns with usage, tool results of 1–20 KB.
+  let seed = 1;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const makeSession = (id: string, bytes: number) => {
+    const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-01-01T00:00:00.000Z', cwd: '/home/u/proj' })];
+    let size = lines[0].length + 1;
+    let parent: string | null = null;
+    let n = 0;
+    const word = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ';
+    while (size < bytes) {
+      const id8 = (++n).toString(16).padStart(8, '0');
+      const kind = n % 3;
+      const message =
+        kind === 0 ? { role: 'user', content: word.repeat(3), timestamp: n }
+        : kind === 1 ? { role: 'assistant', content: [{ type: 'text', text: word.repeat(5) }, { type: 'toolCall', id: 'c' + n, name: 'read', arguments: { path: '/x' } }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 100, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 150, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } }, stopReason: 'toolUse', timestamp: n }
+        : { role: 'toolResult', toolCallId: 'c' + (n - 1), toolName: 'read', content: [{ type: 'text', text: word.repeat(Math.floor(12 + rand() * 250)) }], isError: false, timestamp: n };
+      const line = JSON.stringify({ type: 'message', id: id8, parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message });
+      lines.push(line);
+      size += line.length + 1;
+      parent = id8;
+    }
+    return lines.join('\n') + '\n';
+  };
+
+  // Times the import and the raw write in alternation, each in a fresh OPFS folder.
+  const compare = async (files: File[]) => {
+    const imp: number[] = [];
+    const raw: number[] = [];
+    for (let r = -1; r < args.runs; r++) {
+      for (const which of r % 2 ? ['import', 'raw'] : ['raw', 'import']) {
+        const rootName = freshRoot();
+        if (which === 'raw') {
+          const t0 = performance.now();
+          await writeRaw(files, rootName);
+          if (r >= 0) raw.push(performance.now() - t0);
+        } else {
+          const { w, api } = await startApi(rootName);
+          const t0 = performance.now();
+          const report = await api.importFiles({ files });
+          const t = performance.now() - t0;
+          if (report.items.some((i: { outcome: string }) => i.outcome !== 'added')) throw new Error('bench import did not add everything');
+          if (r >= 0) imp.push(t);
+          w.terminate();
+        }
+        await removeRoot(rootName);
+      }
+    }
+    return { imp: median(imp), raw: median(raw) };
+  };
+
+  const out: Record<string, number> = {};
+  const big = new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl');
+  out.bigBytes = big.size;
+  console.log('big ready', big.size);
+  const bigResult = await compare([big]);
+  console.log('big done');
+  out.bigImport = bigResult.imp;
+  out.bigRaw = bigResult.raw;
+
+  const folder: File[] = [];
+  for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
+  out.folderBytes = folder.reduce((n, f) => n + f.size, 0);
+  const folderResult = await compare(folder);
+  console.log('folder done');
+  out.folderImport = folderResult.imp;
+  out.folderRaw = folderResult.raw;
+
+  // Listing: 2,000 sessions imported once, then listed from the index.
+  const listRoot = freshRoot();
+  const many: File[] = [];
+  for (let i = 0; i < args.listCount; i++) many.push(new File([makeSession(`list-${i}`, 2_000)], `l${i}.jsonl`));
+  let { w, api } = await startApi(listRoot);
+  const t0 = performance.now();
+  await api.importFiles({ files: many });
+  out.listImportAll = performance.now() - t0;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const readIndex: number[] = [];
+  for (let r = 0; r < Math.max(5, args.runs); r++) {
+    w.terminate();
+    ({ w, api } = await startApi(listRoot));
+    const c0 = performance.now();
+    const listed = await api.listSessions({});
+    cold.push(performance.now() - c0);
+    if (listed.length !== args.listCount) throw new Error(`listed ${listed.length}, expected ${args.listCount}`);
+  }
+  for (let r = 0; r < 21; r++) {
+    const t = performance.now();
+    await api.listSessions({});
+    warm.push(performance.now() - t);
+  }
+  const dir = await opfs.getDirectoryHandle(listRoot);
+  for (let r = 0; r < 21; r++) {
+    const t = performance.now();
+    const bytes = await (await (await dir.getFileHandle('index.json')).getFile()).arrayBuffer();
+    readIndex.push(performance.now() - t);
+    out.indexBytes = bytes.byteLength;
+  }
+  w.terminate();
+  baseline.terminate();
+  await removeRoot(listRoot);
+  out.listCold = median(cold);
+  out.listWarm = median(warm);
+  out.readIndex = median(readIndex);
+  return out;
+}

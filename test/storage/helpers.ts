@@ -1,0 +1,60 @@
+// Small builders of session files for storage and worker tests.
+import { createStore } from '../../src/storage/store.ts';
+import { createMemoryDisk, type MemoryDiskOptions } from '../../src/storage/memory-disk.ts';
+
+const encoder = new TextEncoder();
+
+/** Bytes of a string. */
+export const bytes = (s: string) => encoder.encode(s);
+
+/** A header line. */
+export function headerLine(id: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-01-02T03:04:05.678Z', cwd: '/home/u/proj', ...extra });
+}
+
+/** A user or assistant message entry line. */
+export function messageLine(id: string, parentId: string | null, role: 'user' | 'assistant', text: string, extra: Record<string, unknown> = {}): string {
+  const message: Record<string, unknown> =
+    role === 'user'
+      ? { role, content: text, timestamp: 1 }
+      : {
+          role, content: [{ type: 'text', text }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5',
+          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.01 } },
+          stopReason: 'stop', timestamp: 2,
+        };
+  return JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-01-02T03:04:06.000Z', message, ...extra });
+}
+
+/** A linear session of `turns` user/assistant pairs, as JSONL text ending in "\n". */
+export function sessionText(id: string, turns = 2, opts: { prefix?: string; header?: Record<string, unknown> } = {}): string {
+  const lines = [headerLine(id, opts.header)];
+  let parent: string | null = null;
+  for (let i = 0; i < turns; i++) {
+    const u = `${opts.prefix ?? 'e'}${(2 * i).toString(16).padStart(7, '0')}`;
+    const a = `${opts.prefix ?? 'e'}${(2 * i + 1).toString(16).padStart(7, '0')}`;
+    lines.push(messageLine(u, parent, 'user', `question ${i} for ${id}`));
+    lines.push(messageLine(a, u, 'assistant', `answer ${i}`));
+    parent = a;
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** A store over a fresh memory disk, writing its index at once. */
+export function memoryStore(opts: MemoryDiskOptions & { now?: () => number } = {}) {
+  const disk = createMemoryDisk(opts);
+  const store = createStore(disk, { flushDelay: 0, now: opts.now });
+  return { disk, store };
+}
+
+/** Collects an async iterable of chunks into one array. */
+export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const c of chunks) parts.push(c);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
