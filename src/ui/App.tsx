@@ -1,38 +1,76 @@
-import { signal } from '@preact/signals';
-import sampleUrl from '../../fixtures/samples/welcome.jsonl?url';
-import { applyUpdate, updateAvailable } from './sw-bridge.ts';
-import { worker } from './worker.ts';
+import type { ComponentType } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { useSignal } from '@preact/signals';
+import { DropZone } from './library/DropZone.tsx';
+import { ImportPanel } from './library/ImportPanel.tsx';
+import { InstallButton } from './library/InstallButton.tsx';
+import { LibraryScreen } from './library/LibraryScreen.tsx';
+import { SettingsPanel } from './library/SettingsPanel.tsx';
+import { Toasts } from './library/Toasts.tsx';
+import { UpdateBanner } from './library/UpdateBanner.tsx';
+import { navigate, route, type Route } from './router.ts';
 
-const status = signal<string>('');
-
-async function openSample() {
-  status.value = 'Opening the sample…';
-  const bytes = new Uint8Array(await (await fetch(sampleUrl)).arrayBuffer());
-  const reply = await worker.ping({ message: `${bytes.byteLength} bytes` });
-  status.value = `Sample loaded in the ${reply.at}: ${reply.pong}.`;
-}
-
-/** The app shell: header, library, update prompt. */
+/** The app shell: header, the library or a reader, import report, update prompt, messages. */
 export function App() {
+  const settingsOpen = useSignal(false);
+  const current = route.value;
   return (
     <>
-      <header class="app-header">
-        <img src="/icons/icon.svg" alt="" width="28" height="28" />
-        <h1>Rho Sessions</h1>
-      </header>
-      {updateAvailable.value && (
-        <div class="update" role="status">
-          Update available — <button onClick={applyUpdate}>Reload</button>
-        </div>
+      <UpdateBanner />
+      {current.name === 'reader' ? (
+        <ReaderHost route={current} />
+      ) : (
+        <>
+          <header class="app-header">
+            <a href="#/" class="brand">
+              <img src="/icons/icon.svg" alt="" width="28" height="28" />
+              <h1>Rho Sessions</h1>
+            </a>
+            <span class="spacer" />
+            <InstallButton />
+            <button type="button" aria-expanded={settingsOpen.value} onClick={() => { settingsOpen.value = !settingsOpen.value; }}>Settings</button>
+          </header>
+          {settingsOpen.value && <SettingsPanel onClose={() => { settingsOpen.value = false; }} />}
+          <ImportPanel />
+          <LibraryScreen />
+        </>
       )}
-      <main class="library">
-        <section class="empty" aria-labelledby="empty-title">
-          <h2 id="empty-title">Your library is empty</h2>
-          <p>Rho Sessions keeps coding-agent sessions (pi and omp JSONL files) on this device and lets you read them anywhere, offline.</p>
-          <button class="primary" onClick={openSample}>Open sample session</button>
-          <p class="status" role="status">{status.value}</p>
-        </section>
-      </main>
+      <DropZone />
+      <Toasts />
     </>
+  );
+}
+
+/** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */
+interface ReaderModule {
+  Reader: ComponentType<{ id: string; leafId?: string; entryId?: string; onNavigate(r: { leafId?: string; entryId?: string }): void; onBack(): void }>;
+}
+
+// A glob rather than a plain import: the reader loads in its own chunk after the library, and
+// the app still builds while the reader is not in this branch (the glob then matches nothing).
+const readerModules = import.meta.glob<ReaderModule>('./reader/Reader.tsx');
+const loadReader = Object.values(readerModules)[0];
+
+/** Mounts the reader for `#/s/<id>` routes; the route keeps its branch and entry. */
+function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
+  const mod = useSignal<ReaderModule | null>(null);
+  const failed = useSignal(false);
+  useEffect(() => {
+    loadReader?.().then((m) => { mod.value = m; }, () => { failed.value = true; });
+  }, []);
+  const back = () => navigate({ name: 'library' });
+  if (!loadReader || failed.value) {
+    return (
+      <main class="library">
+        <button type="button" onClick={back}>← Library</button>
+        <p role="alert">The reader could not be loaded.</p>
+      </main>
+    );
+  }
+  if (!mod.value) return <main class="library" aria-busy="true" />;
+  const { Reader } = mod.value;
+  return (
+    <Reader key={route.id} id={route.id} leafId={route.leafId} entryId={route.entryId} onBack={back}
+      onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })} />
   );
 }

@@ -1,0 +1,47 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { SessionSummary } from '../models/calls.ts';
+import { copyResumeCommand, exportActiveBranch, exportOne, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
+import { deleteSessions } from '../models/library.ts';
+import { displayTitle } from '../models/format.ts';
+
+const TARGET_LABEL: Record<ExportTarget, string> = { download: 'Download', save: 'Save as…', share: 'Share…' };
+
+/** A session's actions: export (download, save, share), the active branch, resume commands, rename, delete. */
+export function SessionMenu({ session, onRename }: { session: SessionSummary; onRename: () => void }) {
+  const details = useRef<HTMLDetailsElement>(null);
+  const close = () => details.current?.removeAttribute('open');
+  useCloseOnOutside(details);
+  const act = (fn: () => unknown) => () => { close(); void fn(); };
+  const targets = exportTargets();
+  return (
+    <details class="menu" ref={details}>
+      <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
+      <div class="menu-items" role="group" aria-label="Session actions">
+        {targets.map((t) => <button type="button" key={t} onClick={act(() => exportOne(session.id, t))}>{TARGET_LABEL[t]}</button>)}
+        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download'))}>Export active branch</button>
+        {resumeCommands(session).map(({ agent, command }) => (
+          <button type="button" key={agent} title={command} onClick={act(() => copyResumeCommand(command))}>Copy {agent} resume command</button>
+        ))}
+        <button type="button" onClick={act(onRename)}>Rename</button>
+        <button type="button" class="danger" onClick={act(() => deleteSessions([session.id]))}>Delete</button>
+      </div>
+    </details>
+  );
+}
+
+/** A <details> menu closes on Escape and on a tap elsewhere, like a native menu. */
+function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || !ref.current?.open) return;
+      ref.current.removeAttribute('open');
+      ref.current.querySelector('summary')?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (ref.current?.open && !ref.current.contains(e.target as Node)) ref.current.removeAttribute('open');
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => { document.removeEventListener('keydown', onKey); document.removeEventListener('pointerdown', onPointer); };
+  }, []);
+}

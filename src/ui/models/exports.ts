@@ -1,0 +1,61 @@
+import { canSaveAs, canShareFiles, copyText, downloadBlob, saveBlobAs, shareBlob } from '../platform.ts';
+import { describeError, isAborted, library, type Exported, type SessionSummary } from './calls.ts';
+import { showToast } from './toasts.ts';
+
+/** Where an export goes: the downloads folder, a place the user picks, or the share sheet. */
+export type ExportTarget = 'download' | 'save' | 'share';
+
+/** The targets this browser offers (download always; save dialog and share sheet where they exist). */
+export function exportTargets(): ExportTarget[] {
+  return ['download', ...(canSaveAs() ? (['save'] as const) : []), ...(canShareFiles() ? (['share'] as const) : [])];
+}
+
+/** Exports one session's original bytes. */
+export function exportOne(id: string, target: ExportTarget): Promise<void> {
+  return deliver(() => library.exportSession({ id }), target);
+}
+
+/** Exports the active branch (or the branch ending at `leafId`) as a linear session. */
+export function exportActiveBranch(id: string, target: ExportTarget, leafId?: string): Promise<void> {
+  return deliver(() => library.exportBranch({ id, leafId }), target);
+}
+
+/** Exports the given sessions, or all of them, as one zip bundle. */
+export function exportAll(ids: string[] | undefined, target: ExportTarget): Promise<void> {
+  if (ids && !ids.length) return Promise.resolve();
+  showToast(ids ? `Preparing a bundle of ${ids.length} sessions…` : 'Preparing a bundle of the whole library…');
+  return deliver(() => library.exportBundle(ids ? { ids } : {}), target);
+}
+
+async function deliver(make: () => Promise<Exported>, target: ExportTarget): Promise<void> {
+  try {
+    const { name, blob } = await make();
+    if (target === 'save') { if (await saveBlobAs(blob, name)) showToast(`Saved ${name}.`); }
+    else if (target === 'share') await shareBlob(blob, name);
+    else { downloadBlob(blob, name); showToast(`Downloading ${name}.`); }
+  } catch (e) {
+    if (!isAborted(e)) showToast(`Export failed: ${describeError(e)}`);
+  }
+}
+
+/** The commands that resume a session in the agent that wrote it. */
+export function resumeCommands(s: Pick<SessionSummary, 'id' | 'path'>): Array<{ agent: string; command: string }> {
+  return [
+    { agent: 'pi', command: `pi --session ${quoteShell(s.path)}` },
+    { agent: 'omp', command: `omp --resume ${s.id}` },
+  ];
+}
+
+/** Copies a resume command and says so. */
+export async function copyResumeCommand(command: string): Promise<void> {
+  try {
+    await copyText(command);
+    showToast(`Copied: ${command}`);
+  } catch (e) {
+    showToast(`Could not copy: ${describeError(e)}`);
+  }
+}
+
+function quoteShell(path: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,52 @@
+import type { SessionSummary } from './calls.ts';
+
+/** The title a person recognises: the session's title (spec §0.5), else its first user message. */
+export function displayTitle(s: Pick<SessionSummary, 'title' | 'firstMessage'>): string {
+  const text = (s.title ?? s.firstMessage ?? '').replace(/\s+/g, ' ').trim();
+  if (!text) return 'Untitled session';
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+/** 1536 → "1.5 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** A date as people read it here: time today, else day and month (and year when not this one). */
+export function formatDate(ms: number, now = Date.now()): string {
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return '';
+  const today = new Date(now);
+  if (date.toDateString() === today.toDateString()) return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const sameYear = date.getFullYear() === today.getFullYear();
+  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+}
+
+/** USD cost: "$0.42", "<$0.01", or "" when nothing was spent (or it is unknown). */
+export function formatCost(usd: number): string {
+  if (!usd) return '';
+  if (usd < 0.01) return '<$0.01';
+  return `$${usd.toFixed(2)}`;
+}
+
+/** "anthropic/claude-sonnet-4-5" → "claude-sonnet-4-5" (the provider is noise in a list). */
+export function shortModel(model: string | null): string {
+  if (!model) return '';
+  return model.split(/[/:]/).pop() ?? model;
+}
+
+/** "/home/ada/projects/tide" → "tide" with the full path kept for a tooltip. */
+export function projectName(cwd: string): string {
+  const parts = cwd.split(/[/\\]/).filter(Boolean);
+  return parts.at(-1) ?? (cwd || 'No project');
+}
+
+/** "3 entries", "1 entry". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

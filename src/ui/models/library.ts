@@ -1,0 +1,196 @@
+import { computed, signal } from '@preact/signals';
+import { describeError, isMissingMethod, library, type SearchHit, type SessionSummary } from './calls.ts';
+import { displayTitle } from './format.ts';
+import { showToast } from './toasts.ts';
+import { refreshStorage } from './storage.ts';
+
+/** How the list is ordered. */
+export type SortKey = 'modified' | 'created' | 'size' | 'cost' | 'title';
+
+/** One project (cwd) and its sessions, in list order. */
+export interface ProjectGroup { cwd: string; sessions: SessionSummary[] }
+
+/** Every stored session, newest first (as the worker lists them). */
+export const sessions = signal<SessionSummary[]>([]);
+/** False until the first list arrives (so the empty state does not flash). */
+export const loaded = signal(false);
+/** Why the list could not be read, if it could not. */
+export const listError = signal<string | null>(null);
+/** The search box. */
+export const query = signal('');
+/** Search results for `query` (null when not searching). */
+export const hits = signal<SearchHit[] | null>(null);
+/** The order of sessions inside each project. */
+export const sortKey = signal<SortKey>('modified');
+/** Only this project (cwd), or '' for all. */
+export const projectFilter = signal('');
+/** Ids ticked for a bundle export or a bulk delete. */
+export const selected = signal<ReadonlySet<string>>(new Set());
+
+/** Every project (cwd) in the library, for the filter. */
+export const projects = computed(() => [...new Set(sessions.value.map((s) => s.cwd))].sort());
+
+/** The best search snippet per session id. */
+export const snippets = computed(() => {
+  const map = new Map<string, SearchHit>();
+  for (const hit of hits.value ?? []) if (!map.has(hit.id)) map.set(hit.id, hit);
+  return map;
+});
+
+/** What the list shows: filtered, searched, sorted, grouped by project, newest project first. */
+export const groups = computed<ProjectGroup[]>(() => {
+  let list = sessions.value;
+  if (projectFilter.value) list = list.filter((s) => s.cwd === projectFilter.value);
+  if (hits.value) {
+    const found = snippets.value;
+    list = list.filter((s) => found.has(s.id));
+  }
+  return groupByProject(sortSessions(list, sortKey.value));
+});
+
+/** Orders sessions by a key; ties keep the newest first. */
+export function sortSessions(list: SessionSummary[], key: SortKey): SessionSummary[] {
+  const byNewest = (a: SessionSummary, b: SessionSummary) => b.modified - a.modified;
+  const compare: Record<SortKey, (a: SessionSummary, b: SessionSummary) => number> = {
+    modified: byNewest,
+    created: (a, b) => Date.parse(b.created) - Date.parse(a.created) || byNewest(a, b),
+    size: (a, b) => b.size - a.size || byNewest(a, b),
+    cost: (a, b) => b.totals.cost - a.totals.cost || byNewest(a, b),
+    title: (a, b) => displayTitle(a).localeCompare(displayTitle(b)) || byNewest(a, b),
+  };
+  return [...list].sort(compare[key]);
+}
+
+/** Groups sorted sessions by cwd; groups follow the position of their first session. */
+export function groupByProject(list: SessionSummary[]): ProjectGroup[] {
+  const groups = new Map<string, ProjectGroup>();
+  for (const s of list) {
+    const group = groups.get(s.cwd) ?? { cwd: s.cwd, sessions: [] };
+    group.sessions.push(s);
+    groups.set(s.cwd, group);
+  }
+  return [...groups.values()];
+}
+
+let refreshing: Promise<void> | null = null;
+let refreshAgain = false;
+
+/** Reads the list again from the worker; calls during a refresh are folded into one more. */
+export function refreshLibrary(): Promise<void> {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = readLibrary().finally(() => {
+    refreshing = null;
+    if (refreshAgain) {
+      refreshAgain = false;
+      void refreshLibrary();
+    }
+  });
+  return refreshing;
+}
+
+async function readLibrary(): Promise<void> {
+  try {
+    sessions.value = await library.listSessions({});
+    listError.value = null;
+    const ids = new Set(sessions.value.map((s) => s.id));
+    if ([...selected.value].some((id) => !ids.has(id))) selected.value = new Set([...selected.value].filter((id) => ids.has(id)));
+  } catch (e) {
+    listError.value = isMissingMethod(e) ? null : describeError(e);
+  } finally {
+    loaded.value = true;
+  }
+  if (query.value.trim()) void runSearch(query.value);
+}
+
+let searchRun = 0;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Updates the search box and searches shortly after typing stops. */
+export function setQuery(text: string): void {
+  query.value = text;
+  clearTimeout(searchTimer);
+  if (!text.trim()) { hits.value = null; return; }
+  searchTimer = setTimeout(() => void runSearch(text), 150);
+}
+
+/** Searches titles and full text across the library (served by the worker's index). */
+export async function runSearch(text: string): Promise<void> {
+  const run = ++searchRun;
+  try {
+    const found = await library.search({ query: text.trim(), limit: 500 });
+    if (run === searchRun) hits.value = found;
+  } catch (e) {
+    if (run !== searchRun) return;
+    // Without the worker's index, titles and first messages are still searchable here.
+    const needle = text.trim().toLowerCase();
+    hits.value = sessions.value
+      .filter((s) => `${s.title ?? ''} ${s.firstMessage ?? ''} ${s.cwd}`.toLowerCase().includes(needle))
+      .map((s) => ({ id: s.id, title: s.title, snippet: '' }));
+    if (!isMissingMethod(e)) showToast(`Search failed: ${describeError(e)}`);
+  }
+}
+
+/** Ticks or unticks a session. */
+export function toggleSelected(id: string): void {
+  const next = new Set(selected.value);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  selected.value = next;
+}
+
+/** Unticks everything. */
+export function clearSelection(): void {
+  selected.value = new Set();
+}
+
+/** Renames a session (the worker appends a session_info / title_change entry). */
+export async function renameSession(id: string, title: string): Promise<void> {
+  try {
+    const updated = await library.renameSession({ id, title });
+    sessions.value = sessions.value.map((s) => (s.id === id ? updated : s));
+  } catch (e) {
+    showToast(`Could not rename: ${describeError(e)}`);
+  }
+}
+
+/** Deletes sessions and offers to undo. */
+export async function deleteSessions(ids: string[]): Promise<void> {
+  const names = sessions.value.filter((s) => ids.includes(s.id)).map(displayTitle);
+  const tokens: string[] = [];
+  try {
+    for (const id of ids) tokens.push((await library.deleteSession({ id })).undoToken);
+  } catch (e) {
+    showToast(`Could not delete: ${describeError(e)}`);
+  }
+  sessions.value = sessions.value.filter((s) => !ids.includes(s.id));
+  clearSelection();
+  void refreshStorage();
+  if (!tokens.length) return;
+  const what = ids.length === 1 ? `“${names[0] ?? 'session'}”` : `${ids.length} sessions`;
+  showToast(`Deleted ${what}.`, { label: 'Undo', run: () => void undoDeletes(tokens) });
+}
+
+async function undoDeletes(tokens: string[]): Promise<void> {
+  try {
+    for (const undoToken of tokens) await library.undoDelete({ undoToken });
+    showToast('Restored.');
+  } catch (e) {
+    showToast(`Could not undo: ${describeError(e)}`);
+  }
+  await refreshLibrary();
+}
+
+/** Refreshes when another tab (or this tab's worker) changes the library. */
+export function watchLibraryChanges(): void {
+  if (!('BroadcastChannel' in window)) return;
+  const channel = new BroadcastChannel('rho-sessions');
+  channel.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
+    if (event.data?.type === 'changed') {
+      void refreshLibrary();
+      void refreshStorage();
+    }
+  });
+}

@@ -1,0 +1,52 @@
+import { signal } from '@preact/signals';
+
+/** The screens the app can show, as hash routes (`#/`, `#/s/<id>?leaf=…&entry=…`, `#/import?share=…`). */
+export type Route =
+  | { name: 'library' }
+  | { name: 'reader'; id: string; leafId?: string; entryId?: string }
+  | { name: 'import'; share?: string };
+
+/** Reads a route from a location hash; anything unknown is the library. */
+export function parseRoute(hash: string): Route {
+  const raw = hash.replace(/^#/, '') || '/';
+  const [path, query = ''] = raw.split('?', 2);
+  const params = new URLSearchParams(query);
+  const reader = /^\/s\/([^/]+)$/.exec(path);
+  if (reader) {
+    return {
+      name: 'reader',
+      id: decodeURIComponent(reader[1]),
+      leafId: params.get('leaf') ?? undefined,
+      entryId: params.get('entry') ?? undefined,
+    };
+  }
+  if (path === '/import') return { name: 'import', share: params.get('share') ?? undefined };
+  return { name: 'library' };
+}
+
+/** Writes a route as a location hash. */
+export function formatRoute(route: Route): string {
+  if (route.name === 'reader') {
+    const params = new URLSearchParams();
+    if (route.leafId) params.set('leaf', route.leafId);
+    if (route.entryId) params.set('entry', route.entryId);
+    const query = params.toString();
+    return `#/s/${encodeURIComponent(route.id)}${query ? `?${query}` : ''}`;
+  }
+  if (route.name === 'import') return route.share ? `#/import?share=${encodeURIComponent(route.share)}` : '#/import';
+  return '#/';
+}
+
+/** The current route; follows the location hash. */
+export const route = signal<Route>(parseRoute(location.hash));
+
+window.addEventListener('hashchange', () => { route.value = parseRoute(location.hash); });
+
+/** Goes to a route; `replace` keeps the back button from stepping through every small move. */
+export function navigate(next: Route, options: { replace?: boolean } = {}): void {
+  const hash = formatRoute(next);
+  if (hash === location.hash) return;
+  if (options.replace) history.replaceState(history.state, '', hash);
+  else history.pushState(null, '', hash);
+  route.value = parseRoute(hash);
+}
