@@ -22,7 +22,8 @@ import {
   type TitleSlot,
   type TreeLike,
 } from '../core/index.ts';
-import { isBlank, parseLine } from '../core/jsonl.ts';
+import { decodeLine, isBlank, parseLine } from '../core/jsonl.ts';
+import { looksLikeTitleSlot } from '../core/title-slot.ts';
 import type { ByteChunks, SummaryTotals } from './types.ts';
 
 /** What the index needs from a file's content (the rest of a SessionSummary is about the file). */
@@ -88,9 +89,9 @@ export async function scanSession(chunks: ByteChunks, opts: { validate?: boolean
 /** A push-style scanner (for feeding the same chunks that are being written). */
 export function createScanner(opts: { validate?: boolean } = {}) {
   const validate = opts.validate !== false;
-  let decoder = new TextDecoder('utf-8', { fatal: true });
-  let lenient = false;
-  let carry = '';
+  // Bytes of the line not yet ended by "\n" (split on bytes, then decoded line by line as the core
+  // does, so an invalid UTF-8 sequence is reported on its own line).
+  let carry: Uint8Array[] = [];
   let line = 0;
   let header: Header | null = null;
   let headerLine = 0;
@@ -105,14 +106,17 @@ export function createScanner(opts: { validate?: boolean } = {}) {
   const problems: Problem[] = [];
   const blobRefs = new Set<string>();
 
-  const onLine = (raw: string, terminated: boolean) => {
+  const onLine = (bytes: Uint8Array, terminated: boolean) => {
     line++;
-    const s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    const { text: s, invalidUtf8 } = decodeLine(bytes, 0, bytes.length);
     if (isBlank(s)) return;
-    const parsed = parseLine({ line, start: 0, end: 0, text: s, terminated });
-    if (!parsed.ok) return void problems.push(parsed.problem);
-    const value = parsed.value;
-    if (line === 1 && value.type === 'title' && isTitleSlot(value)) return void (titleSlot = value);
+    if (invalidUtf8) problems.push({ line, code: 'invalid-utf8', message: 'line is not valid UTF-8; bad bytes read as U+FFFD', severity: 'warning' });
+    const value = parseLine(s, line, terminated, problems);
+    if (value === null) return;
+    if (line === 1 && value.type === 'title') {
+      if (isTitleSlot(value)) return void (titleSlot = value);
+      if (looksLikeTitleSlot(value)) problems.push({ line, code: 'title-slot', message: 'first line looks like an omp title slot but is not a valid one; read as an entry', severity: 'warning' });
+    }
     if (firstObjectLine === 0) firstObjectLine = line;
     if (value.type === 'session') {
       if (header === null && isHeader(value)) {
@@ -166,43 +170,35 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     }
   };
 
-  const decode = (chunk: Uint8Array, stream: boolean): string => {
-    if (lenient) return decoder.decode(chunk, { stream });
-    try {
-      return decoder.decode(chunk, { stream });
-    } catch {
-      // Invalid UTF-8: keep reading with U+FFFD for bad bytes, as the core does, and say so once.
-      lenient = true;
-      decoder = new TextDecoder('utf-8');
-      problems.push({ line: line + 1, code: 'invalid-utf8', message: 'the file is not valid UTF-8; bad bytes read as U+FFFD', severity: 'warning' });
-      return decoder.decode(chunk, { stream });
+  const joinCarry = (last: Uint8Array): Uint8Array => {
+    if (carry.length === 0) return last;
+    const parts = [...carry, last];
+    carry = [];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
     }
-  };
-
-  const consume = (text: string) => {
-    let from = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', from);
-      if (nl < 0) break;
-      const piece = text.slice(from, nl);
-      if (carry) {
-        onLine(carry + piece, true);
-        carry = '';
-      } else onLine(piece, true);
-      from = nl + 1;
-    }
-    if (from < text.length) carry += text.slice(from);
+    return out;
   };
 
   return {
     /** Feeds the next chunk of the file. */
     push(chunk: Uint8Array) {
-      consume(decode(chunk, true));
+      let from = 0;
+      for (;;) {
+        const nl = chunk.indexOf(10, from);
+        if (nl < 0) break;
+        onLine(joinCarry(chunk.subarray(from, nl)), true);
+        from = nl + 1;
+      }
+      // A copy: the caller may reuse its chunk once push returns.
+      if (from < chunk.length) carry.push(chunk.slice(from));
     },
     /** Ends the file and computes the digest. */
     finish(): SessionScan {
-      consume(decode(new Uint8Array(0), false));
-      if (carry) onLine(carry, false);
+      if (carry.length) onLine(joinCarry(new Uint8Array(0)), false);
       const last = line;
       const found = header as Header | null;
       if (found === null) {
@@ -218,7 +214,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
       if (version > CURRENT_SESSION_VERSION) {
         problems.push({ line: headerLine, code: 'future-version', message: `version ${version} is newer than ${CURRENT_SESSION_VERSION}`, severity: 'warning' });
       }
-      const check = checkTree(entries.map((e, i) => ({ id: e.id, parentId: e.parentId, line: entryLines[i] })));
+      const check = checkTree({ ids: entries.map((e) => e.id), parentIds: entries.map((e) => e.parentId), lines: entryLines });
       problems.push(...check.problems);
       problems.sort((a, b) => a.line - b.line);
       const byId = new Map<string, Entry>();
