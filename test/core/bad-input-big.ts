@@ -88,5 +88,5 @@ export function bytesOf(c: BigCase): Uint8Array {
 }
 
 /** Sizes for `npm test` (modest: the whole test set must stay fast) and for the bench (issue 7's full sizes). */
-export const TEST_SIZES = { lineMb: 8, chain: 50_000, depth: 100_000 };
+export const TEST_SIZES = { lineMb: 6, chain: 30_000, depth: 100_000 };
 export const FULL_SIZES = { lineMb: 50, chain: 200_000, depth: 100_000 };
