@@ -89,4 +89,6 @@ export function bytesOf(c: BigCase): Uint8Array {
 
 /** Sizes for `npm test` (modest: the whole test set must stay fast) and for the bench (issue 7's full sizes). */
 export const TEST_SIZES = { lineMb: 6, chain: 30_000, depth: 100_000 };
+/** Smaller again in Chromium's tests (each import also writes OPFS and indexes). */
+export const BROWSER_SIZES = { lineMb: 2, chain: 10_000, depth: 100_000 };
 export const FULL_SIZES = { lineMb: 50, chain: 200_000, depth: 100_000 };
