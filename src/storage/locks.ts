@@ -18,3 +18,21 @@ export async function withLock<T>(name: string, fn: () => Promise<T>, mode: 'exc
     if (queues.get(name) === tail) queues.delete(name);
   }
 }
+
+/**
+ * Runs `fn` holding the lock `name` only if nobody holds it now (another tab's live writer, or
+ * this worker itself); returns false, without waiting, when it is taken.
+ */
+export async function withLockIfFree(name: string, fn: () => Promise<void>): Promise<boolean> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks) {
+    return locks.request(name, { ifAvailable: true }, async (lock) => {
+      if (!lock) return false;
+      await fn();
+      return true;
+    }) as Promise<boolean>;
+  }
+  if (queues.has(name)) return false;
+  await withLock(name, fn);
+  return true;
+}
