@@ -20,7 +20,7 @@ import type { BenchContext, BenchSuite } from './harness.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
-/** RSS (bytes) of a process and all its descendants, read from /proc; and the largest single one. */
+/** RSS (bytes) of the Chromium processes among a process's descendants, read from /proc; and the largest single one. */
 function treeRss(pid: number): { total: number; largest: number } {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
@@ -32,7 +32,8 @@ function treeRss(pid: number): { total: number; largest: number } {
       const ppid = Number(fields[1]);
       const pages = Number(fields[21]);
       const p = Number(name);
-      rss.set(p, pages * 4096);
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      rss.set(p, /chrom/i.test(comm) ? pages * 4096 : 0);
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid)!.push(p);
     } catch {
@@ -73,7 +74,8 @@ async function run(ctx: BenchContext): Promise<void> {
   const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: true }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
   await server.listen();
   const browser = await chromium.launch(chromiumLaunchOptions());
-  const pid = (browser as unknown as { process?: () => { pid?: number } | null }).process?.()?.pid;
+  // Playwright starts Chromium from this process: its processes are our descendants.
+  const pid = process.pid;
   try {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${port}/__load_bench__`);
@@ -94,7 +96,7 @@ async function run(ctx: BenchContext): Promise<void> {
     ctx.row({ name: 'load: largest gap between 10 ms timer ticks on the main thread', value: r.maxTickGap, unit: 'ms' });
     ctx.row({ name: 'load: peak JS heap of the page', value: mb(r.peakPageHeap), unit: 'MB' });
     if (pid) {
-      ctx.row({ name: 'load: peak RSS of all Chromium processes (before the run)', value: mb(peak.total), unit: 'MB', baseline: mb(base.total), ratio: peak.total / base.total });
+      ctx.row({ name: 'load: peak RSS of all Chromium processes (baseline: before the import)', value: mb(peak.total), unit: 'MB', baseline: mb(base.total), ratio: peak.total / base.total });
       ctx.row({ name: 'load: peak RSS of the largest Chromium process (renderer + worker)', value: mb(peak.largest), unit: 'MB' });
     }
     for (const key of ['line', 'chain', 'nesting']) {
