@@ -60,7 +60,10 @@ function forEachByteLine(bytes: Uint8Array, visit: LineVisitor): number {
   return line;
 }
 
-// Byte offsets of a string's lines as TextEncoder lays them out (a lone surrogate takes 3 bytes).
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+// Byte offsets of a string's lines as TextEncoder lays them out (a lone surrogate takes 3 bytes);
+// an ASCII line (one regex test) is as long in bytes as in chars.
 function forEachTextLine(input: string, visit: LineVisitor): number {
   let scratch = new Uint8Array(1 << 16);
   let spos = 0;
@@ -70,8 +73,12 @@ function forEachTextLine(input: string, visit: LineVisitor): number {
     line++;
     const nl = input.indexOf('\n', spos);
     const raw = input.slice(spos, nl < 0 ? input.length : nl);
-    if (scratch.length < raw.length * 3) scratch = new Uint8Array(raw.length * 3);
-    const end = bpos + encoder.encodeInto(raw, scratch).written;
+    let size = raw.length;
+    if (NON_ASCII.test(raw)) {
+      if (scratch.length < raw.length * 3) scratch = new Uint8Array(raw.length * 3);
+      size = encoder.encodeInto(raw, scratch).written;
+    }
+    const end = bpos + size;
     // TextDecoder drops a leading BOM from bytes; do the same for text so line 1 still parses.
     let text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);

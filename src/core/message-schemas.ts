@@ -168,14 +168,23 @@ export const MessageSchema = z.union([
   UnknownMessageSchema,
 ]);
 
-/** Inferred shapes (bare names, §STYLE 6). */
+/** A text part (inferred shapes below take the bare name, STYLE 6). */
 export type TextContent = z.infer<typeof TextContentSchema>;
+/** A thinking part. */
 export type ThinkingContent = z.infer<typeof ThinkingContentSchema>;
+/** A tool call part. */
 export type ToolCallContent = z.infer<typeof ToolCallContentSchema>;
+/** An image part. */
 export type ImageContent = z.infer<typeof ImageContentSchema>;
+/** pi's token usage and cost. */
 export type Usage = z.infer<typeof UsageSchema>;
+/** A user message. */
 export type UserMessage = z.infer<typeof UserMessageSchema>;
+/** An assistant message. */
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+/** A tool result message. */
 export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;
+/** A user `!cmd` run. */
 export type BashExecutionMessage = z.infer<typeof BashExecutionMessageSchema>;
+/** A custom (extension/host) message. */
 export type CustomMessage = z.infer<typeof CustomMessageSchema>;

@@ -29,12 +29,15 @@ export interface ContextOptions {
 export const ABORTED_TOOL_TEXT = 'aborted';
 /** pi's compaction summary wrapper (§4.5). */
 export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
+/** Closes pi's compaction summary. */
 export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
 /** pi's branch summary wrapper (§4.5; no newline before the suffix). */
 export const BRANCH_SUMMARY_PREFIX = 'The following is a summary of a branch that this conversation came back from:\n\n<summary>\n';
+/** Closes pi's branch summary. */
 export const BRANCH_SUMMARY_SUFFIX = '</summary>';
-/** pi's notes for images a model cannot take (§4.2). */
+/** pi's note for a user image the model cannot take (§4.2). */
 export const IMAGE_OMITTED = '(image omitted: model does not support images)';
+/** pi's note for a tool-result image the model cannot take. */
 export const TOOL_IMAGE_OMITTED = '(tool image omitted: model does not support images)';
 /** What an assistant turn that only made pictures is sent as. */
 export const MADE_A_PICTURE = '(made a picture)';

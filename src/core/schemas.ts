@@ -2,6 +2,7 @@
 // unknown fields pass. `entryProblem` turns a failed check into a problem on the entry's line.
 import { z } from 'zod';
 import { MessageSchema, TextOrImageSchema, UsageSchema } from './message-schemas.ts';
+import { isSurelyValid } from './fast-check-entry.ts';
 import { clip, problem } from './problems.ts';
 import type { Problem } from './types.ts';
 
@@ -172,16 +173,24 @@ function validatorFor(type: unknown): z.ZodType {
 /** Checks one entry; a failure is an `invalid-entry` warning on its line (the entry stays). */
 export function entryProblem(value: unknown, line: number): Problem | null {
   const type = (value as { type?: unknown }).type;
-  const result = validatorFor(type).safeParse(value);
+  if (isSurelyValid(value)) return null;
+  const schema = validatorFor(type);
+  // validate() runs the compiled assert-only check (no output copy); issues are gathered only on failure.
+  if (schema.validate(value)) return null;
+  const result = schema.safeParse(value);
   if (result.success) return null;
   const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`);
   const more = result.error.issues.length > 3 ? ` (+${result.error.issues.length - 3} more)` : '';
   return problem(line, 'invalid-entry', `${typeof type === 'string' ? clip(type, 40) : 'entry'} does not match its schema: ${issues.join('; ')}${more}`);
 }
 
-/** Inferred shapes (bare names). */
+/** The header as the schema sees it (inferred shapes take the bare name). */
 export type HeaderShape = z.infer<typeof HeaderSchema>;
+/** A compaction entry. */
 export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
+/** A message entry. */
 export type MessageEntry = z.infer<typeof MessageEntrySchema>;
+/** A custom_message entry. */
 export type CustomMessageEntry = z.infer<typeof CustomMessageEntrySchema>;
+/** A model_change entry. */
 export type ModelChangeEntry = z.infer<typeof ModelChangeEntrySchema>;

@@ -108,8 +108,9 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       return out;
     },
     async names(dir) {
+      // keys(): names only, no handle made per entry (the store's folders hold only files).
       const out: string[] = [];
-      for await (const [name, h] of (await dirFor(dir)).entries()) if (h.kind === 'file') out.push(name);
+      for await (const name of (await dirFor(dir)).keys()) out.push(name);
       return out;
     },
     async size(path) {

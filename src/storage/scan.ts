@@ -3,13 +3,16 @@
 // not the size of the file (a 200 MB session full of images must not need 1 GB).
 import {
   branch,
+  checkEnvelope,
   checkTree,
-  CURRENT_SESSION_VERSION,
   displayTitle,
   entryProblem,
+  headerProblems,
   isHeader,
   isTitleSlot,
   leaves,
+  migrateV1Entry,
+  migrateV2Entry,
   model,
   text,
   totals,
@@ -22,8 +25,11 @@ import {
   type TitleSlot,
   type TreeLike,
 } from '../core/index.ts';
+import { EntryMap } from '../core/entry-map.ts';
 import { decodeLine, isBlank, parseLine } from '../core/jsonl.ts';
+import { problem } from '../core/problems.ts';
 import { looksLikeTitleSlot } from '../core/title-slot.ts';
+import { concatBytes } from './chunks.ts';
 import type { ByteChunks, SummaryTotals } from './types.ts';
 
 /** What the index needs from a file's content (the rest of a SessionSummary is about the file). */
@@ -89,33 +95,34 @@ export async function scanSession(chunks: ByteChunks, opts: { validate?: boolean
 /** A push-style scanner (for feeding the same chunks that are being written). */
 export function createScanner(opts: { validate?: boolean } = {}) {
   const validate = opts.validate !== false;
-  // Bytes of the line not yet ended by "\n" (split on bytes, then decoded line by line as the core
-  // does, so an invalid UTF-8 sequence is reported on its own line).
+  // Bytes of the unfinished last line (pieces, joined when its "\n" arrives).
   let carry: Uint8Array[] = [];
   let line = 0;
   let header: Header | null = null;
   let headerLine = 0;
   let titleSlot: TitleSlot | null = null;
   let firstObjectLine = 0;
-  let version = CURRENT_SESSION_VERSION;
+  let version = versionOf(null);
   let firstMessage: string | null = null;
-  let lastV1Id: string | null = null;
   const v1Ids: string[] = [];
   const entries: Entry[] = [];
   const entryLines: number[] = [];
+  const ids: (string | undefined)[] = [];
+  const parentIds: (string | null | undefined)[] = [];
   const problems: Problem[] = [];
   const blobRefs = new Set<string>();
 
+  // One physical line, as the core's parse sees it (same problems, same migration, same checks).
   const onLine = (bytes: Uint8Array, terminated: boolean) => {
     line++;
     const { text: s, invalidUtf8 } = decodeLine(bytes, 0, bytes.length);
     if (isBlank(s)) return;
-    if (invalidUtf8) problems.push({ line, code: 'invalid-utf8', message: 'line is not valid UTF-8; bad bytes read as U+FFFD', severity: 'warning' });
+    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
     const value = parseLine(s, line, terminated, problems);
     if (value === null) return;
     if (line === 1 && value.type === 'title') {
       if (isTitleSlot(value)) return void (titleSlot = value);
-      if (looksLikeTitleSlot(value)) problems.push({ line, code: 'title-slot', message: 'first line looks like an omp title slot but is not a valid one; read as an entry', severity: 'warning' });
+      if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
     }
     if (firstObjectLine === 0) firstObjectLine = line;
     if (value.type === 'session') {
@@ -124,111 +131,86 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         headerLine = line;
         version = versionOf(value);
       } else if (header !== null) {
-        problems.push({ line, code: 'header-not-first', message: `another session header (the first is on line ${headerLine}); ignored`, severity: 'error' });
+        problems.push(problem(line, 'header-not-first', `another session header (the first is on line ${headerLine}); ignored`));
       }
       return;
     }
     if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1]);
-    migrateOne(value);
-    if (validate) {
-      const bad = entryProblem(value, line);
-      if (bad) problems.push(bad);
-    }
-    if (firstMessage === null && value.type === 'message') {
-      const m = value.message as { role?: unknown } | undefined;
-      if (m?.role === 'user') firstMessage = clipText(text(m));
-    }
-    entries.push(slim(value));
-    entryLines.push(line);
-  };
-
-  // The in-memory migration of §5, one entry at a time (the header, which says the version, comes first).
-  const migrateOne = (value: Record<string, unknown>) => {
+    const entry = value as Entry;
+    // The in-memory migration of §5, one entry at a time (the header, which says the version, comes first).
     if (header !== null && version < 2) {
       const id = v1Id(line);
-      value.id = id;
-      value.parentId = lastV1Id;
-      lastV1Id = id;
+      migrateV1Entry(entry, id, v1Ids.length ? v1Ids[v1Ids.length - 1] : null, (k) => v1Ids[k]);
       v1Ids.push(id);
-      if (value.type === 'compaction' && typeof value.firstKeptEntryIndex === 'number') {
-        const target = v1Ids[value.firstKeptEntryIndex - 1];
-        if (target) value.firstKeptEntryId = target;
-        delete value.firstKeptEntryIndex;
-      }
     }
-    if (header !== null && version < 3 && value.type === 'message') {
-      const m = value.message as { role?: unknown } | undefined;
-      if (m && typeof m === 'object' && m.role === 'hookMessage') value.message = { ...m, role: 'custom' };
+    if (header !== null && version < 3) migrateV2Entry(entry);
+    if (typeof entry.id !== 'string' || (entry.parentId != null && typeof entry.parentId !== 'string')) {
+      const fixed = checkEnvelope(entry.id, entry.parentId, line, problems);
+      if (fixed.id === undefined) delete entry.id;
+      if (fixed.parentId !== entry.parentId) entry.parentId = fixed.parentId;
     }
-    if (value.id !== undefined && typeof value.id !== 'string') {
-      problems.push({ line, code: 'invalid-entry', message: 'id is not a string; entry kept without an id', severity: 'warning' });
-      delete value.id;
+    if (validate) {
+      const bad = entryProblem(entry, line);
+      if (bad) problems.push(bad);
     }
-    if (value.parentId !== undefined && value.parentId !== null && typeof value.parentId !== 'string') {
-      problems.push({ line, code: 'invalid-entry', message: 'parentId is not a string; entry read as a root', severity: 'warning' });
-      value.parentId = null;
+    if (firstMessage === null && entry.type === 'message') {
+      const m = entry.message as { role?: unknown } | undefined;
+      if (m?.role === 'user') firstMessage = clipText(text(m));
     }
-  };
-
-  const joinCarry = (last: Uint8Array): Uint8Array => {
-    if (carry.length === 0) return last;
-    const parts = [...carry, last];
-    carry = [];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    const slimmed = slim(entry);
+    entries.push(slimmed);
+    entryLines.push(line);
+    ids.push(slimmed.id);
+    parentIds.push(slimmed.parentId);
   };
 
   return {
     /** Feeds the next chunk of the file. */
     push(chunk: Uint8Array) {
-      let from = 0;
+      let pos = 0;
       for (;;) {
-        const nl = chunk.indexOf(10, from);
+        const nl = chunk.indexOf(10, pos);
         if (nl < 0) break;
-        onLine(joinCarry(chunk.subarray(from, nl)), true);
-        from = nl + 1;
+        const piece = chunk.subarray(pos, nl);
+        if (carry.length) {
+          carry.push(piece);
+          const whole = concatBytes(carry);
+          carry = [];
+          onLine(whole, true);
+        } else onLine(piece, true);
+        pos = nl + 1;
       }
-      // A copy: the caller may reuse its chunk once push returns.
-      if (from < chunk.length) carry.push(chunk.slice(from));
+      // Copied: the caller may reuse its buffer for the next chunk.
+      if (pos < chunk.length) carry.push(chunk.slice(pos));
     },
     /** Ends the file and computes the digest. */
     finish(): SessionScan {
-      if (carry.length) onLine(joinCarry(new Uint8Array(0)), false);
-      const last = line;
-      const found = header as Header | null;
-      if (found === null) {
-        problems.push({ line: firstObjectLine || 1, code: 'no-header', message: 'no session header (a first record with type "session" and a string id): not a session file', severity: 'error' });
-      } else if (headerLine !== firstObjectLine) {
-        problems.push({ line: headerLine, code: 'header-not-first', message: `the session header is on line ${headerLine}, after other records`, severity: 'error' });
+      if (carry.length) {
+        const whole = concatBytes(carry);
+        carry = [];
+        onLine(whole, false);
       }
+      const found = header as Header | null;
+      problems.push(...headerProblems(found, headerLine, firstObjectLine));
       const slot = titleSlot as TitleSlot | null;
       if (found && slot) {
         if (slot.title !== '') found.title = slot.title;
         else delete found.title;
+        if (slot.source !== undefined) found.titleSource = slot.source;
       }
-      if (version > CURRENT_SESSION_VERSION) {
-        problems.push({ line: headerLine, code: 'future-version', message: `version ${version} is newer than ${CURRENT_SESSION_VERSION}`, severity: 'warning' });
-      }
-      const check = checkTree({ ids: entries.map((e) => e.id), parentIds: entries.map((e) => e.parentId), lines: entryLines });
+      const check = checkTree({ ids, parentIds, lines: entryLines });
       problems.push(...check.problems);
       problems.sort((a, b) => a.line - b.line);
-      const byId = new Map<string, Entry>();
-      for (const [id, i] of check.indexById) byId.set(id, entries[i]);
       const tree = {
         entries,
         entryLines,
-        byId,
+        byId: new EntryMap(check.indexById, entries),
         indexById: check.indexById,
         leafId: check.leafIndex < 0 ? null : (entries[check.leafIndex].id as string),
         header: found,
         titleSlot: slot,
         version,
-        lineCount: last,
+        lineCount: line,
       };
       const active = branch(tree);
       const digest: SessionDigest = {

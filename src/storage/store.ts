@@ -36,6 +36,10 @@ const SPOOL_DIR = 'spool';
 const SPOOL_TTL = 24 * 3600 * 1000;
 const SHA256 = /^[0-9a-f]{64}$/;
 
+function variantNumber(id: string): number {
+  return Number(/~(\d+)$/.exec(id)?.[1] ?? 0);
+}
+
 /** Builds the store over a disk. Nothing is read until the first call. */
 export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const now = options.now ?? (() => Date.now());
@@ -46,6 +50,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   let ready: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spools = 0;
+  let pendingVersion = 0;
+  let merged: { list: SessionSummary[] | null; version: number; map: Map<string, SessionSummary> } | null = null;
   // True while index.json could not be written (quota) and `pending` holds the whole index.
   let memoryIndex = false;
   // Writes in progress per session id in this store (their journal marks are not ours to remove).
@@ -166,6 +172,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
         memoryIndex = true;
         for (const s of next) pending.set(s.id, s);
         for (const s of byPath.values()) pending.set(s.id, null);
+        pendingVersion++;
       }
     }
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
@@ -215,11 +222,14 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       await withLock(INDEX_LOCK, () => reconcile(true));
       list = (await readIndexFile()) ?? [];
     }
+    // Reused while neither index.json (same parsed list) nor the pending records changed.
+    if (merged && merged.list === list && merged.version === pendingVersion) return merged.map;
     const map = new Map((list ?? []).map((s) => [s.id, s]));
     for (const [id, s] of pending) {
       if (s) map.set(id, s);
       else map.delete(id);
     }
+    merged = { list, version: pendingVersion, map };
     return map;
   };
 
@@ -240,6 +250,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       memoryIndex = false;
     });
     for (const [id, s] of applied) if (pending.get(id) === s) pending.delete(id);
+    pendingVersion++;
     // The index now holds these sessions as they are on disk: their "done" marks can go.
     for (const id of applied.keys()) {
       if (active.has(id)) continue;
@@ -250,6 +261,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
 
   const record = (s: SessionSummary | null, id: string) => {
     pending.set(id, s);
+    pendingVersion++;
     if (timer) clearTimeout(timer);
     // A failed background flush keeps its records pending (listing still shows them) for the next one.
     timer = setTimeout(() => void flush().catch(() => undefined), flushDelay);
@@ -310,6 +322,14 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
     async list() {
       return sortSummaries([...(await indexed()).values()]);
+    },
+    async family(headerId) {
+      const map = await indexed();
+      const main = map.get(headerId);
+      const variants: SessionSummary[] = [];
+      for (const s of map.values()) if (s.variantOf === headerId && s.id !== headerId) variants.push(s);
+      variants.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
+      return main ? [main, ...variants] : variants;
     },
     async latest() {
       return (await store.list())[0]?.path ?? null;

@@ -95,6 +95,8 @@ export interface SessionStore {
   writeBlob(sha256: string, bytes: Uint8Array): Promise<void>;
   /** One session's summary, or null. */
   get(id: string): Promise<SessionSummary | null>;
+  /** The session stored under a header id, then its variants in the order they were made. */
+  family(headerId: string): Promise<SessionSummary[]>;
   /** Every session, most recently written first (module description: `list`). */
   list(): Promise<SessionSummary[]>;
   /** The path of the most recently written session, or null (module description: `latest`). */

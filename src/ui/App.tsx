@@ -8,7 +8,7 @@ import { LibraryScreen } from './library/LibraryScreen.tsx';
 import { SettingsPanel } from './library/SettingsPanel.tsx';
 import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
-import { navigate, route, type Route } from './router.ts';
+import { goBack, navigate, route, type Route } from './router.ts';
 
 /** The app shell: header, the library or a reader, import report, update prompt, messages. */
 export function App() {
@@ -58,7 +58,7 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
   useEffect(() => {
     loadReader?.().then((m) => { mod.value = m; }, () => { failed.value = true; });
   }, []);
-  const back = () => navigate({ name: 'library' });
+  const back = () => goBack({ name: 'library' });
   if (!loadReader || failed.value) {
     return (
       <main class="library">

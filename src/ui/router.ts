@@ -47,6 +47,15 @@ export function navigate(next: Route, options: { replace?: boolean } = {}): void
   const hash = formatRoute(next);
   if (hash === location.hash) return;
   if (options.replace) history.replaceState(history.state, '', hash);
-  else history.pushState(null, '', hash);
+  else history.pushState({ inApp: true }, '', hash);
   route.value = parseRoute(hash);
+}
+
+/**
+ * Goes back to where the user came from when that was inside the app (so the browser's back
+ * button and ours agree), else to `fallback` (e.g. a reader opened from a link or a launch).
+ */
+export function goBack(fallback: Route): void {
+  if ((history.state as { inApp?: boolean } | null)?.inApp) history.back();
+  else navigate(fallback, { replace: true });
 }

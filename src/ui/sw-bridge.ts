@@ -13,11 +13,13 @@ export function startServiceWorker(): void {
   // A new version never takes over by itself: it waits, and the page says so.
   workbox.addEventListener('waiting', () => { updateAvailable.value = true; });
   void workbox.register();
+  // An installed app can stay open for days: look for a new version whenever it comes back to view.
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') void checkForUpdate(); });
 }
 
 /** Looks for a new version now (the browser also checks on navigation and every 24 hours). */
 export async function checkForUpdate(): Promise<void> {
-  await workbox?.update();
+  await workbox?.update().catch(() => undefined);
 }
 
 /** Applies the waiting update: the new service worker takes over, then the page reloads once. */

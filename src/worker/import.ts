@@ -89,7 +89,7 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
   const headerId = found.header.id;
   return store.withWriteLock(headerId, async () => {
-    const candidates = await candidatesFor(store, headerId);
+    const candidates = await store.family(headerId);
     for (const stored of candidates) {
       const relation = await relate(store, stored.id, stored.size, blob, signal);
       if (relation === 'diverged') continue;
@@ -128,20 +128,6 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
 
 function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {
   return { name, outcome, id: s.id, problems: s.problems };
-}
-
-// The stored session with this header id first, then its variants in the order they were made.
-async function candidatesFor(store: SessionStore, headerId: string): Promise<SessionSummary[]> {
-  const all = await store.list();
-  const main = all.find((s) => s.id === headerId);
-  const variants = all
-    .filter((s) => s.id !== headerId && s.variantOf === headerId)
-    .sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
-  return main ? [main, ...variants] : variants;
-}
-
-function variantNumber(id: string): number {
-  return Number(/~(\d+)$/.exec(id)?.[1] ?? 0);
 }
 
 function freeVariantId(headerId: string, candidates: SessionSummary[]): string {

@@ -7,8 +7,10 @@
  * decoding is counted everywhere; the "(from text)" rows start from an already decoded string.
  */
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { buildSessionContext, convertToLlm, parseSessionEntries } from '@mariozechner/pi-coding-agent';
 import * as core from '../../src/core/index.ts';
+import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from '../core/fidelity/normalize.ts';
 import { ensureGenerated } from '../gen/fixtures.ts';
 import { atMost, type BenchContext, type BenchSuite, compare, measureMemory, type Timing } from './harness.ts';
 import { hasEnvelopeIndex, lastScreen, SCREEN_ENTRIES } from './last-screen.ts';
@@ -41,13 +43,19 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   const text = new TextDecoder().decode(bytes);
   const size = `${sizeMb} MB`;
-  const runs = ctx.runs ?? (sizeMb >= 100 ? 3 : sizeMb >= 30 ? 4 : 7);
+  const runs = ctx.runs ?? (sizeMb >= 100 ? 3 : sizeMb >= 30 ? 4 : 5);
   const dec = new TextDecoder();
 
-  // Sanity: every variant reads the whole file and ours agrees on the context size with pi.
-  const ours = coreOpen(bytes) as unknown[];
-  const theirs = piOpen(text) as unknown[];
-  ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${theirs.length})`);
+  // Fidelity at this size: our context equals pi's after the §0.3 differences (normalize.ts).
+  const ours = fromModelMessages(coreOpen(bytes) as Record<string, unknown>[]);
+  const piEntries = (parseSessionEntries(text) as unknown as Record<string, unknown>[]).filter((e) => e.type !== 'session');
+  const expected = expectedFromPi(convertToLlm(buildSessionContext(piEntries as never).messages) as unknown as Record<string, unknown>[], { attachmentLines: summarizedAttachments(piPath(piEntries)) });
+  const same = isDeepStrictEqual(ours, expected);
+  const firstDiff = same ? -1 : ours.findIndex((m, i) => !isDeepStrictEqual(m, expected[i]));
+  ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${expected.length})`);
+  const screen = lastScreen(core as Record<string, unknown>, bytes);
+  if (screen && !isDeepStrictEqual(screen, core.branch(core.parse(bytes)).slice(-SCREEN_ENTRIES))) throw new Error('last screen differs from the tail of parse\'s branch');
+  ctx.row({ name: `core context = pi context (§0.3 differences applied), ${size}`, value: same ? 1 : 0, unit: 'bool', target: '= 1', ok: same, note: same ? `${ours.length} messages` : `first difference at message ${firstDiff}` });
 
   ctx.log(`${size}: timing parse (${runs} rounds)`);
   const t = cpuOf(await compare({
@@ -83,10 +91,10 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   }
   ctx.row({ name: `core open throughput (wall clock), ${size}`, value: bytes.length / MB / (timings.open.wall / 1000), unit: 'MB/s' });
 
-  ctx.log(`${size}: peak memory (child processes)`);
+  ctx.log(`${size}: peak memory (child processes${sizeMb >= 50 ? '' : ', median of 3'})`);
   const memTarget = atMost(3, '× file');
   for (const [task, label] of [['core-open', 'core open'], ['pi-open', '(b) pi open'], ['json', '(a) JSON.parse lines'], ...(hasIndex ? [['core-last-screen', 'core last screen']] : [])] as const) {
-    const m = await measureMemory(task, file);
+    const m = await measureMemory(task, file, sizeMb >= 50 ? 1 : 3);
     const ratio = m.peakRss / bytes.length;
     ctx.row({
       name: `peak RSS above baseline / file size: ${label}, ${size}`, value: ratio, unit: '× file',

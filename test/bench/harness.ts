@@ -103,9 +103,18 @@ export interface MemoryResult { baselineRss: number; peakRss: number; maxRss: nu
 
 /**
  * Runs `task` on `file` in a separate `node` process (so no other measurement shares its heap)
- * and returns the peak RSS it reached above the process's own baseline.
+ * and returns the peak RSS it reached above the process's own baseline. With `repeat` > 1, runs
+ * that many fresh processes and returns the one with the median peak (when V8 collects garbage
+ * moves the peak by tens of percent from one process to the next).
  */
-export function measureMemory(task: string, file: string): Promise<MemoryResult> {
+export async function measureMemory(task: string, file: string, repeat = 1): Promise<MemoryResult> {
+  const results: MemoryResult[] = [];
+  for (let i = 0; i < repeat; i++) results.push(await measureMemoryOnce(task, file));
+  results.sort((a, b) => a.peakRss - b.peakRss);
+  return results[(results.length - 1) >> 1];
+}
+
+function measureMemoryOnce(task: string, file: string): Promise<MemoryResult> {
   const child = new URL('./mem-child.ts', import.meta.url).pathname;
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', child, task, file], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -14,9 +14,7 @@ import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 
-/** A row as test/bench/harness.ts's BenchRow (kept structural so this file stands alone). */
-interface Row { name: string; value: number; unit: string; baseline?: number; ratio?: number; target?: string; ok?: boolean; note?: string }
-interface Ctx { sizes: number[] | null; runs: number | null; row(r: Row): void; log(m: string): void }
+import type { BenchContext as Ctx, BenchRow as Row, BenchSuite } from './harness.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -50,7 +48,7 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
   }
 }
 
-const suite = {
+const suite: BenchSuite = {
   name: 'storage',
   description: 'OPFS import vs raw sync-handle writes, listing 2,000 sessions (Chromium via Playwright)',
   defaultSizes: [100],

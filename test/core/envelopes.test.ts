@@ -76,6 +76,20 @@ const CASES: Record<string, string | Uint8Array> = {
   'invalid utf-8': new Uint8Array([...bytes(jsonl(HEADER)), ...bytes('{"type":"custom","customType":"'), 0xff, ...bytes('","id":"a","parentId":null}\n')]),
   'unicode and line separators': jsonl(HEADER, m('a', null, user('héllo 🌍 \u2028 \u0085 ok'))),
   'bom': '\ufeff' + jsonl(HEADER, e('a', null)),
+  'broken bodies (not JSON) are skipped as by parse': jsonl(
+    HEADER,
+    e('a', null),
+    '{"type":"custom","id":"b","parentId":"a","x":[1,]}',
+    '{"type":"custom","id":"c","parentId":"a","x":01}',
+    '{"type":"custom","id":"d","parentId":"a","x":-}',
+    '{"type":"custom","id":"e","parentId":"a","x":"tab\there"}',
+    '{"type":"custom","id":"f\u0001","parentId":"a"}',
+    '{"type":"custom","id":"g","parentId":"a","x":{"k" 1}}',
+    '{"type":"custom","id":"h","parentId":"a","x":"bad \\q escape"}',
+    '{"type":"custom","id":"i","parentId":"a","x":{"":{,}}}',
+    '{"type":"custom","id":"j","parentId":"a","x":[{"a":[1,{"b":null}],"c":-1.5e+3}],"y":"\\u00e9 \\" \\\\"}',
+    e('k', 'j'),
+  ),
 };
 
 describe('indexEnvelopes agrees with parse', () => {
@@ -145,8 +159,14 @@ describe('scanEnvelope', () => {
     expect(scanEnvelope('{}')).toEqual({ type: undefined, id: undefined, parentId: undefined });
   });
 
+  test('decides valid lines with nesting, escapes, numbers and literals', () => {
+    const line = JSON.stringify({ x: [{ a: [1, { b: null }], c: -1.5e3, d: [], e: {} }], y: 'é \u0001 " \\ \n /', t: true, f: false, type: 't', id: 'i', parentId: 'p' });
+    expect(scanEnvelope(line)).toEqual({ type: 't', id: 'i', parentId: 'p' });
+    expect(scanEnvelope(' { "type" : "t" } ')).toEqual({ type: 't', id: undefined, parentId: undefined });
+  });
+
   test('leaves undecided what JSON.parse must decide', () => {
-    for (const line of ['[1]', 'null', '{"type":5}', '{"id":"a\\u0062"}', '{"\\u0069d":"a"}', '{"type":"x"', '{"type":"x"} x', '{"a":nope}', '{"a" 1}', '{"a":1,}x', '"s"']) {
+    for (const line of ['[1]', 'null', '{"type":5}', '{"id":"a\\u0062"}', '{"\\u0069d":"a"}', '{"type":"x"', '{"type":"x"} x', '{"a":nope}', '{"a" 1}', '{"a":1,}x', '"s"', '{"a":[1,]}', '{"a":01}', '{"a":"\\x"}', '{"a":"\t"}', '{"a":{"b":1,}}', '{"a":[}', '{"a":tru}']) {
       expect(scanEnvelope(line)).toBeNull();
     }
   });

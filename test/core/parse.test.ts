@@ -31,6 +31,14 @@ describe('parse', () => {
     expect(parse(text).records.map((r) => [r.start, r.end])).toEqual(s.records.map((r) => [r.start, r.end]));
   });
 
+  test('text input gives the byte ranges of its UTF-8 encoding, lone surrogates included', () => {
+    // A raw lone surrogate (JSON.stringify would escape it) takes 3 bytes (U+FFFD) in UTF-8.
+    const text = jsonl(HEADER, '{"type":"custom","customType":"lone \ud800","id":"a","parentId":null}', e('b', 'a'), m('c', 'b', user('ü')));
+    const fromText = parse(text).records.map((r) => [r.start, r.end]);
+    expect(fromText).toEqual(parse(bytes(text)).records.map((r) => [r.start, r.end]));
+    expect(fromText.at(-1)?.[1]).toBe(bytes(text).length - 1);
+  });
+
   test('keeps unknown types and unknown fields untouched', () => {
     const odd = { ...e('a', null, 'future_thing'), extra: { deep: [1, 2] } };
     const s = parse(jsonl({ ...HEADER, shiny: true }, odd));

@@ -46,6 +46,9 @@ export async function dropFiles(page: Page, files: Array<{ name: string; text: s
   }, files);
 }
 
+/** How long an import may take on a busy 2-core machine before its report must be there. */
+export const IMPORTED = { timeout: 30_000 };
+
 /** The import report's one-line summary (e.g. "Added: 2"). */
 export function importSummary(page: Page) {
   return page.getByRole('region', { name: 'Import' }).locator('.import-summary');

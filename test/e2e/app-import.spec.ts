@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { card, dropFiles, fixture, importSummary, makeSession, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
+import { card, dropFiles, fixture, importSummary, IMPORTED, makeSession, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
 
 test('the empty state explains the app and opens the sample through the library', async ({ page }) => {
   await openEmptyLibrary(page);
   await expect(page.getByText('coding agents')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Import folder' })).toBeVisible();
   await page.getByRole('button', { name: 'Open the sample session' }).click();
-  await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}$`));
+  await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}$`), IMPORTED);
   await page.goto('/#/');
   await expect(card(page, SAMPLE.title)).toBeVisible();
 });
@@ -20,13 +20,13 @@ test('dropping files on the window imports them and reports each outcome', async
     { name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') },
     { name: 'notes.txt', text: 'just some notes\n' },
   ]);
-  await expect(importSummary(page)).toContainText('Added: 1');
-  await expect(importSummary(page)).toContainText('Rejected: 1');
+  await expect(importSummary(page)).toContainText('Added: 1', IMPORTED);
+  await expect(importSummary(page)).toContainText('Rejected: 1', IMPORTED);
   await expect(page.locator('.report-list .outcome-rejected')).toContainText('notes.txt');
   await expect(card(page, SAMPLE.title)).toBeVisible();
   // The same file again changes nothing.
   await dropFiles(page, [{ name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') }]);
-  await expect(importSummary(page)).toHaveText('Unchanged: 1');
+  await expect(importSummary(page)).toHaveText('Unchanged: 1', IMPORTED);
 });
 
 test('dropping a folder walks it recursively, past readEntries batches of 100', async ({ page }) => {
@@ -56,7 +56,7 @@ test('dropping a folder walks it recursively, past readEntries batches of 100', 
     Object.defineProperty(drop, 'dataTransfer', { value: data });
     document.body.dispatchEvent(drop);
   }, sessions);
-  await expect(importSummary(page)).toHaveText('Added: 105', { timeout: 30_000 });
+  await expect(importSummary(page)).toHaveText('Added: 105', { timeout: 60_000 });
   await expect(page.locator('.session-card')).toHaveCount(105);
   await expect(page.getByRole('region', { name: 'Project alpha' }).locator('.session-card')).toHaveCount(52);
   await expect(page.getByRole('region', { name: 'Project beta' }).locator('.session-card')).toHaveCount(53);
@@ -67,7 +67,7 @@ test('the file picker and the folder picker import what was chosen', async ({ pa
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Import files' }).click();
   await (await chooser).setFiles([{ name: 'welcome.jsonl', mimeType: 'application/x-ndjson', buffer: fixture(SAMPLE.path) }]);
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
 
   // A pi-like sessions folder on disk, one folder per project.
   const dir = mkdtempSync(join(tmpdir(), 'rho-pick-'));
@@ -78,7 +78,7 @@ test('the file picker and the folder picker import what was chosen', async ({ pa
   const folderChooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Import folder' }).click();
   await (await folderChooser).setFiles(dir);
-  await expect(importSummary(page)).toHaveText('Added: 2');
+  await expect(importSummary(page)).toHaveText('Added: 2', IMPORTED);
   await expect(card(page, 'Gamma work')).toBeVisible();
   await expect(card(page, 'Delta work')).toBeVisible();
 });
@@ -90,7 +90,7 @@ test('pasting JSONL text anywhere on the library imports it; the paste box does 
   await page.evaluate((text) => navigator.clipboard.writeText(text), makeSession('22222222-0000-4000-8000-000000000001', 'Pasted on the page'));
   await page.locator('body').click({ position: { x: 5, y: 300 } });
   await page.keyboard.press('ControlOrMeta+V');
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await expect(card(page, 'Pasted on the page')).toBeVisible();
 
   await page.getByRole('button', { name: 'Paste JSONL' }).click();

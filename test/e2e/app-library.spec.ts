@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
-import { card, dropFiles, fixture, importSummary, makeSession, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
+import { card, dropFiles, fixture, importSummary, IMPORTED, makeSession, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
 
 const REAL = 'real/pi-mono-large-session.jsonl';
 
 async function importSample(page: Page): Promise<void> {
   await openEmptyLibrary(page);
   await dropFiles(page, [{ name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') }]);
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
 }
 
@@ -24,6 +24,20 @@ test('a library row shows title, date, model, size, entries and cost, grouped by
   await expect(row.locator('.facts')).toContainText(/\d+ entries/);
   await expect(row.locator('.facts')).toContainText(/\d+(\.\d)? KB/);
   await expect(page.getByRole('region', { name: 'Project tide-tables' })).toBeVisible();
+  await expect(row.locator('.facts')).toContainText('2 branches');
+
+  // The active branch alone: a linear session, shorter than the whole tree, every line JSON.
+  const menu = await openMenu(page, SAMPLE.title);
+  const download = page.waitForEvent('download');
+  await menu.getByRole('button', { name: 'Export active branch' }).click();
+  const branch = await download;
+  expect(branch.suggestedFilename()).toMatch(/\.jsonl$/);
+  const lines = readFileSync(await branch.path(), 'utf8').trimEnd().split('\n');
+  const whole = fixture(SAMPLE.path).toString('utf8').trimEnd().split('\n');
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines.length).toBeLessThan(whole.length);
+  expect(JSON.parse(lines[0]).type).toBe('session');
+  for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
 });
 
 test('export gives back the exact bytes that were imported (download)', async ({ page }) => {
@@ -32,7 +46,7 @@ test('export gives back the exact bytes that were imported (download)', async ({
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Import files' }).click();
   await (await chooser).setFiles([{ name: 'large.jsonl', mimeType: 'application/x-ndjson', buffer: bytes }]);
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
   const row = page.locator('.session-card').first();
   const title = (await row.locator('.session-title').textContent())!;
@@ -48,7 +62,7 @@ test('a selection exports as one zip bundle holding each session byte for byte',
   const a = makeSession('33333333-0000-4000-8000-000000000001', 'Bundle one');
   const b = makeSession('33333333-0000-4000-8000-000000000002', 'Bundle two');
   await dropFiles(page, [{ name: 'a.jsonl', text: a }, { name: 'b.jsonl', text: b }, { name: 'c.jsonl', text: makeSession('33333333-0000-4000-8000-000000000003', 'Not chosen') }]);
-  await expect(importSummary(page)).toHaveText('Added: 3');
+  await expect(importSummary(page)).toHaveText('Added: 3', IMPORTED);
   await page.getByLabel('Select Bundle one').check();
   await page.getByLabel('Select Bundle two').check();
   await expect(page.getByRole('region', { name: 'Selection' })).toContainText('2 sessions selected');
@@ -75,7 +89,7 @@ test('rename, search across all sessions, and the copy-resume commands', async (
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await importSample(page);
   await dropFiles(page, [{ name: 'other.jsonl', text: makeSession('44444444-0000-4000-8000-000000000001', 'Unrelated work') }]);
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
 
   const menu = await openMenu(page, SAMPLE.title);
   await menu.getByRole('button', { name: 'Rename' }).click();
@@ -104,7 +118,7 @@ test('two tabs see each other’s imports', async ({ page, context }) => {
   const other = await context.newPage();
   await openEmptyLibrary(other);
   await dropFiles(page, [{ name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') }]);
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await expect(card(other, SAMPLE.title)).toBeVisible();
   await dropFiles(other, [{ name: 'x.jsonl', text: makeSession('55555555-0000-4000-8000-000000000001', 'From the other tab') }]);
   await expect(card(page, 'From the other tab')).toBeVisible();

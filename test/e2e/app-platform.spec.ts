@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { card, fixture, importSummary, makeSession, openEmptyLibrary, SAMPLE, serveBuild, waitForServiceWorker } from './app-helpers.ts';
+import { card, fixture, importSummary, IMPORTED, makeSession, openEmptyLibrary, SAMPLE, serveBuild, waitForServiceWorker } from './app-helpers.ts';
 
 test('Android share target: a multipart POST to /share-target lands in the import report', async ({ page }) => {
   await openEmptyLibrary(page);
@@ -21,7 +21,7 @@ test('Android share target: a multipart POST to /share-target lands in the impor
     document.body.append(form);
     form.submit();
   }, fixture(SAMPLE.path).toString('utf8'));
-  await expect(importSummary(page)).toHaveText('Added: 1');
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await expect(page).toHaveURL(/#\/$/);
   await expect(card(page, SAMPLE.title)).toBeVisible();
   // The shared copy is gone from the service worker's cache once taken.
@@ -41,7 +41,7 @@ test('"Open with" (launchQueue): launched files are imported and the single sess
     const handle = { kind: 'file', name: 'launched.jsonl', getFile: async () => new File([text], 'launched.jsonl') };
     (window as unknown as { __launch: (p: unknown) => void }).__launch({ files: [handle] });
   }, makeSession('66666666-0000-4000-8000-000000000001', 'Launched from the desktop'));
-  await expect(page).toHaveURL(/#\/s\/66666666-0000-4000-8000-000000000001$/);
+  await expect(page).toHaveURL(/#\/s\/66666666-0000-4000-8000-000000000001$/, IMPORTED);
   await page.goto('/#/');
   await expect(card(page, 'Launched from the desktop')).toBeVisible();
 });
@@ -50,16 +50,16 @@ test('offline after the first visit: the library and a session reload with no ne
   await openEmptyLibrary(page);
   await waitForServiceWorker(page);
   await page.getByRole('button', { name: 'Open the sample session' }).click();
-  await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}$`));
+  await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}$`), IMPORTED);
   await context.setOffline(true);
   try {
+    await page.goto('/#/');
+    await page.reload();
+    await expect(card(page, SAMPLE.title)).toBeVisible();
+    await page.goto(`/#/s/${SAMPLE.id}`);
     await page.reload();
     await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}$`));
     await expect(page.getByText(SAMPLE.title).first()).toBeVisible();
-    await page.goto('/#/');
-    await expect(card(page, SAMPLE.title)).toBeVisible();
-    await page.reload();
-    await expect(card(page, SAMPLE.title)).toBeVisible();
   } finally {
     await context.setOffline(false);
   }
@@ -72,6 +72,7 @@ test('a new service worker is announced, waits for the user, and the reload keep
     await expect(page.getByRole('heading', { name: 'Your library is empty' })).toBeVisible();
     await waitForServiceWorker(page);
     await page.getByRole('button', { name: 'Open the sample session' }).click();
+    await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}$`), IMPORTED);
     await page.goto(`${server.url}/#/`);
     await expect(card(page, SAMPLE.title)).toBeVisible();
     await expect(page.getByText('Update available')).toHaveCount(0);

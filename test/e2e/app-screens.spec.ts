@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { card, dropFiles, fixture, importSummary, makeSession, openEmptyLibrary, root, SAMPLE } from './app-helpers.ts';
+import { card, dropFiles, fixture, importSummary, IMPORTED, makeSession, openEmptyLibrary, root, SAMPLE } from './app-helpers.ts';
 
 const shots = resolve(root, 'reports/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -22,8 +23,16 @@ async function expectTapTargets(page: Page) {
   expect(small).toEqual([]);
 }
 
+/** axe finds nothing serious (contrast, names, roles) on what is shown. */
+async function expectNoSeriousAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['laptop', { width: 1280, height: 800 }]] as const) {
   test(`${label}: empty state, library, menu, report and settings fit the screen`, async ({ page }) => {
+    test.setTimeout(120_000);
     await page.setViewportSize(viewport);
     await openEmptyLibrary(page);
     await expectNoSidewaysScroll(page);
@@ -36,9 +45,10 @@ for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['lapto
       { name: 'other.jsonl', text: makeSession('77777777-0000-4000-8000-000000000001', 'A much longer title for a session that wraps on a phone screen', '/home/test/another-project-with-a-long-name') },
       { name: 'broken.jsonl', text: 'not json\n' },
     ]);
-    await expect(importSummary(page)).toContainText('Added: 3');
+    await expect(importSummary(page)).toContainText('Added: 3', IMPORTED);
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `${shots}/${label}-report.png`, fullPage: true });
+    await expectNoSeriousAxeViolations(page);
 
     await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
     await card(page, SAMPLE.title).getByLabel(`Actions for ${SAMPLE.title}`).click();

@@ -1,4 +1,5 @@
 import { groups, hits, listError, loaded, query, sessions, snippets } from '../models/library.ts';
+import { storage } from '../models/storage.ts';
 import { projectName, plural } from '../models/format.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { ImportActions } from './ImportActions.tsx';
@@ -10,10 +11,14 @@ import { SessionCard } from './SessionCard.tsx';
 export function LibraryScreen() {
   if (!loaded.value) return <main class="library" aria-busy="true" />;
   if (listError.value) return <main class="library"><p role="alert">Could not read the library: {listError.value}</p></main>;
-  if (!sessions.value.length) return <main class="library"><EmptyState /></main>;
+  const memoryOnly = storage.value?.opfs === false && (
+    <p class="advice" role="note">This browser gives the app no file storage here (a private window?): sessions open for now but are <strong>not kept</strong>.</p>
+  );
+  if (!sessions.value.length) return <main class="library">{memoryOnly}<EmptyState /></main>;
   const shown = groups.value;
   return (
     <main class="library">
+      {memoryOnly}
       <LibraryToolbar />
       <ImportActions compact />
       <SelectionBar />

@@ -2,8 +2,8 @@ import { projectFilter, projects, query, setQuery, sortKey, type SortKey } from 
 import { projectName } from '../models/format.ts';
 
 const SORTS: Array<[SortKey, string]> = [
-  ['modified', 'Last active'],
-  ['created', 'Started'],
+  ['created', 'Newest first'],
+  ['modified', 'Recently imported'],
   ['size', 'Size'],
   ['cost', 'Cost'],
   ['title', 'Title'],

@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import type { SearchHit, SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
 import { renameSession, selected, toggleSelected } from '../models/library.ts';
-import { formatRoute } from '../router.ts';
+import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
 /** One session in the library: title, date, model, size, counts, cost; a tick box and a menu. */
@@ -10,7 +10,7 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
   const renaming = useSignal(false);
   const title = displayTitle(session);
   const facts = [
-    formatDate(session.modified),
+    formatDate(Date.parse(session.created) || session.modified),
     shortModel(session.model),
     formatBytes(session.size),
     plural(session.entryCount, 'entry', 'entries'),
@@ -27,7 +27,11 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
             if (next !== null && next.trim() && next !== session.title) void renameSession(session.id, next.trim());
           }} />
         ) : (
-          <a class="session-title" href={formatRoute({ name: 'reader', id: session.id })}>{title}</a>
+          <a class="session-title" href={formatRoute({ name: 'reader', id: session.id })} onClick={(e) => {
+            if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+            e.preventDefault();
+            navigate({ name: 'reader', id: session.id });
+          }}>{title}</a>
         )}
         <p class="facts">{facts.join(' · ')}{session.variantOf && <span class="badge">variant</span>}{session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}</p>
         {hit?.snippet && <p class="snippet">{hit.snippet}</p>}

@@ -5,7 +5,7 @@ import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 
 /** How the list is ordered. */
-export type SortKey = 'modified' | 'created' | 'size' | 'cost' | 'title';
+export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
 
 /** One project (cwd) and its sessions, in list order. */
 export interface ProjectGroup { cwd: string; sessions: SessionSummary[] }
@@ -20,8 +20,8 @@ export const listError = signal<string | null>(null);
 export const query = signal('');
 /** Search results for `query` (null when not searching). */
 export const hits = signal<SearchHit[] | null>(null);
-/** The order of sessions inside each project. */
-export const sortKey = signal<SortKey>('modified');
+/** The order of sessions inside each project (newest session first by default). */
+export const sortKey = signal<SortKey>('created');
 /** Only this project (cwd), or '' for all. */
 export const projectFilter = signal('');
 /** Ids ticked for a bundle export or a bulk delete. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries, SessionManager } from '@mariozechner/pi-coding-agent';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { branch, context, leaves, parse, type ContextOptions, type ParsedSession } from '../../../src/core/index.ts';
+import { branch, context, displayTitle, leaves, parse, type ContextOptions, type ParsedSession } from '../../../src/core/index.ts';
 import { applyPiOps, piFileText } from '../../gen/pi-ops.ts';
 import { createRng } from '../../gen/prng.ts';
 import { randomPiOps } from '../../gen/random-ops.ts';
@@ -80,6 +80,8 @@ describe('fixtures: context and branch agree with pi', () => {
       const copy = join(tmp, file.replace(/\//g, '_'));
       copyFileSync(join(ROOT, file), copy);
       const sm = SessionManager.open(copy, tmp);
+      // Display title of a pi file = pi's session name (latest session_info; §0.5.4), else none.
+      if (session.header?.title === undefined) expect(displayTitle(session)).toBe(sm.getSessionName() ?? null);
       const ids = [...session.byId.keys()];
       for (const id of ids.length > 400 ? ids.filter((_, i) => i % Math.ceil(ids.length / 400) === 0) : ids) {
         expect(branch(session, id).map((e) => e.id), id).toEqual(sm.getBranch(id).map((e) => e.id));
@@ -102,6 +104,7 @@ describe('random trees written by pi\'s SessionManager', () => {
         const entries = sm.getEntries() as Any[];
         expect(session.problems.filter((p) => p.severity === 'error')).toEqual([]);
         expect(session.leafId).toBe(entries.at(-1)?.id ?? null);
+        expect(displayTitle(session)).toBe(sm.getSessionName() ?? null);
         for (const e of entries) expect(branch(session, e.id).map((x) => x.id)).toEqual(sm.getBranch(e.id).map((x) => x.id));
         const targets = new Set<string | undefined>([undefined, ...leaves(session).map((l) => l.id as string)]);
         for (const id of targets) {
@@ -168,4 +171,45 @@ describe('focused differences (each names one §0.3 rule)', () => {
       { role: 'assistant', content: [{ type: 'text', text: '(made a picture)' }] },
     ]);
   });
+});
+
+describe('structurally damaged files (pi can still read them)', () => {
+  // Drop, duplicate, shuffle and reparent entry lines, tear the tail: both readers must still
+  // agree (leaf given as ours, since an id-less last record is where §0.2.1 differs). Inputs on
+  // which pi hangs (a parent cycle) are skipped.
+  const bases = ['fixtures/pi/pi-scripted.jsonl', 'fixtures/pi/pi-random-202.jsonl', 'fixtures/synthetic/pi-branchy-200kb.jsonl', 'fixtures/synthetic/rho-300kb.jsonl']
+    .map((f) => new TextDecoder().decode(readBytes(f)).split('\n').filter(Boolean));
+  type Damage = { kind: 'drop' | 'dup' | 'swap' | 'reparent' | 'tear'; i: number; j: number };
+  const damage = fc.record({ kind: fc.constantFrom('drop', 'dup', 'swap', 'reparent', 'tear') as fc.Arbitrary<Damage['kind']>, i: fc.nat(), j: fc.nat() });
+
+  test('context agrees with pi after damage', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: bases.length - 1 }), fc.array(damage, { minLength: 1, maxLength: 5 }), (b, ds) => {
+        const lines = bases[b].slice();
+        let torn = false;
+        for (const d of ds) {
+          const n = lines.length - 1; // line 0 (the header) stays in place
+          if (n < 2) break;
+          const i = 1 + (d.i % n), j = 1 + (d.j % n);
+          if (d.kind === 'drop') lines.splice(i, 1);
+          else if (d.kind === 'dup') lines.splice(j, 0, lines[i]);
+          else if (d.kind === 'swap') [lines[i], lines[j]] = [lines[j], lines[i]];
+          else if (d.kind === 'tear') { lines[n] = lines[n].slice(0, Math.max(1, lines[n].length >> 1)); torn = true; }
+          else {
+            const e = JSON.parse(lines[i]);
+            const target = JSON.parse(lines[j]);
+            e.parentId = d.j % 5 === 0 ? 'gone0000' : target.id ?? null;
+            lines[i] = JSON.stringify(e);
+          }
+          if (torn) break;
+        }
+        const text = lines.join('\n') + (torn ? '' : '\n');
+        const session = parse(text);
+        fc.pre(!session.problems.some((p) => p.code === 'cycle'));
+        compareContext(session, piEntries(text), session.leafId);
+        for (const l of leaves(session).slice(-3)) compareContext(session, piEntries(text), l.id as string);
+      }),
+      { numRuns: RUNS, seed: Number(process.env.FIDELITY_SEED ?? 5150) },
+    );
+  }, 120_000);
 });

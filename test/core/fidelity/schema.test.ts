@@ -39,7 +39,10 @@ function checkAllLeaves(session: ParsedSession, maxLeaves = 12): void {
 
 describe('context output is a valid AI SDK ModelMessage', () => {
   for (const file of fixtureFiles()) {
-    test(file, () => checkAllLeaves(parse(readBytes(file), { file })));
+    test(file, () => {
+      const bytes = readBytes(file);
+      checkAllLeaves(parse(bytes, { file }), bytes.length > 500_000 ? 3 : 12);
+    });
   }
 
   test('generated sessions with PDF attachments', () => {

@@ -1,0 +1,13 @@
+// The reader's view models (pure): entries → render items, outline, stats, context view.
+export type * from './types.ts';
+export { buildItem, scanBranch, ownerRow, type BranchScan } from './items.ts';
+export { buildOutline, forksOf, previewOf } from './outline.ts';
+export { filterRows, passes, buildMarks, isError, searchableText, findItems } from './filter.ts';
+export { buildStats, emptyTotals } from './stats.ts';
+export { buildContextView } from './context-view.ts';
+export { openSource, newestLeaf, titleOf, type SessionSource } from './source.ts';
+export { splitUserContent, parseEnvelope, imageRef, MAX_PART_CHARS } from './parts.ts';
+export {
+  openBranch, itemAt, chooseLeaf, keptOf, countOf, positionOf, marksOf, scanOf, buildSessionView, windowOf, findInBranch,
+  type ReaderBranch,
+} from './session.ts';

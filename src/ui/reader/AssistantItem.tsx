@@ -1,0 +1,69 @@
+import type { RenderItem, UsageView } from '../../core/view/types.ts';
+import { Markdown } from '../markdown/Markdown.tsx';
+import { ItemMeta } from './ItemView.tsx';
+import { LazyImage } from './LazyImage.tsx';
+import type { ReaderModel } from './model.ts';
+import { ToolCard } from './ToolCard.tsx';
+
+type AssistantView = Extract<RenderItem, { kind: 'assistant' }>;
+
+const tokens = (n: number) => n.toLocaleString();
+
+/** Per-turn usage: tokens in, out, cache, and cost. */
+function Usage({ usage }: { usage: UsageView }) {
+  return (
+    <dl class="rd-usage">
+      <dt>in</dt><dd>{tokens(usage.input)}</dd>
+      <dt>out</dt><dd>{tokens(usage.output)}</dd>
+      <dt>cache read</dt><dd>{tokens(usage.cacheRead)}</dd>
+      <dt>cache write</dt><dd>{tokens(usage.cacheWrite)}</dd>
+      <dt>total</dt><dd>{tokens(usage.totalTokens)}</dd>
+      <dt>cost</dt><dd>${usage.cost.toFixed(4)}</dd>
+    </dl>
+  );
+}
+
+/** An assistant turn: text, thinking (collapsed unless toggled on), images, tool calls with results. */
+export function AssistantItem({ item, model }: { item: AssistantView; model: ReaderModel }) {
+  const hideTools = model.filter.value === 'no-tools';
+  const failed = item.stopReason === 'error' || item.stopReason === 'aborted';
+  return (
+    <div class={`rd-item rd-assistant ${failed ? 'error' : ''}`}>
+      <ItemMeta item={item} model={model} who="Assistant">
+        {item.model && <span class="rd-model">{item.model}</span>}
+        {item.stopReason && item.stopReason !== 'stop' && item.stopReason !== 'toolUse' && <span class={`rd-badge ${failed ? 'error' : 'warn'}`}>{item.stopReason}</span>}
+      </ItemMeta>
+      {item.blocks.map((block, i) => {
+        switch (block.kind) {
+          case 'text':
+            return <Markdown key={i} text={block.text} />;
+          case 'thinking':
+            return (
+              <details key={`${i}:${model.showThinking.value}`} class="rd-thinking" open={model.showThinking.value}>
+                <summary>{block.redacted ? 'Thinking (redacted)' : 'Thinking'}</summary>
+                {block.redacted ? <p class="muted">The provider kept this reasoning encrypted.</p> : <Markdown text={block.text} />}
+              </details>
+            );
+          case 'image':
+            return <LazyImage key={i} image={block.image} model={model} alt={`Picture made by the model (${i + 1})`} />;
+          case 'tool':
+            return hideTools ? null : <ToolCard key={i} tool={block.tool} model={model} />;
+          case 'other':
+            return (
+              <details key={i} class="rd-small">
+                <summary>{block.type}</summary>
+                <pre>{block.json}</pre>
+              </details>
+            );
+        }
+      })}
+      {item.errorMessage && <p class="rd-error" role="note">⚠ {item.errorMessage}</p>}
+      {item.usage && (
+        <details class="rd-usage-box" open={model.showUsage.value} key={String(model.showUsage.value)}>
+          <summary>Usage: {tokens(item.usage.totalTokens)} tokens · ${item.usage.cost.toFixed(4)}</summary>
+          <Usage usage={item.usage} />
+        </details>
+      )}
+    </div>
+  );
+}

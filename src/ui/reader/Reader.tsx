@@ -1,0 +1,148 @@
+import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
+import type { ItemFilter } from '../../core/view/types.ts';
+import { ContextPanel } from './ContextPanel.tsx';
+import { FindBar } from './FindBar.tsx';
+import { highlightMatches } from './highlight-matches.ts';
+import { ItemView } from './ItemView.tsx';
+import { BranchIcon, SearchIcon } from './icons.tsx';
+import { useReaderKeys } from './keys.ts';
+import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
+import { StatsPanel } from './StatsPanel.tsx';
+import { Tree } from './Tree.tsx';
+import { VirtualList } from './VirtualList.tsx';
+import './reader.css';
+
+/** Props the app mounts the reader with (route `#/s/<id>?leaf=…&entry=…`). */
+export interface ReaderProps {
+  id: string;
+  leafId?: string;
+  entryId?: string;
+  onNavigate(route: { leafId?: string; entryId?: string }): void;
+  onBack(): void;
+}
+
+const TABS: Array<[ReaderTab, string, string]> = [
+  ['transcript', 'Transcript', 'Transcript'],
+  ['context', 'What the model sees', 'Model sees'],
+  ['stats', 'Stats', 'Stats'],
+];
+
+const FILTERS: Array<[ItemFilter, string]> = [
+  ['all', 'Everything'],
+  ['no-tools', 'No tools'],
+  ['user', 'User messages only'],
+  ['labelled', 'Labelled only'],
+];
+
+function Transcript({ model }: { model: ReaderModel }) {
+  const view = model.view.value!;
+  const version = model.version.value;
+  const hit = model.hits.value[model.hitAt.value]?.index ?? -1;
+  const host = useRef<HTMLDivElement>(null);
+  const query = model.query.value;
+  const onTop = useCallback((i: number) => { model.topIndex.value = i; }, [model]);
+  useEffect(() => {
+    // Re-mark matches after rows change (rendering is synchronous; markdown fills in layout effects).
+    const frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
+    return () => cancelAnimationFrame(frame);
+  });
+  if (view.count === 0) {
+    return <p class="rd-pad muted">{view.filter === 'all' ? 'This branch has no entries.' : 'Nothing on this branch matches the filter.'}</p>;
+  }
+  return (
+    <div ref={host} class="rd-transcript">
+      <VirtualList
+        count={view.count}
+        version={version + (model.showThinking.value ? 0.5 : 0)}
+        resetKey={`${view.leafId}:${view.filter}`}
+        scroll={model.scroll.value}
+        onTop={onTop}
+        label={`Transcript: ${view.count} items`}
+        render={(i) => <ItemView item={model.item(i)} model={model} hit={i === hit} />}
+      />
+    </div>
+  );
+}
+
+/** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
+export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps) {
+  const model = useMemo(() => createReaderModel(id), [id]);
+  const opened = useRef<string | null>(null);
+
+  useEffect(() => {
+    const key = `${leafId ?? ''}`;
+    if (opened.current === key && model.view.value) {
+      if (entryId) void model.reveal(entryId);
+      return;
+    }
+    opened.current = key;
+    void model.open(leafId, entryId);
+  }, [model, leafId, entryId]);
+
+  useReaderKeys(model);
+
+  const view = model.view.value;
+  const tab = model.tab.value;
+  const treeOpen = model.treeOpen.value;
+  const chooseLeaf = (leaf: string) => {
+    model.treeOpen.value = false;
+    onNavigate({ leafId: leaf });
+  };
+
+  return (
+    <div class={`rd ${treeOpen ? 'tree-open' : ''}`}>
+      <header class="rd-head">
+      <div class="rd-bar">
+        <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">←</button>
+        <h1 class="rd-title" title={view?.title}>{view?.title ?? 'Opening…'}</h1>
+        <button type="button" class="rd-icon" aria-label="Find in session" aria-pressed={model.findOpen.value} onClick={() => { model.findOpen.value = !model.findOpen.value; }}>
+          <SearchIcon />
+        </button>
+        <button type="button" class="rd-branches-btn" aria-label={`Branches (${view?.leafCount ?? 0})`} aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
+          <BranchIcon /> <span class="rd-hide-narrow">Branches</span> {view ? view.leafCount : ''}
+        </button>
+      </div>
+      <div class="rd-toolbar">
+        <div role="tablist" aria-label="Views" class="rd-tabs">
+          {TABS.map(([key, label, short]) => (
+            <button key={key} type="button" role="tab" id={`rd-tab-${key}`} aria-selected={tab === key} aria-controls="rd-main" onClick={() => { model.tab.value = key; }}>
+              {short === label ? label : <><span class="rd-hide-narrow">{label}</span><span class="rd-show-narrow">{short}</span></>}
+            </button>
+          ))}
+        </div>
+        {tab === 'transcript' && (
+          <div class="rd-options">
+            <select aria-label="Show" value={model.filter.value} onChange={(e) => void model.setFilter((e.currentTarget as HTMLSelectElement).value as ItemFilter)}>
+              {FILTERS.map(([key, label]) => <option key={key} value={key}>{label}</option>)}
+            </select>
+            <button type="button" aria-pressed={model.showThinking.value} onClick={() => { model.showThinking.value = !model.showThinking.value; }}>Thinking</button>
+            <button type="button" aria-pressed={model.showUsage.value} onClick={() => { model.showUsage.value = !model.showUsage.value; }}>Usage</button>
+          </div>
+        )}
+      </div>
+      </header>
+      {model.findOpen.value && tab === 'transcript' && <FindBar model={model} onClose={() => { model.findOpen.value = false; }} />}
+      <div class="rd-body">
+        <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
+          <Tree model={model} onChoose={chooseLeaf} />
+        </aside>
+        {treeOpen && <button type="button" class="rd-scrim" aria-label="Close branches" onClick={() => { model.treeOpen.value = false; }} />}
+        <main class="rd-main">
+        <div id="rd-main" class="rd-panel-host" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
+          {model.error.value && <p class="rd-pad rd-error" role="alert">{model.error.value}</p>}
+          {!view && !model.error.value && <p class="rd-pad muted" role="status">Opening the session…</p>}
+          {view && view.problems.length > 0 && tab === 'transcript' && (
+            <details class="rd-problems">
+              <summary>{view.problems.length} problem{view.problems.length === 1 ? '' : 's'} reading this file</summary>
+              <ul>{view.problems.map((p, i) => <li key={i}>line {p.line}: {p.message}</li>)}</ul>
+            </details>
+          )}
+          {view && tab === 'transcript' && <Transcript model={model} />}
+          {view && tab === 'context' && <ContextPanel model={model} />}
+          {view && tab === 'stats' && <div class="rd-scroll" tabIndex={0} aria-label="Stats"><StatsPanel model={model} /></div>}
+        </div>
+        </main>
+      </div>
+    </div>
+  );
+}

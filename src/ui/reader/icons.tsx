@@ -1,0 +1,15 @@
+/** Small line icons as Preact SVG elements (no emoji: not every device has the font). */
+function Icon({ d, label }: { d: string; label?: string }) {
+  return (
+    <svg class="rd-svg-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden={label ? undefined : 'true'} role={label ? 'img' : undefined} aria-label={label}>
+      <path d={d} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" />
+    </svg>
+  );
+}
+
+/** A magnifier. */
+export const SearchIcon = () => <Icon d="M11 4a7 7 0 1 0 0 14a7 7 0 1 0 0-14M21 21l-5-5" />;
+/** A fork: one line splitting in two. */
+export const BranchIcon = () => <Icon d="M6 3v12M18 9a3 3 0 1 0 0-6a3 3 0 1 0 0 6M6 21a3 3 0 1 0 0-6a3 3 0 1 0 0 6M18 9a9 9 0 0 1-9 9" />;
+/** A tag. */
+export const TagIcon = () => <Icon d="M3 12V3h9l9 9-9 9zM7.5 7.5h.01" />;

@@ -1,0 +1,197 @@
+import { batch, signal } from '@preact/signals';
+import type { ContextView, ItemFilter, Marks, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
+import { worker } from '../worker.ts';
+
+/** Items are fetched from the worker in pages of this many. */
+export const PAGE = 40;
+
+/** The reader's tabs. */
+export type ReaderTab = 'transcript' | 'context' | 'stats';
+
+/** A request to bring an item on screen. */
+export interface ScrollRequest { index: number; align: 'start' | 'end'; seq: number }
+
+/** The state of one open session on the page: outline, loaded item pages, view toggles, find. */
+export function createReaderModel(id: string) {
+  const view = signal<SessionView | null>(null);
+  const error = signal<string | null>(null);
+  const loading = signal(true);
+  const filter = signal<ItemFilter>('all');
+  const tab = signal<ReaderTab>('transcript');
+  const showThinking = signal(false);
+  const showUsage = signal(false);
+  const treeOpen = signal(false);
+  const findOpen = signal(false);
+  const query = signal('');
+  const hits = signal<Array<{ index: number; entryId: string }>>([]);
+  const hitAt = signal(-1);
+  const scroll = signal<ScrollRequest | null>(null);
+  /** Bumped when a page of items arrives. */
+  const version = signal(0);
+  const context = signal<ContextView | null>(null);
+  const stats = signal<StatsView | null>(null);
+  /** First item on screen (kept for keyboard jumps). */
+  const topIndex = signal(0);
+
+  const pages = new Map<number, RenderItem[]>();
+  const pending = new Set<number>();
+  let generation = 0;
+  let scrollSeq = 0;
+
+  function scrollTo(index: number, align: 'start' | 'end' = 'start') {
+    scroll.value = { index, align, seq: ++scrollSeq };
+    if (align === 'start') topIndex.value = index;
+  }
+
+  /** Opens the session on a branch; scrolls to the entry or to the end. */
+  async function open(leafId?: string, entryId?: string) {
+    const gen = ++generation;
+    loading.value = true;
+    try {
+      const next = await worker.openSession({ id, leafId, entryId, filter: filter.value });
+      if (gen !== generation) return;
+      pages.clear();
+      pending.clear();
+      batch(() => {
+        view.value = next;
+        error.value = null;
+        loading.value = false;
+        context.value = null;
+        stats.value = null;
+        version.value++;
+      });
+      if (next.entryIndex !== null) scrollTo(next.entryIndex, 'start');
+      else scrollTo(Math.max(0, next.count - 1), 'end');
+      if (query.value) void find(query.value);
+    } catch (e) {
+      if (gen !== generation) return;
+      batch(() => {
+        error.value = e instanceof Error ? e.message : String(e);
+        loading.value = false;
+      });
+    }
+  }
+
+  /** The item at a position, or undefined while its page is on the way (the page is then requested). */
+  function item(index: number): RenderItem | undefined {
+    const page = Math.floor(index / PAGE);
+    const items = pages.get(page);
+    if (items) return items[index - page * PAGE];
+    void loadPage(page);
+    return undefined;
+  }
+
+  async function loadPage(page: number) {
+    const current = view.value;
+    if (!current || pending.has(page)) return;
+    pending.add(page);
+    const gen = generation;
+    try {
+      const items = await worker.readItems({ id, leafId: current.leafId, start: page * PAGE, end: (page + 1) * PAGE, filter: current.filter });
+      if (gen !== generation) return;
+      pages.set(page, items);
+      version.value++;
+    } catch (e) {
+      if (gen === generation) error.value = e instanceof Error ? e.message : String(e);
+    } finally {
+      pending.delete(page);
+    }
+  }
+
+  /** Brings an entry of the open branch on screen (a deep link followed inside the reader). */
+  async function reveal(entryId: string) {
+    const current = view.value;
+    if (!current) return;
+    const next = await worker.openSession({ id, leafId: current.leafId, entryId, filter: current.filter });
+    if (next.leafId !== current.leafId) return open(next.leafId ?? undefined, entryId);
+    if (next.entryIndex !== null) scrollTo(next.entryIndex, 'start');
+  }
+
+  async function setFilter(next: ItemFilter) {
+    if (next === filter.value) return;
+    filter.value = next;
+    await open(view.value?.leafId ?? undefined);
+  }
+
+  async function find(text: string) {
+    query.value = text;
+    const current = view.value;
+    if (!current || !text.trim()) {
+      hits.value = [];
+      hitAt.value = -1;
+      return;
+    }
+    const found = await worker.findInSession({ id, leafId: current.leafId, query: text, filter: current.filter });
+    if (query.value !== text) return;
+    const after = found.findIndex((h) => h.index >= topIndex.value);
+    batch(() => {
+      hits.value = found;
+      hitAt.value = found.length ? (after < 0 ? 0 : after) : -1;
+    });
+    if (found.length) scrollTo(found[hitAt.value].index);
+  }
+
+  function stepHit(delta: number) {
+    const list = hits.value;
+    if (!list.length) return;
+    hitAt.value = (hitAt.value + delta + list.length) % list.length;
+    scrollTo(list[hitAt.value].index);
+  }
+
+  async function loadContext() {
+    const current = view.value;
+    if (!current || context.value?.leafId === current.leafId) return;
+    context.value = await worker.sessionContext({ id, leafId: current.leafId });
+  }
+
+  async function loadStats() {
+    const current = view.value;
+    if (!current || stats.value) return;
+    stats.value = await worker.sessionStats({ id, leafId: current.leafId });
+  }
+
+  /** The marks of the open branch, read from the worker the first time they are needed. */
+  async function marksOf(current: SessionView): Promise<Marks> {
+    if (current.marks) return current.marks;
+    const marks = await worker.sessionMarks({ id, leafId: current.leafId, filter: current.filter });
+    if (view.value === current) view.value = { ...current, marks };
+    return marks;
+  }
+
+  let jumps: Promise<unknown> = Promise.resolve();
+
+  /** Jumps to the next (+1) or previous (-1) mark of a kind from the item on screen; jumps run one after another. */
+  function jump(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
+    const next = jumps.then(() => jumpNow(kind, direction));
+    jumps = next.catch(() => null);
+    return next;
+  }
+
+  async function jumpNow(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
+    const current = view.value;
+    if (!current) return null;
+    const from = topIndex.value;
+    let target: number | undefined;
+    if (kind === 'item') target = Math.min(current.count - 1, Math.max(0, from + direction));
+    else {
+      const marks = (await marksOf(current))[kind];
+      target = direction > 0 ? marks.find((m) => m > from) : [...marks].reverse().find((m) => m < from);
+    }
+    if (target === undefined) return null;
+    scrollTo(target);
+    // The list reports its new top after it renders; the next jump must already start from here.
+    topIndex.value = target;
+    return target;
+  }
+
+  return {
+    id, view, error, loading, filter, tab, showThinking, showUsage, treeOpen, findOpen, query, hits, hitAt, scroll,
+    version, context, stats, topIndex,
+    open, reveal, item, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
+    entryJson: (entryId: string) => worker.entryJson({ id, entryId }),
+    imageBlob: (entryId: string, part: number) => worker.imageBlob({ id, entryId, part }),
+  };
+}
+
+/** One open session's model. */
+export type ReaderModel = ReturnType<typeof createReaderModel>;
