@@ -53,7 +53,7 @@ export interface SessionDigest {
 export interface SessionScan {
   digest: SessionDigest;
   /** Enough of the parsed session for core `append`: envelopes, id index, leaf, version, line count. */
-  tree: TreeLike & { header: Header | null; titleSlot: TitleSlot | null; version: number; lineCount: number };
+  tree: TreeLike & { header: Header | null; titleSlot: TitleSlot | null; version: number; lineCount: number; headerLine: number };
   /** sha256 (hex) of every `blob:sha256:` image reference in the file. */
   blobRefs: Set<string>;
 }
@@ -211,6 +211,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         titleSlot: slot,
         version,
         lineCount: line,
+        headerLine,
       };
       const active = branch(tree);
       const digest: SessionDigest = {

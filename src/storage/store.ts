@@ -5,7 +5,7 @@ import { diskChunks, once, tap } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
 import { withLock, withLockIfFree } from './locks.ts';
-import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
+import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
 import { createScanner, scanSession, type SessionScan } from './scan.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
 
@@ -48,6 +48,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // Index records written by this store but not yet in index.json (null: deleted).
   const pending = new Map<string, SessionSummary | null>();
   let ready: Promise<void> | null = null;
+  let checking: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let spools = 0;
   let pendingVersion = 0;
@@ -141,8 +142,9 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
   // index's back (a crash between a write and the index flush) is healed when it is next read (get).
   // A rebuild (forceAll) reads every file.
-  const reconcile = async (forceAll: boolean) => {
+  const reconcile = async (forceAll: boolean): Promise<string[]> => {
     const old = forceAll ? null : await readIndexFile();
+    const changedIds: string[] = [];
     const byPath = new Map((old ?? []).map((s) => [s.path, s]));
     const next: SessionSummary[] = [];
     let changed = old === null;
@@ -159,9 +161,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const stat = await disk.stat(path);
       if (!stat) continue;
       changed = true;
+      changedIds.push(id);
       next.push(summaryOf(id, path, stat.size, await scanPath(path), stat.modified));
     }
     if (byPath.size) changed = true;
+    for (const s of byPath.values()) changedIds.push(s.id);
     if (changed) {
       try {
         await writeIndexFile(next);
@@ -178,41 +182,69 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
     // Scratch files: imports release theirs; an export's stays readable for a day.
     for (const t of await disk.list(SPOOL_DIR)) if (now() - t.modified > SPOOL_TTL) await disk.remove(`${SPOOL_DIR}/${t.name}`);
+    return changedIds;
   };
 
-  // Sessions a dead writer left marks for: roll back, re-read into the index. A session whose lock
-  // is taken is skipped: its live writer (or this worker, mid-call) meets the mark in `journaled`.
+  // The session ids that have journal marks.
+  const markedIds = async (): Promise<string[]> => {
+    const ids: string[] = [];
+    for (const name of await disk.names(JOURNAL_DIR)) {
+      try {
+        ids.push(decodeURIComponent(name));
+      } catch {
+        // Not a name we wrote.
+      }
+    }
+    return ids;
+  };
+
+  // Settles what a dead writer left for one session (the caller holds its write lock): a half-done
+  // append is rolled back, and the file is re-read into the index. Returns whether it re-read.
+  const settle = async (id: string): Promise<boolean> => {
+    const mark = await readMark(id);
+    if (!mark) return false;
+    const path = sessionPath(id);
+    await rollBack(id, path, mark);
+    if ((await disk.size(path)) === null) {
+      await disk.remove(journalPath(id));
+      return false;
+    }
+    const known = pending.get(id) ?? (await readIndexFile())?.find((x) => x.id === id);
+    await rescan(id, path, known?.variantOf);
+    if (!mark.done) await writeMark(id, { size: null, done: true });
+    return true;
+  };
+
+  // Sessions a dead writer left marks for, settled when the store opens. A session whose lock is
+  // taken is skipped: its live writer (or this worker, mid-call) settles it on taking the lock.
   const recover = async () => {
     let found = false;
-    for (const name of await disk.names(JOURNAL_DIR)) {
-      let id: string;
-      try {
-        id = decodeURIComponent(name);
-      } catch {
-        continue;
-      }
+    for (const id of await markedIds()) {
       if (active.has(id)) continue;
       await withLockIfFree(writeLockName(id), async () => {
-        const mark = await readMark(id);
-        const path = sessionPath(id);
-        await rollBack(id, path, mark);
-        if ((await disk.size(path)) !== null) {
-          const known = (await readIndexFile())?.find((x) => x.id === id);
-          await rescan(id, path, known?.variantOf);
-          found = true;
-        } else await disk.remove(journalPath(id));
-        if (mark && !mark.done) await writeMark(id, { size: null, done: true });
+        if (await settle(id)) found = true;
       });
     }
     if (found) await flush();
   };
 
-  const open = () => (ready ??= withLock(INDEX_LOCK, () => reconcile(false))
-    .then(recover)
-    .catch((e) => {
-      ready = null;
-      throw e;
-    }));
+  // Opening is cheap: the index is used as it is, and checked against the file names in the
+  // background (a 2,000-name directory walk takes a second on a busy phone). What the check finds
+  // is written to the index and announced like any other change, so lists refresh. Journal marks a
+  // dead writer left are few (usually none, one directory read) and are dealt with before the first answer.
+  const open = () => {
+    if (!ready) {
+      ready = recover().catch((e) => {
+        ready = null;
+        throw e;
+      });
+      checking = ready
+        .then(() => withLock(INDEX_LOCK, () => reconcile(false)))
+        .then((ids) => ids.length && options.onChange?.(ids))
+        .catch(() => undefined);
+    }
+    return ready;
+  };
 
   const indexed = async (): Promise<Map<string, SessionSummary>> => {
     await open();
@@ -324,12 +356,29 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return sortSummaries([...(await indexed()).values()]);
     },
     async family(headerId) {
+      // The files decide, not only the index: another tab may have written this session and not
+      // yet flushed its index records (callers hold the session's write lock, so files are settled).
+      // A session seen for the first time costs one look at the disk.
+      const mainStat = await disk.stat(sessionPath(headerId));
+      if (!mainStat) return [];
       const map = await indexed();
-      const main = map.get(headerId);
-      const variants: SessionSummary[] = [];
-      for (const s of map.values()) if (s.variantOf === headerId && s.id !== headerId) variants.push(s);
-      variants.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
-      return main ? [main, ...variants] : variants;
+      const ids = new Set<string>([headerId]);
+      for (const s of map.values()) if (s.variantOf === headerId) ids.add(s.id);
+      for (let n = 2; ; n++) {
+        const v = variantId(headerId, n);
+        if (ids.has(v)) continue;
+        if ((await disk.size(sessionPath(v))) === null) break;
+        ids.add(v);
+      }
+      const out: SessionSummary[] = [];
+      for (const id of ids) {
+        const path = sessionPath(id);
+        const stat = id === headerId ? mainStat : await disk.stat(path);
+        if (!stat) continue;
+        const known = map.get(id);
+        out.push(known && known.size === stat.size ? known : await rescan(id, path, id === headerId ? undefined : headerId));
+      }
+      return out.sort((a, b) => variantNumber(a.id) - variantNumber(b.id));
     },
     async latest() {
       return (await store.list())[0]?.path ?? null;
@@ -341,6 +390,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async create(id, chunks, opts = {}) {
       await open();
       const path = sessionPath(id);
+      // Never replace a session by creating one: that is replace()'s job, under the write lock.
+      if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
       const scanner = createScanner();
       const size = await disk.writeNew(path, tap(chunks, (c) => scanner.push(c)), opts.signal);
       const scan = scanner.finish();
@@ -402,12 +453,23 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return rescan(id, path);
     },
     withWriteLock(id, fn) {
-      return withLock(writeLockName(id), fn);
+      return withLock(writeLockName(id), async () => {
+        // Holding the lock, any mark of this session (or its variants) was left by a dead writer:
+        // settle it before the caller reads sizes or bytes.
+        const base = baseId(id);
+        for (const marked of await markedIds()) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
+        return fn();
+      });
     },
     flush,
+    async settled() {
+      await open();
+      await checking;
+    },
     async rebuild() {
+      await open();
+      await checking;
       await withLock(INDEX_LOCK, () => reconcile(true));
-      ready = Promise.resolve();
     },
     estimate: () => disk.estimate(),
     async spool(chunks, signal) {

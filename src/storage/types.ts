@@ -121,6 +121,8 @@ export interface SessionStore {
   withWriteLock<T>(id: string, fn: () => Promise<T>): Promise<T>;
   /** Writes pending index records now (the store batches them). */
   flush(): Promise<void>;
+  /** Resolves when the check of the index against the files, started when the store opened, is done. */
+  settled(): Promise<void>;
   /** Re-reads every file and writes a fresh index (the index is only a cache). */
   rebuild(): Promise<void>;
   /** Storage usage and quota. */

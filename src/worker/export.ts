@@ -1,11 +1,12 @@
 // Export: a session's original bytes, its active branch as a linear session, and zip bundles of
 // many sessions (with the omp blobs they refer to) that import restores on another device.
 import { Zip, ZipDeflate } from 'fflate';
-import { parse, walkBranch, type Entry, type ParsedSession } from '../core/index.ts';
-import { blobChunks, concatBytes } from '../storage/chunks.ts';
+import { walkBranch } from '../core/index.ts';
+import { blobChunks, CHUNK_SIZE, concatBytes } from '../storage/chunks.ts';
 import { piFileName, piProjectDir } from '../storage/names.ts';
-import type { SessionStore, SessionSummary } from '../storage/types.ts';
+import type { ByteChunks, SessionStore, SessionSummary } from '../storage/types.ts';
 import { blobRefsIn } from './import.ts';
+import { ApiFailure } from './protocol.ts';
 import { ChunkQueue } from './unpack.ts';
 
 const encoder = new TextEncoder();
@@ -15,44 +16,69 @@ export function exportName(s: SessionSummary): string {
   return piFileName(s.id, s.created);
 }
 
-/** The original line bytes of the branch ending at `leafId`, after the header line (no title slot). */
-export function branchLines(session: ParsedSession, bytes: Uint8Array, leafId?: string): { header: Uint8Array; lines: Uint8Array[]; entries: Entry[] } {
-  const { entries } = walkBranch(session, leafId);
-  const recordAt = new Map(session.records.map((r) => [r.line, r]));
-  const headerRecord = session.records.find((r) => r.kind === 'header');
-  const header = headerRecord ? bytes.subarray(headerRecord.start, headerRecord.end) : new Uint8Array(0);
-  const lines: Uint8Array[] = [];
-  for (const e of entries) {
-    const line = session.entryLines[session.indexById.get(e.id as string) ?? -1];
-    const r = line === undefined ? undefined : recordAt.get(line);
-    if (r) lines.push(bytes.subarray(r.start, r.end));
+/**
+ * The physical lines of a stored session whose 1-based numbers are in `wanted` (numbered as the
+ * scan numbers them: every physical line counts), each followed by "\n", in file order. Reads in
+ * chunks and keeps only the wanted lines' bytes.
+ */
+export async function* storedLines(store: SessionStore, id: string, size: number, wanted: ReadonlySet<number>, signal?: AbortSignal): ByteChunks {
+  let line = 1;
+  let keep: Uint8Array[] = [];
+  for (let at = 0; at < size; at += CHUNK_SIZE) {
+    signal?.throwIfAborted();
+    const chunk = await store.readRange(id, at, Math.min(at + CHUNK_SIZE, size));
+    let pos = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, pos);
+      const end = nl < 0 ? chunk.length : nl;
+      if (wanted.has(line)) keep.push(chunk.slice(pos, end));
+      if (nl < 0) break;
+      if (wanted.has(line)) {
+        keep.push(NEWLINE);
+        yield concatBytes(keep);
+        keep = [];
+      }
+      line++;
+      pos = nl + 1;
+    }
   }
-  return { header, lines, entries };
+  if (keep.length) {
+    keep.push(NEWLINE);
+    yield concatBytes(keep);
+  }
 }
 
-/** Joins lines with "\n", ending with one. */
-export function joinLines(lines: Uint8Array[]): Uint8Array {
-  const nl = new Uint8Array([10]);
-  return concatBytes(lines.flatMap((l) => [l, nl]));
+const NEWLINE = new Uint8Array([10]);
+
+/** The scan of a session and the line numbers of the branch ending at `leafId` (the leaf's when absent). */
+async function branchOf(store: SessionStore, id: string, leafId?: string) {
+  const scan = await store.scan(id);
+  if (leafId !== undefined && !scan.tree.indexById.has(leafId)) throw new ApiFailure('not-found', `No entry ${leafId} in this session.`);
+  const { entries } = walkBranch(scan.tree, leafId);
+  const lines = new Set<number>();
+  for (const e of entries) lines.add(scan.tree.entryLines[scan.tree.indexById.get(e.id as string) as number]);
+  return { scan, lines };
 }
 
-/** The active branch (or the one ending at leafId) as a linear JSONL session: header then the branch's lines. */
-export async function exportBranchBytes(store: SessionStore, id: string, leafId?: string): Promise<Uint8Array> {
-  const bytes = await store.readBytes(id);
-  const session = parse(bytes);
-  const { header, lines } = branchLines(session, bytes, leafId);
-  return joinLines([header, ...lines]);
+/** The active branch (or the one ending at leafId) as a linear JSONL session: the header line, then the branch's lines. */
+export async function exportBranchChunks(store: SessionStore, s: SessionSummary, leafId?: string): Promise<ByteChunks> {
+  const { scan, lines } = await branchOf(store, s.id, leafId);
+  if (scan.tree.headerLine) lines.add(scan.tree.headerLine);
+  return storedLines(store, s.id, s.size, lines);
 }
 
 /** A new session holding one branch: a fresh header (new id, parentSession = the source), then the branch's lines. */
-export async function forkBytes(store: SessionStore, id: string, leafId: string | undefined, fresh: { id: string; timestamp: string }): Promise<Uint8Array> {
-  const bytes = await store.readBytes(id);
-  const session = parse(bytes);
-  const { lines } = branchLines(session, bytes, leafId);
-  const header: Record<string, unknown> = { type: 'session', version: 3, id: fresh.id, timestamp: fresh.timestamp, cwd: session.header?.cwd ?? '' };
-  if (session.header) header.parentSession = session.header.id;
-  if (typeof session.header?.title === 'string' && session.header.title) header.title = session.header.title;
-  return joinLines([encoder.encode(JSON.stringify(header)), ...lines]);
+export async function forkChunks(store: SessionStore, s: SessionSummary, leafId: string | undefined, fresh: { id: string; timestamp: string }): Promise<ByteChunks> {
+  const { scan, lines } = await branchOf(store, s.id, leafId);
+  const source = scan.tree.header;
+  const header: Record<string, unknown> = { type: 'session', version: 3, id: fresh.id, timestamp: fresh.timestamp, cwd: source?.cwd ?? '' };
+  if (source) header.parentSession = source.id;
+  if (typeof source?.title === 'string' && source.title) header.title = source.title;
+  const body = storedLines(store, s.id, s.size, lines);
+  return (async function* () {
+    yield encoder.encode(JSON.stringify(header) + '\n');
+    yield* body;
+  })();
 }
 
 /**

@@ -59,15 +59,16 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** The header of a file from its first bytes (reading more only while the first lines are unfinished). */
-async function headOf(blob: Blob): Promise<ReturnType<typeof readHeader>> {
+/** The header of a file from its first bytes, and those bytes (reused as the first chunk written). */
+async function headOf(blob: Blob): Promise<{ found: ReturnType<typeof readHeader>; head: Uint8Array }> {
   let found = readHeader(new Uint8Array(0));
+  let head = new Uint8Array(0);
   for (const step of HEAD_STEPS) {
-    const head = new Uint8Array(await blob.slice(0, step).arrayBuffer());
+    head = new Uint8Array(await blob.slice(0, Math.max(step, Math.min(blob.size, CHUNK_SIZE))).arrayBuffer());
     found = readHeader(head);
     if (found.problem?.code !== 'torn' || head.length >= blob.size) break;
   }
-  return found;
+  return { found, head };
 }
 
 function rejection(name: string, problem: Problem | undefined, blob: Blob): ImportItem {
@@ -85,7 +86,7 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob): Impo
 /** Imports one blob that should hold a session text. */
 export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
-  const found = await headOf(blob);
+  const { found, head } = await headOf(blob);
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
   const headerId = found.header.id;
   return store.withWriteLock(headerId, async () => {
@@ -103,7 +104,10 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
     const id = main ? freeVariantId(headerId, candidates) : headerId;
     let done = 0;
     const chunks = async function* () {
-      for await (const c of blobChunks(blob, 0, CHUNK_SIZE, signal)) {
+      done = head.length;
+      ctx.onBytes?.(done, name);
+      yield head;
+      for await (const c of blobChunks(blob, head.length, CHUNK_SIZE, signal)) {
         done += c.length;
         ctx.onBytes?.(done, name);
         yield c;

@@ -1,10 +1,9 @@
 import { uuidv7From } from '../core/index.ts';
-import { once } from '../storage/chunks.ts';
 import { StoreError } from '../storage/errors.ts';
 import type { SessionSummary } from '../storage/types.ts';
 import type { WorkerEnv } from './env.ts';
 import { appendEntries, renameStored } from './edit.ts';
-import { exportBranchBytes, exportBundleBlob, exportName, forkBytes } from './export.ts';
+import { exportBranchChunks, exportBundleBlob, exportName, forkChunks } from './export.ts';
 import { importAll, type ImportReport, type IncomingFile } from './import.ts';
 import { ApiFailure, type CallContext } from './protocol.ts';
 import { searchLibrary, type SearchHit } from './search.ts';
@@ -130,11 +129,10 @@ export function createLibraryApi(env: WorkerEnv) {
 
     /** A new session holding the branch that ends at `leafId`. */
     async forkBranch(params: { id: string; leafId?: string }, _ctx?: CallContext): Promise<SessionSummary> {
-      await mustGet(params.id);
+      const source = await mustGet(params.id);
       const now = env.now();
       const fresh = { id: uuidv7From(now.getTime(), env.randomId), timestamp: now.toISOString() };
-      const bytes = await forkBytes(store, params.id, params.leafId, fresh);
-      const s = await store.withWriteLock(fresh.id, () => store.create(fresh.id, once(bytes)));
+      const s = await store.withWriteLock(fresh.id, async () => store.create(fresh.id, await forkChunks(store, source, params.leafId, fresh)));
       await store.flush();
       return s;
     },
@@ -146,10 +144,10 @@ export function createLibraryApi(env: WorkerEnv) {
     },
 
     /** The active branch (or the one ending at leafId) as a linear JSONL session. */
-    async exportBranch(params: { id: string; leafId?: string }, _ctx?: CallContext): Promise<{ name: string; blob: Blob }> {
+    async exportBranch(params: { id: string; leafId?: string }, ctx: CallContext = noContext): Promise<{ name: string; blob: Blob }> {
       const s = await mustGet(params.id);
-      const bytes = await exportBranchBytes(store, params.id, params.leafId);
-      return { name: exportName(s).replace(/\.jsonl$/, '.branch.jsonl'), blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/x-ndjson' }) };
+      const { blob } = await store.spool(await exportBranchChunks(store, s, params.leafId), ctx.signal);
+      return { name: exportName(s).replace(/\.jsonl$/, '.branch.jsonl'), blob: new Blob([blob], { type: 'application/x-ndjson' }) };
     },
 
     /** A zip bundle of sessions (all when ids is absent) with the omp blobs they refer to. */

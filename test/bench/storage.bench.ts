@@ -23,13 +23,15 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
   const sizeMb = ctx.sizes?.[0] ?? 100;
   const runs = ctx.runs ?? 3;
   const port = Number(process.env.BENCH_PORT ?? 4196);
-  const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: true }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
+  const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: false, hmr: false, watch: null }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
   await server.listen();
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const page = await browser.newPage();
     if (process.env.BENCH_DEBUG) page.on('console', (m) => ctx.log(`page: ${m.text()}`));
-    await page.goto(`http://localhost:${port}/__storage_bench__`);
+    // The next free port when ours is taken (another bench run on this machine).
+    const base = server.resolvedUrls?.local[0] ?? `http://localhost:${port}/`;
+    await page.goto(new URL('__storage_bench__', base).href);
     ctx.log(`importing ${sizeMb} MB, a folder of 500, listing 2,000 (runs: ${runs})…`);
     // The page code is served by vite (a string here: tsx's name helpers would not survive serialization).
     const args = JSON.stringify({ sizeMb, runs, folder: 500, listCount: 2000 });

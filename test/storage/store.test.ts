@@ -47,16 +47,22 @@ describe('store over a memory disk', () => {
     expect(disk.files.has(INDEX_PATH)).toBe(true);
   });
 
-  test('a stale index is corrected: added and removed files on open, a grown file when it is next read', async () => {
+  test('a stale index is corrected: added and removed files by the check after opening (announced), a grown file when it is next read', async () => {
     const { disk, store } = memoryStore();
     await store.create('a', once(bytes(sessionText('a'))));
     await store.create('gone', once(bytes(sessionText('gone'))));
+    await store.flush();
     // Behind the index's back: a grows, c appears, gone disappears.
     await disk.append(sessionPath('a'), bytes(sessionText('x', 1).split('\n')[1] + '\n'));
     await disk.writeNew(sessionPath('c'), once(bytes(sessionText('c'))));
     await disk.remove(sessionPath('gone'));
-    const reopened = createStore(disk, { flushDelay: 0 });
+    const changes: string[][] = [];
+    const reopened = createStore(disk, { flushDelay: 0, onChange: (ids) => changes.push(ids) });
+    // Listed from the index at once; the check against the files follows and announces what it fixed.
+    await reopened.list();
+    await reopened.settled();
     expect((await reopened.list()).map((s) => s.id).sort()).toEqual(['a', 'c']);
+    expect(changes.flat().sort()).toEqual(['c', 'gone']);
     // The grown file is re-read when it is next asked for, and listed right from then on.
     expect((await reopened.get('a'))!.entryCount).toBe(5);
     expect((await reopened.list()).find((s) => s.id === 'a')!.entryCount).toBe(5);

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { parse } from '../../src/core/index.ts';
+import { once } from '../../src/storage/chunks.ts';
 import { createApi } from '../../src/worker/api.ts';
 import type { CallContext, Progress } from '../../src/worker/protocol.ts';
 import { toApiError } from '../../src/worker/protocol.ts';
@@ -37,6 +38,25 @@ describe('import outcomes by bytes', () => {
     expect(list.map((s) => [s.id, s.variantOf]).sort()).toEqual([['s1', undefined], ['s1~2', 's1']]);
     expect(await text((await api.exportSession({ id: 's1' })).blob)).toBe(three);
     expect(await text((await api.exportSession({ id: 's1~2' })).blob)).toBe(otherLonger);
+  });
+
+  test('another tab\'s import not yet in the index is still seen: diverged bytes become a variant, never an overwrite', async () => {
+    const { createMemoryDisk } = await import('../../src/storage/memory-disk.ts');
+    const { createStore } = await import('../../src/storage/store.ts');
+    const disk = createMemoryDisk();
+    const deps = { now: () => new Date(0), randomId: () => 'abcdef01' };
+    // Two tabs' stores on one disk; neither writes its index records before the other imports.
+    const storeA = createStore(disk, { flushDelay: 60_000 });
+    const storeB = createStore(disk, { flushDelay: 60_000 });
+    const tabB = createApi({ store: storeB, ...deps });
+    const mine = sessionText('same', 2);
+    const theirs = sessionText('same', 2, { prefix: 'f' });
+    await storeB.list();
+    await storeA.create('same', once(bytes(mine)));
+    expect(disk.files.has('index.json') && new TextDecoder().decode(disk.files.get('index.json')!.bytes).includes('"same"')).toBe(false);
+    expect((await tabB.importFiles({ files: [file('b.jsonl', theirs)] })).items[0]).toMatchObject({ outcome: 'variant', id: 'same~2' });
+    expect(await text(await storeB.readFile('same'))).toBe(mine);
+    expect(await text(await storeB.readFile('same~2'))).toBe(theirs);
   });
 
   test('a torn tail completed by the other device is an update to exactly the new bytes', async () => {
@@ -180,6 +200,17 @@ describe('bundles and export', () => {
     await api.importFiles({ files: [file('br.jsonl', lines.join('\n') + '\n')] });
     expect(await text((await api.exportBranch({ id: 'br' })).blob)).toBe([lines[0], lines[1], lines[3]].join('\n') + '\n');
     expect(await text((await api.exportBranch({ id: 'br', leafId: 'a2' })).blob)).toBe([lines[0], lines[1], lines[2]].join('\n') + '\n');
+    expect(toApiError(await api.exportBranch({ id: 'br', leafId: 'nope' }).catch((x) => x))).toMatchObject({ code: 'not-found' });
+  });
+
+  test('exportBranch counts lines as the scan does: blank lines, a title slot, CRLF and a multi-byte line spanning chunks', async () => {
+    const { api } = setup();
+    const slot = JSON.stringify({ type: 'title', v: 1, title: 'T', updatedAt: 'x', pad: '' });
+    const long = messageLine('a2', 'a1', 'assistant', '✓'.repeat(3 * 1024 * 1024));
+    const lines = [slot, '', headerLine('bl') + '\r', '   ', messageLine('a1', null, 'user', 'q'), '', long, messageLine('a3', 'a2', 'user', 'last')];
+    await api.importFiles({ files: [file('bl.jsonl', lines.join('\n') + '\n')] });
+    const out = await text((await api.exportBranch({ id: 'bl' })).blob);
+    expect(out).toBe([lines[2], lines[4], lines[6], lines[7]].join('\n') + '\n');
   });
 
   test('forkBranch: a new session (new id, parentSession) with that branch', async () => {
