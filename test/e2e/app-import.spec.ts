@@ -60,6 +60,12 @@ test('dropping a folder walks it recursively, past readEntries batches of 100', 
   await expect(page.locator('.session-card')).toHaveCount(105);
   await expect(page.getByRole('region', { name: 'Project alpha' }).locator('.session-card')).toHaveCount(52);
   await expect(page.getByRole('region', { name: 'Project beta' }).locator('.session-card')).toHaveCount(53);
+  // Filter by project, then sort by title inside it.
+  await page.getByRole('combobox', { name: 'Project' }).selectOption({ label: 'alpha' });
+  await expect(page.locator('.session-card')).toHaveCount(52);
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Title' });
+  await expect(page.locator('.session-title').first()).toHaveText('Folder session 1');
+  await expect(page.locator('.session-title').nth(1)).toHaveText('Folder session 101');
 });
 
 test('the file picker and the folder picker import what was chosen', async ({ page }) => {

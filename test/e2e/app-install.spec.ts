@@ -46,6 +46,7 @@ test('after the first import the page asks for persistent storage, and the meter
 });
 
 test('a long import shows its progress and can be cancelled', async ({ page }) => {
+  test.setTimeout(120_000);
   await openEmptyLibrary(page);
   // About 60 MB of one valid session, made in the page so nothing big crosses from the test.
   await page.evaluate(() => {
@@ -65,6 +66,7 @@ test('a long import shows its progress and can be cancelled', async ({ page }) =
   const panel = page.getByRole('region', { name: 'Import' });
   await expect(panel.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
   await panel.getByRole('button', { name: 'Cancel' }).click();
-  await expect(panel).toContainText('Import cancelled');
+  await expect(panel.getByRole('button', { name: 'Cancelling…' })).toBeDisabled();
+  await expect(panel).toContainText('Import cancelled', IMPORTED);
   await expect(page.getByRole('heading', { name: 'Your library is empty' })).toBeVisible();
 });

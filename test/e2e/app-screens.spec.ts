@@ -62,5 +62,15 @@ for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['lapto
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `${shots}/${label}-settings-dark.png`, fullPage: true });
+
+    // A session opens in the reader (its own route); its back button returns to the library.
+    await page.getByRole('link', { name: SAMPLE.title, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`#/s/${SAMPLE.id}`));
+    await expect(page.getByRole('button', { name: 'Back to the library' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `${shots}/${label}-reader.png` });
+    await page.getByRole('button', { name: 'Back to the library' }).click();
+    await expect(page).toHaveURL(/\/(#\/)?$/);
+    await expect(card(page, SAMPLE.title)).toBeVisible();
   });
 }

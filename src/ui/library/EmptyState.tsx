@@ -25,7 +25,7 @@ export function EmptyState() {
       {needsIOSInstructions.value && <IOSInstallAdvice />}
       <h3>Bring your own sessions</h3>
       <ul class="ways">
-        <li><strong>Drop</strong> files or whole folders anywhere on this window (pi keeps them in <code>~/.pi/agent/sessions/</code>, omp in <code>~/.omp/agent/sessions/</code>).</li>
+        <li><strong>Drop</strong> files or whole folders anywhere on this window (pi keeps them in <code>~/.pi/agent/sessions/</code>, omp in <code>~/.omp/agent/sessions/</code>; drop omp’s whole <code>~/.omp/agent/</code> folder to bring the images kept in its <code>blobs/</code>).</li>
         <li><strong>Pick</strong> files or a folder with the buttons below.</li>
         <li><strong>Share</strong> a session file to Rho Sessions from another app on Android (install the app first).</li>
         <li><strong>Open with</strong> Rho Sessions from your file manager on a computer (installed app).</li>

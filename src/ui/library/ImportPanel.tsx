@@ -25,7 +25,7 @@ export function ImportPanel() {
           <p class="muted">
             {job.progress ? `${job.progress.label ?? ''} ${formatBytes(job.progress.done)} of ${formatBytes(job.progress.total)}` : 'Reading…'}
           </p>
-          <button type="button" onClick={cancelImport}>Cancel</button>
+          <button type="button" onClick={cancelImport} disabled={job.cancelling}>{job.cancelling ? 'Cancelling…' : 'Cancel'}</button>
         </>
       )}
       {job.status === 'done' && <ReportView report={job.report} />}

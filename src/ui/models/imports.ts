@@ -9,7 +9,7 @@ import { takeShared } from '../sw-bridge.ts';
 /** The import panel's state: idle, running (with progress), done (with the report), or failed. */
 export type ImportJob =
   | { status: 'idle' }
-  | { status: 'running'; source: ImportSource; count: number; progress: Progress | null }
+  | { status: 'running'; source: ImportSource; count: number; progress: Progress | null; cancelling?: boolean }
   | { status: 'done'; source: ImportSource; report: ImportReport }
   | { status: 'failed'; source: ImportSource; message: string }
   | { status: 'cancelled'; source: ImportSource };
@@ -39,6 +39,9 @@ export async function importSample(): Promise<string | null> {
 
 /** Stops the running import (what was already stored stays, and the report says so). */
 export function cancelImport(): void {
+  const job = importJob.value;
+  // The worker stops at its next chunk; until it answers, say that the cancel was heard.
+  if (job.status === 'running') importJob.value = { ...job, cancelling: true };
   controller?.abort();
 }
 
