@@ -132,7 +132,7 @@ test('killing the page during a large import or a run of appends leaves each ses
     } else outcomes.old++;
     notes = notesNow;
     console.log(`[hardening-crash] round ${round} checked`);
-    log.push(`round ${round}: kill at ${f < 1 ? `${Math.round(f * 100)}% of the import's time` : 'after the import'} (${how}${finished ? ', import had finished' : ''}) → grow ${grow === plan.grownSha ? 'new' : 'old'}, crash-${round} ${crash ? 'whole' : 'absent'}, tmp leftovers ${disk.tmp.length}`);
+    log.push(`round ${round}: kill ${f < 1 ? `${Math.round(f * 100)}% into the import's time` : 'just after the import'} (${how}${finished ? ', import had finished' : ''}) → grow ${grow === plan.grownSha ? 'new' : 'old'}, crash-${round} ${crash ? 'whole' : 'absent'}, tmp leftovers ${disk.tmp.length}`);
     await check.close();
   }
   test.info().annotations.push({ type: 'kills', description: `seed ${SEED}: ${log.join('; ')}` });
