@@ -71,12 +71,12 @@ test('killing the page during a large import or a run of appends leaves each ses
   for (let round = 0; round < ROUNDS; round++) {
     const page = await context.newPage();
     await fresh(page);
-    // A new 4.5 MB session and 4.5 MB more for `grow` (two 4 MB chunks each: a write that takes several steps).
+    // A new 1 MB session, and 4.5 MB more for `grow` (two 4 MB chunks: an append that takes several steps).
     const nextGrow = growEntries + (await page.evaluate(() => (window as unknown as { __gen: Gen }).__gen.entriesFor(4.5 * 1024)));
     const plan = await page.evaluate(async ({ round, growEntries, nextGrow }) => {
       const g = (window as unknown as { __gen: Gen }).__gen;
       const rho = (window as unknown as { __rho: { start(m: string, p: unknown): number } }).__rho;
-      const fresh = g.lines(`crash-${round}`, 0, g.entriesFor(4.5 * 1024));
+      const fresh = g.lines(`crash-${round}`, 0, g.entriesFor(1024));
       const grown = g.lines('grow', 0, nextGrow);
       const importId = rho.start('importFiles', { files: [new File([fresh], `crash-${round}.jsonl`), new File([grown], 'grow.jsonl')] });
       // Labels appended one by one meanwhile (each an appendLines under the session's lock).
