@@ -8,7 +8,8 @@
  * `npm run bench -- load [--sizes 500]` (size: total MB of the 1,000 sessions). Serves the repo with
  * vite on port 4222 (LOAD_BENCH_PORT overrides).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -73,7 +74,10 @@ async function run(ctx: BenchContext): Promise<void> {
 
   const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: true }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
   await server.listen();
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  // A profile on disk: in an incognito context OPFS lives in memory, and the stored 500 MB would
+  // count as the import's memory.
+  const profile = mkdtempSync(resolve(tmpdir(), 'rho-load-'));
+  const browser = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
   // Playwright starts Chromium from this process: its processes are our descendants.
   const pid = process.pid;
   try {
@@ -105,6 +109,7 @@ async function run(ctx: BenchContext): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 }
 
