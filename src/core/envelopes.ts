@@ -5,10 +5,11 @@
 import { scanEnvelope } from './envelope-scan.ts';
 import { decodeLine, forEachLine, parseLine } from './jsonl.ts';
 import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from './migrate.ts';
-import { checkEnvelope, headerProblems, isHeader, versionOf } from './parse.ts';
+import { classifyRecord, headerProblems, newHead, versionOf } from './head.ts';
+import { checkEnvelope } from './parse.ts';
 import { problem } from './problems.ts';
-import { applyTitleSlot, isTitleSlot, looksLikeTitleSlot } from './title-slot.ts';
-import { checkTree, walkIndices } from './tree.ts';
+import { applyTitleSlot } from './title-slot.ts';
+import { checkTree, childPositions, leafFrom, leafPositions, walkIndices, type PositionTree } from './tree.ts';
 import type { Entry, Header, Problem, SessionRecord, TitleSlot } from './types.ts';
 
 /** Envelopes of every entry of a file, as parallel arrays in file order (entry i = position i). */
@@ -56,10 +57,7 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
   const lines: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  let header: Header | null = null;
-  let headerLine = 0;
-  let titleSlot: TitleSlot | null = null;
-  let firstObjectLine = 0;
+  const head = newHead();
 
   const lineCount = forEachLine(input, (text, line, start, end, terminated, invalidUtf8) => {
     if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
@@ -75,23 +73,9 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
     } else {
       ({ type, id, parentId } = scanned);
     }
-    if (type === 'title' && line === 1 && value) {
-      if (isTitleSlot(value)) {
-        titleSlot = value;
-        headRecords.push({ line, start, end, kind: 'title', value });
-        return;
-      }
-      if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
-    }
-    if (firstObjectLine === 0) firstObjectLine = line;
-    if (type === 'session' && value) {
-      headRecords.push({ line, start, end, kind: 'header', value: value as Header });
-      if (header === null && isHeader(value)) {
-        header = value;
-        headerLine = line;
-      } else if (header !== null) {
-        problems.push(problem(line, 'header-not-first', `another session header (the first is on line ${headerLine}); ignored`));
-      }
+    const kind = classifyRecord(head, problems, type, value, line);
+    if (kind !== 'entry') {
+      headRecords.push({ line, start, end, kind, value: value as Header });
       return;
     }
     types.push(typeof type === 'string' ? type : undefined);
@@ -102,9 +86,9 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
     ends.push(end);
   });
 
-  const found = header as Header | null;
-  const slot = titleSlot as TitleSlot | null;
-  problems.push(...headerProblems(found, headerLine, firstObjectLine));
+  const found = head.header;
+  const slot = head.titleSlot;
+  problems.push(...headerProblems(found, head.headerLine, head.firstObjectLine));
   if (found && slot) applyTitleSlot(found, slot);
   const version = versionOf(found);
   const ids: (string | undefined)[] = new Array(lines.length);
@@ -115,7 +99,14 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
       parentIds[i] = i === 0 ? null : v1Id(lines[i - 1]);
       continue;
     }
-    const fixed = checkEnvelope(rawIds[i], rawParents[i], lines[i], problems);
+    const id = rawIds[i];
+    const parentId = rawParents[i];
+    if ((id === undefined || typeof id === 'string') && (parentId == null || typeof parentId === 'string')) {
+      ids[i] = id as string | undefined;
+      parentIds[i] = parentId as string | null | undefined;
+      continue;
+    }
+    const fixed = checkEnvelope(id, parentId, lines[i], problems);
     ids[i] = fixed.id;
     parentIds[i] = fixed.parentId;
   }
@@ -186,4 +177,24 @@ export function walkIndexBranch(index: EnvelopeIndex, leafId?: string | null): {
 /** Positions of the branch ending at `leafId` (default: the leaf = last entry with an id), oldest first. */
 export function branchOfIndex(index: EnvelopeIndex, leafId?: string | null): number[] {
   return walkIndexBranch(index, leafId).indices;
+}
+
+/** The envelope index seen as a position tree (for children, leaves and leafOf). */
+export function indexTree(index: EnvelopeIndex): PositionTree {
+  return { key: index, size: index.ids.length, idAt: (i) => index.ids[i], parentIdAt: (i) => index.parentIds[i], indexById: index.indexById };
+}
+
+/** Positions of the entries whose parent is `id`, in file order; `null` gives roots and orphans. */
+export function childrenOfIndex(index: EnvelopeIndex, id: string | null): number[] {
+  return childPositions(indexTree(index), id);
+}
+
+/** Positions of the ends of every branch, in file order. */
+export function leavesOfIndex(index: EnvelopeIndex): number[] {
+  return leafPositions(indexTree(index));
+}
+
+/** The leaf reached from `id` by always taking the newest child. */
+export function leafOfIndex(index: EnvelopeIndex, id: string): string | null {
+  return leafFrom(indexTree(index), id);
 }

@@ -1,7 +1,7 @@
 // A cheap look at the top of a file: the title slot and the header, without reading the rest.
 import { decodeLine, isBlank, parseLine } from './jsonl.ts';
 import { CURRENT_SESSION_VERSION } from './migrate.ts';
-import { isHeader, versionOf } from './parse.ts';
+import { isHeader, versionOf } from './head.ts';
 import { problem } from './problems.ts';
 import { applyTitleSlot, isTitleSlot } from './title-slot.ts';
 import type { Header, Problem, TitleSlot } from './types.ts';

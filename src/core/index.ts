@@ -10,8 +10,8 @@ export { CURRENT_SESSION_VERSION, v1Id, migrate, migrateV1Entry, migrateV2Entry 
 export { isTitleSlot } from './title-slot.ts';
 
 // tree
-export { branch, walkBranch, walkIndices, children, leaves, leafOf, withLeaf, checkTree, hasParent } from './tree.ts';
-export type { TreeLike, TreeNodes, TreeCheck } from './tree.ts';
+export { branch, walkBranch, walkIndices, children, leaves, leafOf, withLeaf, checkTree, hasParent, childPositions, leafPositions, leafFrom, sessionTree } from './tree.ts';
+export type { TreeLike, TreeNodes, TreeCheck, PositionTree } from './tree.ts';
 
 // context
 export { compacted, context, compactionSummaryText, summarizedAttachmentLines } from './context.ts';
@@ -51,7 +51,7 @@ export { displayTitle, titleFromText } from './title.ts';
 export type { Titled } from './title.ts';
 
 // fast envelope index
-export { indexEnvelopes, bodyOf, bodiesOf, branchOfIndex, walkIndexBranch } from './envelopes.ts';
+export { indexEnvelopes, bodyOf, bodiesOf, branchOfIndex, walkIndexBranch, childrenOfIndex, leavesOfIndex, leafOfIndex, indexTree } from './envelopes.ts';
 export type { EnvelopeIndex } from './envelopes.ts';
 export { scanEnvelope } from './envelope-scan.ts';
 export type { ScannedEnvelope } from './envelope-scan.ts';

@@ -11,8 +11,10 @@ import type { Problem } from './types.ts';
 export type LineVisitor = (text: string, line: number, start: number, end: number, terminated: boolean, invalidUtf8: boolean) => void;
 
 const encoder = new TextEncoder();
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
-const lenientDecoder = new TextDecoder('utf-8');
+// ignoreBOM: a BOM is dropped only at the very start of the input (by hand below), not at the start
+// of every line, so text and bytes read the same.
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** One line's bytes as text (a trailing "\r" dropped), and whether they were valid UTF-8. */
 export function decodeLine(bytes: Uint8Array, start: number, end: number): { text: string; invalidUtf8: boolean } {
@@ -24,6 +26,7 @@ export function decodeLine(bytes: Uint8Array, start: number, end: number): { tex
     text = lenientDecoder.decode(bytes.subarray(start, end));
     invalidUtf8 = true;
   }
+  if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
   return { text, invalidUtf8 };
 }
@@ -52,6 +55,7 @@ function forEachByteLine(bytes: Uint8Array, visit: LineVisitor): number {
       text = lenientDecoder.decode(bytes.subarray(pos, end));
       invalidUtf8 = true;
     }
+    if (pos === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     if (!isBlank(text)) visit(text, line, pos, end, nl >= 0, invalidUtf8);
     if (nl < 0) break;

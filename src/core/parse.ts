@@ -1,23 +1,14 @@
 // Reading a session file (§0.1): one pass over the lines, then migration, then the tree check.
+export { headerProblems, isHeader, versionOf } from './head.ts';
 import { forEachLine, parseLine } from './jsonl.ts';
-import { CURRENT_SESSION_VERSION, migrate } from './migrate.ts';
+import { migrate } from './migrate.ts';
 import { clip, problem } from './problems.ts';
 import { entryProblem } from './schemas.ts';
-import { applyTitleSlot, isTitleSlot, looksLikeTitleSlot } from './title-slot.ts';
+import { applyTitleSlot } from './title-slot.ts';
+import { classifyRecord, headerProblems, newHead, versionOf, type HeadState } from './head.ts';
 import { branch, checkTree } from './tree.ts';
 import { EntryMap } from './entry-map.ts';
-import type { Entry, Header, ParseOptions, ParsedSession, Problem, SessionRecord, TitleSlot } from './types.ts';
-
-/** Whether a record is a usable header: `type: "session"` with a string `id` (both tools' test). */
-export function isHeader(value: Record<string, unknown>): value is Header {
-  return value.type === 'session' && typeof value.id === 'string';
-}
-
-/** The version a header declares (1 when absent or not a number, as both tools read it). */
-export function versionOf(header: Header | null): number {
-  if (!header) return CURRENT_SESSION_VERSION;
-  return typeof header.version === 'number' ? header.version : 1;
-}
+import type { Entry, ParseOptions, ParsedSession, Problem, SessionRecord } from './types.ts';
 
 /** What the line pass collects before migration and the tree check. */
 interface LinePass {
@@ -25,56 +16,25 @@ interface LinePass {
   records: SessionRecord[];
   entries: Entry[];
   entryLines: number[];
-  header: Header | null;
-  headerLine: number;
-  titleSlot: TitleSlot | null;
-  firstObjectLine: number;
+  head: HeadState;
   lineCount: number;
 }
 
 // One pass over the lines: JSON.parse each, sort records into title slot, headers and entries.
 function readLines(input: string | Uint8Array): LinePass {
-  const pass: LinePass = { problems: [], records: [], entries: [], entryLines: [], header: null, headerLine: 0, titleSlot: null, firstObjectLine: 0, lineCount: 0 };
-  const { problems, records, entries, entryLines } = pass;
+  const pass: LinePass = { problems: [], records: [], entries: [], entryLines: [], head: newHead(), lineCount: 0 };
+  const { problems, records, entries, entryLines, head } = pass;
   pass.lineCount = forEachLine(input, (text, line, start, end, terminated, invalidUtf8) => {
     if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
     const value = parseLine(text, line, terminated, problems);
     if (value === null) return;
-    const type = value.type;
-    if (type === 'title' && line === 1) {
-      if (isTitleSlot(value)) {
-        pass.titleSlot = value;
-        records.push({ line, start, end, kind: 'title', value });
-        return;
-      }
-      if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
-    }
-    if (pass.firstObjectLine === 0) pass.firstObjectLine = line;
-    if (type === 'session') {
-      records.push({ line, start, end, kind: 'header', value: value as Header });
-      if (pass.header === null && isHeader(value)) {
-        pass.header = value;
-        pass.headerLine = line;
-      } else if (pass.header !== null) {
-        problems.push(problem(line, 'header-not-first', `another session header (the first is on line ${pass.headerLine}); ignored`));
-      }
-      return;
-    }
-    records.push({ line, start, end, kind: 'entry', value: value as Entry });
+    const kind = classifyRecord(head, problems, value.type, value, line);
+    records.push({ line, start, end, kind, value: value as Entry });
+    if (kind !== 'entry') return;
     entries.push(value as Entry);
     entryLines.push(line);
   });
   return pass;
-}
-
-/** The problems about the header that only the whole file can tell (none, late, newer version). */
-export function headerProblems(header: Header | null, headerLine: number, firstObjectLine: number): Problem[] {
-  if (header === null) return [problem(firstObjectLine || 1, 'no-header', 'no session header (a first record with type "session" and a string id): not a session file')];
-  const out: Problem[] = [];
-  if (headerLine !== firstObjectLine) out.push(problem(headerLine, 'header-not-first', `the session header is on line ${headerLine}, after other records`));
-  const version = versionOf(header);
-  if (version > CURRENT_SESSION_VERSION) out.push(problem(headerLine, 'future-version', `version ${version} is newer than ${CURRENT_SESSION_VERSION}; read as version ${CURRENT_SESSION_VERSION}`));
-  return out;
 }
 
 /**
@@ -84,8 +44,9 @@ export function headerProblems(header: Header | null, headerLine: number, firstO
  */
 export function parse(input: string | Uint8Array, opts: ParseOptions = {}): ParsedSession {
   const pass = readLines(input);
-  const { problems, entries, entryLines, header, titleSlot } = pass;
-  problems.push(...headerProblems(header, pass.headerLine, pass.firstObjectLine));
+  const { problems, entries, entryLines } = pass;
+  const { header, titleSlot } = pass.head;
+  problems.push(...headerProblems(header, pass.head.headerLine, pass.head.firstObjectLine));
   if (header && titleSlot) applyTitleSlot(header, titleSlot);
   const version = versionOf(header);
   if (header) migrate(entries, entryLines, version);

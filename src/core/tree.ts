@@ -136,49 +136,85 @@ export function branch(session: TreeLike, leafId?: string | null): Entry[] {
   return walkBranch(session, leafId).entries;
 }
 
-// Children lists are built once per session and kept beside it.
-// An append grows the same array, so the cached index is rebuilt when the length changed.
-const childIndexes = new WeakMap<object, { size: number; index: Map<string | null, Entry[]> }>();
+/** A tree seen by positions (0…size-1): what children, leaves and leafOf work on. */
+export interface PositionTree {
+  /** Identity the child lists are cached under (the entry array, or the envelope index). */
+  key: object;
+  size: number;
+  idAt: (i: number) => string | undefined;
+  parentIdAt: (i: number) => unknown;
+  indexById: ReadonlyMap<string, number>;
+}
 
-function childIndex(session: TreeLike): Map<string | null, Entry[]> {
-  const cached = childIndexes.get(session.entries);
-  if (cached && cached.size === session.entries.length) return cached.index;
-  const index = new Map<string | null, Entry[]>();
-  for (const entry of session.entries) {
-    const parentId = entry.parentId;
+// Child lists are built once per tree and kept beside it; an append grows the same entry array,
+// so a cached list is rebuilt when the size changed.
+const childLists = new WeakMap<object, { size: number; lists: Map<string | null, number[]> }>();
+
+function childListsOf(t: PositionTree): Map<string | null, number[]> {
+  const cached = childLists.get(t.key);
+  if (cached && cached.size === t.size) return cached.lists;
+  const lists = new Map<string | null, number[]>();
+  for (let i = 0; i < t.size; i++) {
+    const parentId = t.parentIdAt(i);
     // Roots and orphans both hang under null (pi's getTree lists orphans as roots).
-    const key = hasParent(parentId) && session.indexById.has(parentId) ? parentId : null;
-    let list = index.get(key);
-    if (!list) index.set(key, (list = []));
-    list.push(entry);
+    const key = hasParent(parentId) && t.indexById.has(parentId) ? parentId : null;
+    let list = lists.get(key);
+    if (!list) lists.set(key, (list = []));
+    list.push(i);
   }
-  childIndexes.set(session.entries, { size: session.entries.length, index });
-  return index;
+  childLists.set(t.key, { size: t.size, lists });
+  return lists;
 }
 
-/** The entries whose parent is `id`, in file order; `null` gives the roots (and orphans). */
-export function children(session: TreeLike, id: string | null): Entry[] {
-  return childIndex(session).get(id) ?? [];
+/** Positions whose parent is `id`, in file order; `null` gives the roots (and orphans). */
+export function childPositions(t: PositionTree, id: string | null): number[] {
+  return childListsOf(t).get(id) ?? [];
 }
 
-/** Entries with an id and no children, in file order: the ends of every branch. */
-export function leaves(session: TreeLike): Entry[] {
-  const index = childIndex(session);
-  return session.entries.filter((e) => typeof e.id === 'string' && session.byId.get(e.id) === e && !index.has(e.id));
+/** Positions of entries with an id (the winner of a duplicate) and no children: the ends of every branch. */
+export function leafPositions(t: PositionTree): number[] {
+  const lists = childListsOf(t);
+  const out: number[] = [];
+  for (let i = 0; i < t.size; i++) {
+    const id = t.idAt(i);
+    if (id !== undefined && t.indexById.get(id) === i && !lists.has(id)) out.push(i);
+  }
+  return out;
 }
 
-/** The leaf reached from `id` by always taking the newest child: where a click on an old entry should lead. */
-export function leafOf(session: TreeLike, id: string): string | null {
-  if (!session.indexById.has(id)) return null;
-  const index = childIndex(session);
+/** The leaf reached from `id` by always taking the newest child (cycle-safe); null for an unknown id. */
+export function leafFrom(t: PositionTree, id: string): string | null {
+  if (!t.indexById.has(id)) return null;
+  const lists = childListsOf(t);
   const seen = new Set<string>();
   let at = id;
   for (;;) {
     seen.add(at);
-    const kids = (index.get(at) ?? []).filter((e) => typeof e.id === 'string' && !seen.has(e.id));
+    const kids = (lists.get(at) ?? []).map(t.idAt).filter((k): k is string => k !== undefined && !seen.has(k));
     if (kids.length === 0) return at;
-    at = kids[kids.length - 1].id as string;
+    at = kids[kids.length - 1];
   }
+}
+
+/** A session seen as a position tree. */
+export function sessionTree(session: TreeLike): PositionTree {
+  const { entries } = session;
+  return { key: entries, size: entries.length, idAt: (i) => entries[i].id, parentIdAt: (i) => entries[i].parentId, indexById: session.indexById };
+}
+
+/** The entries whose parent is `id`, in file order; `null` gives the roots (and orphans). */
+export function children(session: TreeLike, id: string | null): Entry[] {
+  return childPositions(sessionTree(session), id).map((i) => session.entries[i]);
+}
+
+/** Entries with an id and no children, in file order: the ends of every branch. */
+export function leaves(session: TreeLike): Entry[] {
+  return leafPositions(sessionTree(session)).map((i) => session.entries[i]);
+}
+
+/** The leaf reached from `id` by always taking the newest child: where a click on an old entry should lead. */
+export function leafOf(session: TreeLike, id: string): string | null {
+  return leafFrom(sessionTree(session), id);
 }
 
 /** The same session with another leaf (the next `branch`/`context`/`append` starts there). */

@@ -70,7 +70,8 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   const compare = async (files: File[]) => {
     const imp: number[] = [];
     const raw: number[] = [];
-    for (let r = -1; r < args.runs; r++) {
+    // No warm-up round: each round is seconds of I/O, and the order alternates between rounds.
+    for (let r = 0; r < args.runs; r++) {
       for (const which of r % 2 ? ['import', 'raw'] : ['raw', 'import']) {
         const rootName = freshRoot();
         if (which === 'raw') {
@@ -95,9 +96,7 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   const out: Record<string, number> = {};
   const big = new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl');
   out.bigBytes = big.size;
-  console.log('big ready', big.size);
   const bigResult = await compare([big]);
-  console.log('big done');
   out.bigImport = bigResult.imp;
   out.bigRaw = bigResult.raw;
 
@@ -105,7 +104,6 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
   out.folderBytes = folder.reduce((n, f) => n + f.size, 0);
   const folderResult = await compare(folder);
-  console.log('folder done');
   out.folderImport = folderResult.imp;
   out.folderRaw = folderResult.raw;
 

@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { bodiesOf, bodyOf, branch, branchOfIndex, indexEnvelopes, parse, scanEnvelope, walkBranch, walkIndexBranch } from '../../src/core/index.ts';
-import { HEADER, bytes, codes, e, jsonl, m } from './helpers.ts';
+import { bodiesOf, bodyOf, branch, branchOfIndex, children, childrenOfIndex, indexEnvelopes, leafOf, leafOfIndex, leaves, leavesOfIndex, parse, scanEnvelope, walkBranch, walkIndexBranch } from '../../src/core/index.ts';
+import { HEADER, bytes, codes, e, fixtureFiles, jsonl, m } from './helpers.ts';
 
 /** Asserts the envelope index says what parse (without schema checks) says, body by body. */
 function expectAgreement(input: Uint8Array) {
@@ -29,15 +28,16 @@ function expectAgreement(input: Uint8Array) {
   const sWalk = walkBranch(s);
   expect(walk.indices.map((i) => x.ids[i])).toEqual(sWalk.entries.map((en) => en.id));
   expect(walk.problems).toEqual(sWalk.problems);
+  const position = (en: { id?: string }) => s.entries.indexOf(en as never);
+  expect(leavesOfIndex(x)).toEqual(leaves(s).map(position));
+  expect(childrenOfIndex(x, null)).toEqual(children(s, null).map(position));
+  for (const id of x.ids.slice(0, 20)) {
+    if (id === undefined) continue;
+    expect(childrenOfIndex(x, id)).toEqual(children(s, id).map(position));
+    expect(leafOfIndex(x, id)).toBe(leafOf(s, id));
+  }
 }
 
-function fixtureFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'generated' ? [] : fixtureFiles(path);
-    return name.endsWith('.jsonl') ? [path] : [];
-  });
-}
 
 const slot = { type: 'title', v: 1, title: 'T', source: 'auto', updatedAt: 'u', pad: '  ' };
 const user = (text: string) => ({ role: 'user', content: text, timestamp: 1 });
@@ -93,7 +93,7 @@ const CASES: Record<string, string | Uint8Array> = {
 };
 
 describe('indexEnvelopes agrees with parse', () => {
-  for (const path of fixtureFiles(new URL('../../fixtures/', import.meta.url).pathname)) {
+  for (const path of fixtureFiles()) {
     test(`fixture ${path.split('/fixtures/')[1]}`, () => expectAgreement(new Uint8Array(readFileSync(path))));
   }
   for (const [name, input] of Object.entries(CASES)) {

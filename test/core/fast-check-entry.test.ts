@@ -1,19 +1,12 @@
 import fc from 'fast-check';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { EntrySchema, parse } from '../../src/core/index.ts';
 import { isSurelyValid } from '../../src/core/fast-check-entry.ts';
+import { fixtureFiles } from './helpers.ts';
 
-function fixtureFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'generated' ? [] : fixtureFiles(path);
-    return name.endsWith('.jsonl') ? [path] : [];
-  });
-}
 
-const entries = fixtureFiles(new URL('../../fixtures/', import.meta.url).pathname).flatMap(
+const entries = fixtureFiles().flatMap(
   (f) => parse(new Uint8Array(readFileSync(f)), { validate: false }).entries,
 );
 const zodSays = (x: unknown) => EntrySchema.safeParse(x).success;

@@ -1,4 +1,6 @@
 // Short builders for test files: one JSON object per line, like the tools write them.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Entry } from '../../src/core/index.ts';
 
 export const HEADER = { type: 'session', version: 3, id: '01900000-0000-7000-8000-000000000000', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/p' };
@@ -25,3 +27,12 @@ export const bytes = (s: string) => new TextEncoder().encode(s);
 
 /** Problem codes with their lines, for compact assertions. */
 export const codes = (problems: { line: number; code: string }[]) => problems.map((p) => `${p.line}:${p.code}`);
+
+/** Every committed .jsonl fixture under fixtures/ (not the git-ignored generated ones). */
+export function fixtureFiles(dir = new URL('../../fixtures/', import.meta.url).pathname): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : fixtureFiles(path);
+    return name.endsWith('.jsonl') ? [path] : [];
+  });
+}

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse, read, readHeader, serialize, v1Id } from '../../src/core/index.ts';
-import { HEADER, bytes, codes, e, jsonl, m } from './helpers.ts';
+import { HEADER, bytes, codes, e, fixtureFiles, jsonl, m } from './helpers.ts';
 
 const user = (text: string) => ({ role: 'user', content: text, timestamp: 1 });
 
@@ -59,6 +59,15 @@ describe('parse', () => {
     expect(s.problems).toEqual([]);
     expect((s.entries[0].message as { content: string }).content).toBe('x\u2028y\u0085z');
     expect(s.records[1].end - s.records[1].start).toBe(bytes(JSON.stringify(m('a', null, user('x\u2028y\u0085z'))) + '\r').length);
+  });
+
+  test('a BOM is dropped at the start of the input only, for text and bytes alike', () => {
+    const text = '\ufeff' + jsonl(HEADER) + '\ufeff' + jsonl(e('a', null));
+    for (const input of [text, bytes(text)]) {
+      const s = parse(input);
+      expect(s.header?.id).toBe(HEADER.id);
+      expect(codes(s.problems)).toEqual(['2:invalid-json']);
+    }
   });
 
   test('blank lines are skipped silently, line numbers stay physical', () => {
@@ -265,6 +274,19 @@ describe('serialize', () => {
       expect(Buffer.from(serialize(parse(original), original)).equals(Buffer.from(original))).toBe(true);
     });
   }
+
+  test('is byte-identical for every fixture with no skipped or blank line', () => {
+    let identical = 0;
+    for (const path of fixtureFiles()) {
+      const original = new Uint8Array(readFileSync(path));
+      const s = parse(original);
+      const skipped = s.problems.some((p) => ['torn', 'invalid-json', 'not-an-object'].includes(p.code));
+      if (skipped || s.records.length !== s.lineCount) continue;
+      expect([path, Buffer.from(serialize(s, original)).equals(Buffer.from(original))]).toEqual([path, true]);
+      identical++;
+    }
+    expect(identical).toBeGreaterThan(5);
+  });
 
   test('drops skipped lines and keeps \\r and an unterminated last line as they were', () => {
     const text = JSON.stringify(HEADER) + '\r\nbad\n' + JSON.stringify(e('a', null));

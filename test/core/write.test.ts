@@ -101,6 +101,17 @@ describe('newSession and append', () => {
     }
   });
 
+  test('withLeaf before append starts a sibling branch', async () => {
+    const { withLeaf } = await import('../../src/core/index.ts');
+    let s: Session = newSession({ model: 'a:b', uuidv7: () => 'u', ...deps() });
+    s = append(s, user('one')).session;
+    const first = s.leafId as string;
+    s = append(s, user('two')).session;
+    const r = append(withLeaf(s, first), user('other'));
+    expect(r.entry.parentId).toBe(first);
+    expect(branch(r.session).map((x) => x.id)).toEqual(['00000001', first, r.entry.id]);
+  });
+
   test('no title when the first entry is not a user message', () => {
     const r = append(newSession({ model: 'a:b', ...deps() }), custom('aside', 'x'));
     expect(JSON.parse(decode(r.bytes).split('\n')[0]).title).toBeUndefined();
@@ -191,5 +202,17 @@ describe('builders', () => {
       file += decode(r.bytes);
     }
     expect(parse(file).problems).toEqual([]);
+  });
+});
+
+describe('toBase64', () => {
+  test('matches the standard encoding for every tail length and a large input', async () => {
+    const { toBase64 } = await import('../../src/core/index.ts');
+    for (let n = 0; n < 8; n++) {
+      const b = new Uint8Array(n).map((_, i) => (i * 97 + 13) & 255);
+      expect(toBase64(b)).toBe(Buffer.from(b).toString('base64'));
+    }
+    const big = new Uint8Array(100_003).map((_, i) => (i * 31) & 255);
+    expect(toBase64(big)).toBe(Buffer.from(big).toString('base64'));
   });
 });

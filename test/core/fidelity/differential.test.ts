@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries, SessionManager } from '@mariozechner/pi-coding-agent';
 import fc from 'fast-check';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { branch, context, displayTitle, leaves, parse, type ContextOptions, type ParsedSession } from '../../../src/core/index.ts';
 import { applyPiOps, piFileText } from '../../gen/pi-ops.ts';
 import { createRng } from '../../gen/prng.ts';
@@ -16,12 +16,16 @@ import { randomPiOps } from '../../gen/random-ops.ts';
 import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from './normalize.ts';
 import { fixtureFiles, readBytes, ROOT } from './support.ts';
 
+// The machine is shared: a test that waits for CPU must not fail on vitest's 5 s default.
+vi.setConfig({ testTimeout: 120_000 });
+
 const RUNS = Number(process.env.FIDELITY_RUNS ?? 60);
 const tmp = mkdtempSync(join(tmpdir(), 'fidelity-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // Files pi cannot read at all, so there is nothing to compare with (session-format.md §6):
-// a parentId cycle hangs pi; a non-object line crashes its builder; no / misplaced header.
+// a parentId cycle hangs pi; a non-object line crashes its builder; without a header first (or
+// with no bytes at all) pi's loader refuses the file.
 const PI_CANNOT_READ = new Set([
   'fixtures/synthetic/edge-cycle.jsonl',
   'fixtures/synthetic/edge-cycle-leaf.jsonl',
@@ -29,7 +33,6 @@ const PI_CANNOT_READ = new Set([
   'fixtures/synthetic/edge-no-header.jsonl',
   'fixtures/synthetic/edge-header-not-first.jsonl',
   'fixtures/synthetic/edge-empty.jsonl',
-  'fixtures/real/pi-messenger-crew-planner-header-only.jsonl',
 ]);
 
 type Any = Record<string, any>;
@@ -95,9 +98,7 @@ describe('random trees written by pi\'s SessionManager', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 140 }), (seed, count) => {
         let t = Date.UTC(2026, 0, 1);
-        // Empty unsigned thinking parts are left out here: the core drops them (FINDINGS.md #1,
-        // its own failing test below), and leaving them in would hide every other difference.
-        const ops = randomPiOps(createRng(seed), count, { emptyThinking: false });
+        const ops = randomPiOps(createRng(seed), count);
         const sm = applyPiOps(SessionManager.inMemory('/p'), ops, () => (t += 1000));
         const text = piFileText(sm);
         const session = parse(text);
@@ -114,7 +115,7 @@ describe('random trees written by pi\'s SessionManager', () => {
       }),
       { numRuns: RUNS, seed: Number(process.env.FIDELITY_SEED ?? 424242) },
     );
-  }, 120_000);
+  }, 300_000);
 
   test('a session read back from pi\'s file on disk gives the same context as in memory', () => {
     let t = Date.UTC(2026, 0, 1);
@@ -211,5 +212,5 @@ describe('structurally damaged files (pi can still read them)', () => {
       }),
       { numRuns: RUNS, seed: Number(process.env.FIDELITY_SEED ?? 5150) },
     );
-  }, 120_000);
+  }, 300_000);
 });

@@ -4,10 +4,13 @@
 // valid files, and over JSON lines whose body (not envelope) is broken, where a scanner that skips
 // bodies is most likely to disagree with JSON.parse.
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { bodiesOf, branch, branchOfIndex, indexEnvelopes, parse, scanEnvelope } from '../../../src/core/index.ts';
 import { generateSessionText } from '../../gen/session.ts';
 import { fixtureFiles, readBytes } from './support.ts';
+
+// The machine is shared: a test that waits for CPU must not fail on vitest's 5 s default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const enc = new TextEncoder();
 /** FIDELITY_SCALE=<n> multiplies the property runs (heavier manual runs). */
@@ -120,5 +123,5 @@ describe('index = parse after mutations', () => {
       }
       expectAgreement(bytes);
     }), { numRuns: 300 * SCALE, seed: 101 + SCALE });
-  }, 60_000 * SCALE);
+  }, 180_000 * SCALE);
 });

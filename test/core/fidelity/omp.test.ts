@@ -1,10 +1,13 @@
 // omp shapes (session-format.md §1–§3) read by the core: the generated fixtures in fixtures/omp/
 // (built by test/gen/omp-shapes.ts and the omp flavour of test/gen/session.ts) checked against
 // what §0 says our core does with each construct.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { branch, compacted, context, displayTitle, model, parse, type ModelMessage } from '../../../src/core/index.ts';
 import { titleSlot } from '../../gen/session.ts';
 import { physicalLines, readBytes } from './support.ts';
+
+// The machine is shared: a test that waits for CPU must not fail on vitest's 5 s default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const BLOB = 'blob:sha256:' + '3f'.repeat(32);
 const open = (name: string) => parse(readBytes(`fixtures/omp/${name}.jsonl`), { file: name });
