@@ -221,9 +221,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     let found = false;
     for (const id of await markedIds()) {
       if (active.has(id)) continue;
+      // Another worker of this origin may be settling it right now (two tabs opening after a
+      // crash): wait a moment for it, so the first list already tells the truth.
       await withLockIfFree(writeLockName(id), async () => {
         if (await settle(id)) found = true;
-      });
+      }, 2000);
     }
     if (found) await flush();
   };
