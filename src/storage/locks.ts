@@ -18,3 +18,31 @@ export async function withLock<T>(name: string, fn: () => Promise<T>, mode: 'exc
     if (queues.get(name) === tail) queues.delete(name);
   }
 }
+
+/**
+ * Runs `fn` holding the lock `name` if it is free, or becomes free within `waitMs` (another worker
+ * settling it quickly); returns false, without running `fn`, when it stays taken (a long live
+ * writer, or this worker itself mid-call).
+ */
+export async function withLockIfFree(name: string, fn: () => Promise<void>, waitMs = 0): Promise<boolean> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks) {
+    if (waitMs > 0) {
+      try {
+        await locks.request(name, { signal: AbortSignal.timeout(waitMs) }, fn);
+        return true;
+      } catch (e) {
+        if ((e as DOMException)?.name === 'TimeoutError' || (e as DOMException)?.name === 'AbortError') return false;
+        throw e;
+      }
+    }
+    return locks.request(name, { ifAvailable: true }, async (lock) => {
+      if (!lock) return false;
+      await fn();
+      return true;
+    }) as Promise<boolean>;
+  }
+  if (queues.has(name)) return false;
+  await withLock(name, fn);
+  return true;
+}

@@ -97,6 +97,11 @@ export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { file
       }
       files.set(path, { bytes: next, modified: now() });
     },
+    async truncate(path: string, size: number) {
+      const f = files.get(path);
+      if (!f) throw notFound(path);
+      files.set(path, { bytes: f.bytes.slice(0, size), modified: now() });
+    },
     async move(from: string, to: string) {
       const f = files.get(from);
       if (!f) throw notFound(from);

@@ -182,6 +182,15 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
         access.close();
       }
     },
+    async truncate(path, size) {
+      const access = await retryBusy(async () => (await fileHandle(path)).createSyncAccessHandle());
+      try {
+        if (access.getSize() > size) access.truncate(size);
+        access.flush();
+      } finally {
+        access.close();
+      }
+    },
     async move(from, to) {
       await moveHandle(await fileHandle(from), to);
     },

@@ -234,7 +234,8 @@ export function createScanner(opts: { validate?: boolean } = {}) {
 }
 
 function clipText(s: string): string | null {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  // Only the start is shown: flattening a 50 MB first message whole took seconds.
+  const flat = s.slice(0, FIRST_MESSAGE_MAX * 8).replace(/\s+/g, ' ').trim();
   if (flat === '') return null;
   const points = Array.from(flat.slice(0, FIRST_MESSAGE_MAX * 2));
   return points.length > FIRST_MESSAGE_MAX ? points.slice(0, FIRST_MESSAGE_MAX).join('') + '…' : points.join('');

@@ -4,7 +4,7 @@
 import { diskChunks, once, tap } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
-import { withLock } from './locks.ts';
+import { withLock, withLockIfFree } from './locks.ts';
 import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
 import { createScanner, scanSession, type SessionScan } from './scan.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
@@ -24,6 +24,14 @@ export interface StoreOptions {
 export type Store = SessionStore;
 
 const INDEX_LOCK = 'rho-sessions:index';
+// One small file per session being appended to or replaced: written before the write ("writing",
+// with the size to roll back to) and turned into "done" after it, removed once the index holds the
+// result. A worker that dies mid-write leaves it behind; the next writer of that session, or the
+// next store to open, rolls a half-done append back (old state) and re-reads the file into the index.
+const JOURNAL_DIR = 'journal';
+interface JournalMark { size: number | null; done: boolean }
+const journalPath = (id: string) => `${JOURNAL_DIR}/${encodeURIComponent(id)}`;
+const writeLockName = (id: string) => `rho-sessions:write:${baseId(id)}`;
 const SPOOL_DIR = 'spool';
 const SPOOL_TTL = 24 * 3600 * 1000;
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -47,6 +55,50 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   let merged: { list: SessionSummary[] | null; version: number; map: Map<string, SessionSummary> } | null = null;
   // True while index.json could not be written (quota) and `pending` holds the whole index.
   let memoryIndex = false;
+  // Writes in progress per session id in this store (their journal marks are not ours to remove).
+  const active = new Map<string, number>();
+
+  const readMark = async (id: string): Promise<JournalMark | null> => {
+    try {
+      const m = JSON.parse(new TextDecoder().decode(await disk.read(journalPath(id)))) as JournalMark;
+      return m && typeof m === 'object' && typeof m.done === 'boolean' ? m : null;
+    } catch {
+      return null;
+    }
+  };
+  const writeMark = (id: string, mark: JournalMark) => disk.writeNew(journalPath(id), once(new TextEncoder().encode(JSON.stringify(mark))));
+
+  // Undoes what a writer that died left half done: an append is cut back to the size before it.
+  const rollBack = async (id: string, path: string, mark: JournalMark | null) => {
+    if (!mark || mark.done || mark.size === null) return;
+    const size = await disk.size(path);
+    if (size !== null && size > mark.size) await disk.truncate(path, mark.size);
+  };
+
+  // Around every in-place write of a session (the caller holds its write lock, so a "writing" mark
+  // found here was left by a writer that died).
+  const journaled = async <T>(id: string, path: string, kind: 'append' | 'replace', write: () => Promise<T>): Promise<T> => {
+    active.set(id, (active.get(id) ?? 0) + 1);
+    try {
+      await rollBack(id, path, await readMark(id));
+      await writeMark(id, { size: kind === 'append' ? await disk.size(path) : null, done: false });
+      let result: T;
+      try {
+        result = await write();
+      } catch (e) {
+        // The disk cut a failed append back itself (and a failed replace never swapped): nothing changed.
+        await disk.remove(journalPath(id)).catch(() => undefined);
+        throw e;
+      }
+      // Done: from now on a crash only leaves the index behind, which a re-read fixes. A full disk
+      // may refuse even this small write: then the mark goes (it must never roll back a whole write).
+      await writeMark(id, { size: null, done: true }).catch(() => disk.remove(journalPath(id)));
+      return result;
+    } finally {
+      active.set(id, (active.get(id) ?? 1) - 1);
+      if (active.get(id) === 0) active.delete(id);
+    }
+  };
 
   const summaryOf = (id: string, path: string, size: number, scan: SessionScan, modified: number, variantOf?: string): SessionSummary => {
     const d = scan.digest;
@@ -133,13 +185,63 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     return changedIds;
   };
 
+  // The session ids that have journal marks.
+  const markedIds = async (): Promise<string[]> => {
+    const ids: string[] = [];
+    for (const name of await disk.names(JOURNAL_DIR)) {
+      try {
+        ids.push(decodeURIComponent(name));
+      } catch {
+        // Not a name we wrote.
+      }
+    }
+    return ids;
+  };
+
+  // Settles what a dead writer left for one session (the caller holds its write lock): a half-done
+  // append is rolled back, and the file is re-read into the index. Returns whether it re-read.
+  const settle = async (id: string): Promise<boolean> => {
+    const mark = await readMark(id);
+    if (!mark) return false;
+    const path = sessionPath(id);
+    await rollBack(id, path, mark);
+    if ((await disk.size(path)) === null) {
+      await disk.remove(journalPath(id));
+      return false;
+    }
+    const known = pending.get(id) ?? (await readIndexFile())?.find((x) => x.id === id);
+    await rescan(id, path, known?.variantOf);
+    if (!mark.done) await writeMark(id, { size: null, done: true });
+    return true;
+  };
+
+  // Sessions a dead writer left marks for, settled when the store opens. A session whose lock is
+  // taken is skipped: its live writer (or this worker, mid-call) settles it on taking the lock.
+  const recover = async () => {
+    let found = false;
+    for (const id of await markedIds()) {
+      if (active.has(id)) continue;
+      // Another worker of this origin may be settling it right now (two tabs opening after a
+      // crash): wait a moment for it, so the first list already tells the truth.
+      await withLockIfFree(writeLockName(id), async () => {
+        if (await settle(id)) found = true;
+      }, 2000);
+    }
+    if (found) await flush();
+  };
+
   // Opening is cheap: the index is used as it is, and checked against the file names in the
   // background (a 2,000-name directory walk takes a second on a busy phone). What the check finds
-  // is written to the index and announced like any other change, so lists refresh.
+  // is written to the index and announced like any other change, so lists refresh. Journal marks a
+  // dead writer left are few (usually none, one directory read) and are dealt with before the first answer.
   const open = () => {
     if (!ready) {
-      ready = Promise.resolve();
-      checking = withLock(INDEX_LOCK, () => reconcile(false))
+      ready = recover().catch((e) => {
+        ready = null;
+        throw e;
+      });
+      checking = ready
+        .then(() => withLock(INDEX_LOCK, () => reconcile(false)))
         .then((ids) => ids.length && options.onChange?.(ids))
         .catch(() => undefined);
     }
@@ -183,6 +285,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     });
     for (const [id, s] of applied) if (pending.get(id) === s) pending.delete(id);
     pendingVersion++;
+    // The index now holds these sessions as they are on disk: their "done" marks can go.
+    for (const id of applied.keys()) {
+      if (active.has(id)) continue;
+      if ((await readMark(id))?.done) await disk.remove(journalPath(id)).catch(() => undefined);
+    }
     options.onChange?.([...applied.keys()]);
   };
 
@@ -298,28 +405,35 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async appendRaw(id, bytes, signal) {
       const path = await existing(id);
       const before = await store.get(id);
-      await disk.append(path, bytes, signal);
-      return rescan(id, path, before?.variantOf);
+      return journaled(id, path, 'append', async () => {
+        await disk.append(path, bytes, signal);
+        return rescan(id, path, before?.variantOf);
+      });
     },
     async appendLines(id, bytes) {
       const path = await existing(id);
       const before = await store.get(id);
-      const size = (await disk.size(path)) ?? 0;
-      // pi loses the next entry after a torn last line (§6): end the file with "\n" first, in the same write.
-      const torn = size > 0 && (await disk.read(path, size - 1, size))[0] !== 10;
-      const out = torn ? new Uint8Array(bytes.length + 1) : bytes;
-      if (torn) {
-        out[0] = 10;
-        out.set(bytes, 1);
-      }
-      await disk.append(path, out);
-      return rescan(id, path, before?.variantOf);
+      return journaled(id, path, 'append', async () => {
+        const size = (await disk.size(path)) ?? 0;
+        // pi loses the next entry after a torn last line (§6): end the file with "\n" first, in the same write.
+        const torn = size > 0 && (await disk.read(path, size - 1, size))[0] !== 10;
+        const out = torn ? new Uint8Array(bytes.length + 1) : bytes;
+        if (torn) {
+          out[0] = 10;
+          out.set(bytes, 1);
+        }
+        await disk.append(path, out);
+        return rescan(id, path, before?.variantOf);
+      });
     },
     async replace(id, chunks) {
       const path = await existing(id);
       const before = await store.get(id);
-      await disk.writeNew(path, chunks);
-      return rescan(id, path, before?.variantOf);
+      // writeNew swaps in a whole file: nothing to roll back, only the index to re-read after a crash.
+      return journaled(id, path, 'replace', async () => {
+        await disk.writeNew(path, chunks);
+        return rescan(id, path, before?.variantOf);
+      });
     },
     async trash(id) {
       const path = await existing(id);
@@ -341,7 +455,13 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return rescan(id, path);
     },
     withWriteLock(id, fn) {
-      return withLock(`rho-sessions:write:${baseId(id)}`, fn);
+      return withLock(writeLockName(id), async () => {
+        // Holding the lock, any mark of this session (or its variants) was left by a dead writer:
+        // settle it before the caller reads sizes or bytes.
+        const base = baseId(id);
+        for (const marked of await markedIds()) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
+        return fn();
+      });
     },
     flush,
     async settled() {

@@ -64,6 +64,8 @@ export interface Disk {
   writeNew(path: string, chunks: ByteChunks, signal?: AbortSignal): Promise<number>;
   /** Appends bytes (or chunks) at the end; on any failure the file is cut back to its previous size. */
   append(path: string, bytes: Uint8Array | ByteChunks, signal?: AbortSignal): Promise<void>;
+  /** Cuts a file back to `size` bytes (undoing an append a crash left half done). */
+  truncate(path: string, size: number): Promise<void>;
   /** Renames a file (replacing the target). */
   move(from: string, to: string): Promise<void>;
   /** Removes a file (no error when absent). */

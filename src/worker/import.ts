@@ -6,6 +6,7 @@ import { readHeader, type Problem } from '../core/index.ts';
 import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
+import { ApiFailure } from './protocol.ts';
 import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
 
 /** What happened to one file. */
@@ -113,8 +114,19 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
       }
     };
     let refs: Set<string> | undefined;
-    const created = await store.create(id, chunks(), { variantOf: main ? headerId : undefined, signal, onScan: (s) => (refs = s.blobRefs) });
-    return { ...item(name, main ? 'variant' : 'added', created), refs };
+    let first: Problem | null = null;
+    const created = await store.create(id, chunks(), {
+      variantOf: main ? headerId : undefined,
+      signal,
+      onScan: (s) => {
+        refs = s.blobRefs;
+        first = s.digest.firstProblem;
+      },
+    });
+    // Kept with problems: the report names the first one and its line (the reader shows them all).
+    const noted = first as Problem | null;
+    const where = noted ? { reason: noted.message, line: noted.line } : {};
+    return { ...item(name, main ? 'variant' : 'added', created), ...where, refs };
   });
 }
 
@@ -212,7 +224,14 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
   let fileCtx: ImportContext = ctx;
   for (const f of files) {
     fileCtx = { ...ctx, onBytes: (n, label) => ctx.onBytes?.(base + Math.min(n, f.file.size), label) };
-    await visit(f.path, f.file, 0, false);
+    try {
+      await visit(f.path, f.file, 0, false);
+    } catch (e) {
+      if ((e as { name?: string })?.name !== 'QuotaExceededError') throw e;
+      // A full device: name the file that did not fit and say what was kept before it.
+      const kept = items.filter((i) => i.outcome === 'added' || i.outcome === 'updated' || i.outcome === 'variant').length;
+      throw new ApiFailure('quota-exceeded', `No room left on this device for ${f.path}: it was not stored.${kept ? ` The ${kept} file${kept === 1 ? '' : 's'} imported before it ${kept === 1 ? 'was' : 'were'} kept.` : ''} Sessions stored earlier are unchanged.`, f.path);
+    }
     base += f.file.size;
     ctx.onBytes?.(base, f.path);
   }

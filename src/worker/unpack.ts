@@ -98,7 +98,7 @@ export async function* gunzip(blob: Blob, signal?: AbortSignal): ByteChunks {
 }
 
 // One zip entry on its way to a scratch file.
-interface ZipEntryWrite { name: string; queue: ChunkQueue; spooled: Promise<{ blob: Blob; release(): Promise<void> }> }
+interface ZipEntryWrite { name: string; queue: ChunkQueue; spooled: Promise<{ blob: Blob; release(): Promise<void> }>; complete: boolean }
 
 /**
  * Calls `visit` with each file of a zip, one at a time, each spooled to a scratch file. fflate
@@ -122,7 +122,7 @@ export async function eachZipEntry(
       return;
     }
     const queue = new ChunkQueue();
-    const entry: ZipEntryWrite = { name, queue, spooled: store.spool(queue, signal) };
+    const entry: ZipEntryWrite = { name, queue, spooled: store.spool(queue, signal), complete: false };
     entry.spooled.catch(() => undefined);
     current = entry;
     file.ondata = (err, data, final) => {
@@ -133,6 +133,7 @@ export async function eachZipEntry(
       }
       queue.push(data);
       if (final) {
+        entry.complete = true;
         queue.end();
         finished.push(entry);
       }
@@ -164,4 +165,21 @@ export async function eachZipEntry(
   unzip.push(new Uint8Array(0), true);
   if (failure) throw failure;
   await drain();
+  // A zip cut short ends inside an entry: fflate just stops. Say so (the entries before it were
+  // complete and are kept), and drop the scratch file of the incomplete one.
+  const open = current as ZipEntryWrite | null;
+  if (open && !open.complete) {
+    const cut = new Error(`the zip file is cut off inside ${open.name}`);
+    open.queue.fail(cut);
+    await open.spooled.catch(() => undefined);
+    throw cut;
+  }
+  if (!(await hasZipEnd(blob))) throw new Error('the zip file is cut off: its end record is missing; the complete entries before the cut were read');
+}
+
+// Every whole zip ends with an end-of-central-directory record (PK\x05\x06) in its last 65,557 bytes.
+async function hasZipEnd(blob: Blob): Promise<boolean> {
+  const tail = new Uint8Array(await blob.slice(Math.max(0, blob.size - 65557)).arrayBuffer());
+  for (let i = tail.length - 22; i >= 0; i--) if (tail[i] === 0x50 && tail[i + 1] === 0x4b && tail[i + 2] === 5 && tail[i + 3] === 6) return true;
+  return false;
 }

@@ -22,7 +22,7 @@ describe('the OPFS store in a real worker', () => {
     // Bytes a text round trip could change: multi-byte UTF-8, U+2028, a raw CR, no final newline (a torn line: 1 problem).
     const tricky = sessionText('s1') + '{"type":"custom","id":"c1","parentId":"e0000003","timestamp":"t","customType":"x","data":"\u2028 ✓ \r"}';
     const report = await api.importFiles({ files: [new File([tricky], 'a.jsonl')] });
-    expect(report.items).toEqual([{ name: 'a.jsonl', outcome: 'added', id: 's1', problems: 1 }]);
+    expect(report.items).toEqual([{ name: 'a.jsonl', outcome: 'added', id: 's1', problems: 1, line: 6, reason: expect.stringContaining('incomplete') }]);
     const list = await api.listSessions({});
     expect(list.map((s) => s.id)).toEqual(['s1']);
     expect(list[0]).toMatchObject({ entryCount: 4, size: new TextEncoder().encode(tricky).length });
