@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
@@ -85,5 +85,44 @@ export async function serveBuild(): Promise<{ url: string; deploy(marker: string
     url: `http://127.0.0.1:${port}`,
     deploy: (next) => { marker = next; },
     close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+  };
+}
+
+/** Where specs save screenshots for review (created on first use). */
+export const shots = resolve(root, 'reports/screenshots');
+mkdirSync(shots, { recursive: true });
+
+/** Imports a committed fixture by dropping it on the app's library (as a user would) and returns its session id. */
+export async function importFixture(page: Page, path: string): Promise<string> {
+  const text = fixture(path).toString('utf8');
+  const id = JSON.parse(text.slice(0, text.indexOf('\n'))).id as string;
+  await openEmptyLibrary(page);
+  await dropFiles(page, [{ name: path.split('/').pop()!, text }]);
+  await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
+  return id;
+}
+
+/**
+ * Records what hostile content could do to a page: dialogs, requests to other origins, console
+ * errors, page errors and CSP violation events. Call before the first navigation.
+ */
+export async function watchForHostileEffects(page: Page, baseURL: string) {
+  const seen = { dialogs: [] as string[], foreign: [] as string[], errors: [] as string[] };
+  page.on('dialog', (d) => { seen.dialogs.push(d.message()); void d.dismiss(); });
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(baseURL) && !url.startsWith('blob:') && !url.startsWith('data:')) seen.foreign.push(url);
+  });
+  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()); });
+  page.on('pageerror', (e) => seen.errors.push(e.message));
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return {
+    ...seen,
+    /** CSP violations reported in the page so far. */
+    cspViolations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
   };
 }

@@ -3,7 +3,7 @@
 // reasons in the library and the import report — rendered as text, nothing run, nothing fetched.
 import { expect, test, type Page } from '@playwright/test';
 import { parse } from '../../src/core/index.ts';
-import { dropFiles, importSummary, makeSession, openEmptyLibrary } from './app-helpers.ts';
+import { dropFiles, importSummary, makeSession, openEmptyLibrary, watchForHostileEffects } from './app-helpers.ts';
 import { call, installDriver, opfsState } from './hardening-helpers.ts';
 
 type Summary = { id: string; size: number; entryCount: number; problems: number; variantOf?: string; title: string | null };
@@ -107,21 +107,7 @@ test('a drop that does not fit (quota lowered through CDP): a clear message nami
 
 test('hostile file names, titles, folders and rejected lines in the library and the import report: shown as text, nothing runs, nothing is fetched', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
-  const dialogs: string[] = [];
-  const foreign: string[] = [];
-  const errors: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(baseURL!) && !url.startsWith('blob:') && !url.startsWith('data:')) foreign.push(url);
-  });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript(() => {
-    const w = window as unknown as { __csp: string[] };
-    w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  const { dialogs, foreign, errors, cspViolations } = await watchForHostileEffects(page, baseURL!);
   await openEmptyLibrary(page);
   const evil = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned=2</script><svg onload=alert(3)>';
   const hostile = [
@@ -161,7 +147,7 @@ test('hostile file names, titles, folders and rejected lines in the library and 
   });
   expect(active).toEqual({ scripts: 0, handlers: 0, links: [] });
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
-  expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  expect(await cspViolations()).toEqual([]);
   expect(dialogs).toEqual([]);
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);

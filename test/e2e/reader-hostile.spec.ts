@@ -1,40 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { dropFiles, fixture, openEmptyLibrary } from './app-helpers.ts';
-
-const root = resolve(import.meta.dirname, '../..');
-const shots = resolve(root, 'reports/screenshots');
-mkdirSync(shots, { recursive: true });
-
-/** Imports a committed fixture by dropping it on the app's library (as a user would) and returns its session id. */
-async function importFixture(page: Page, path: string): Promise<string> {
-  const text = fixture(path).toString('utf8');
-  const id = JSON.parse(text.slice(0, text.indexOf('\n'))).id as string;
-  await openEmptyLibrary(page);
-  await dropFiles(page, [{ name: path.split('/').pop()!, text }]);
-  await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
-  return id;
-}
+import { expect, test } from '@playwright/test';
+import { importFixture, shots, watchForHostileEffects } from './app-helpers.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
 test('a hostile session renders as text: no script runs, no dialog, no CSP violation, no other origin reached', async ({ page, baseURL }) => {
-  const dialogs: string[] = [];
-  const foreign: string[] = [];
-  const errors: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(baseURL!) && !url.startsWith('blob:') && !url.startsWith('data:')) foreign.push(url);
-  });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript(() => {
-    const w = window as unknown as { __csp: string[] };
-    w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  const { dialogs, foreign, errors, cspViolations } = await watchForHostileEffects(page, baseURL!);
 
   const id = await importFixture(page, 'hostile/hostile.jsonl');
   await page.goto(`/#/s/${encodeURIComponent(id)}`);
@@ -91,7 +62,7 @@ test('a hostile session renders as text: no script runs, no dialog, no CSP viola
   });
   expect(active).toEqual({ scripts: 0, handlers: 0, svgFromFile: 0, links: [], unsafeTargets: 0, images: [] });
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
-  expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  expect(await cspViolations()).toEqual([]);
   expect(dialogs).toEqual([]);
   expect(foreign).toEqual([]);
   expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);

@@ -1,22 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { dropFiles, fixture, openEmptyLibrary } from './app-helpers.ts';
-
-const root = resolve(import.meta.dirname, '../..');
-const shots = resolve(root, 'reports/screenshots');
-mkdirSync(shots, { recursive: true });
-
-/** Imports a committed fixture by dropping it on the app's library (as a user would) and returns its session id. */
-async function importFixture(page: Page, path: string): Promise<string> {
-  const text = fixture(path).toString('utf8');
-  const id = JSON.parse(text.slice(0, text.indexOf('\n'))).id as string;
-  await openEmptyLibrary(page);
-  await dropFiles(page, [{ name: path.split('/').pop()!, text }]);
-  await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
-  return id;
-}
+import { importFixture, shots } from './app-helpers.ts';
 
 const SAMPLE = 'samples/welcome.jsonl';
 const row = (page: Page, entryId: string) => page.locator(`.rd-row[data-entry="${entryId}"]`);
