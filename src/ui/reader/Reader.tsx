@@ -3,7 +3,7 @@ import type { ItemFilter, RenderItem } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
-import { ItemView } from './ItemView.tsx';
+import { ItemRow } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
@@ -56,9 +56,19 @@ function Transcript({ model }: { model: ReaderModel }) {
   const onTop = useCallback((i: number) => { model.topIndex.value = i; }, [model]);
   const estimateOf = useCallback((i: number) => estimateHeight(model.peek(i)), [model]);
   useEffect(() => {
-    // Re-mark matches after rows change (rendering is synchronous; markdown fills in layout effects).
-    const frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
-    return () => cancelAnimationFrame(frame);
+    // Re-mark matches after rows change, and after markdown replaces a row's plain text (rd-markdown).
+    let frame = 0;
+    const mark = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
+    };
+    mark();
+    const el = host.current;
+    if (query) el?.addEventListener('rd-markdown', mark);
+    return () => {
+      cancelAnimationFrame(frame);
+      el?.removeEventListener('rd-markdown', mark);
+    };
   });
   if (view.count === 0) {
     return <p class="rd-pad muted">{view.filter === 'all' ? 'This branch has no entries.' : 'Nothing on this branch matches the filter.'}</p>;
@@ -73,7 +83,7 @@ function Transcript({ model }: { model: ReaderModel }) {
         onTop={onTop}
         estimateOf={estimateOf}
         label={`Transcript: ${view.count} items`}
-        render={(i) => <ItemView item={model.item(i)} model={model} hit={i === hit} />}
+        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
       />
     </div>
   );

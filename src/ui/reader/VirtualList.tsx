@@ -2,8 +2,24 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from './model.ts';
 
-/** Extra pixels rendered above and below the viewport. */
+/** Extra pixels rendered above and below the viewport (added after the visible rows, when the page is idle). */
 const OVERSCAN = 500;
+
+/** How long the list must stay still after a jump before the rows themselves are rendered. */
+const SETTLE_MS = 40;
+
+/** The rows in the DOM; `fast`: a scroll jumped past everything rendered, so they are drawn as skeletons for now. */
+interface Range { start: number; end: number; fast: boolean }
+
+/** Runs `fn` when the page is idle (soon at the latest); returns a cancel function. */
+function whenIdle(fn: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout: 150 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 50);
+  return () => clearTimeout(id);
+}
 
 interface Props {
   count: number;
@@ -43,23 +59,49 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
   const inner = useRef<HTMLDivElement>(null);
   const heights = useRef<number[]>([]);
   const offsets = useRef(new Float64Array(1));
+  /** Offsets from this index on must be recomputed (count: none). */
+  const dirtyFrom = useRef(0);
+  /** Set when every offset must be recomputed (estimates may have changed). */
   const dirty = useRef(true);
+  const extendLater = useRef<(() => void) | null>(null);
   const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
   /** The scrollTop this component last set; any other position means someone else scrolled. */
   const placed = useRef(-1);
   const anchor = useRef({ index: 0, delta: 0 });
   const elements = useRef(new Map<Element, number>());
   const observer = useRef<ResizeObserver | null>(null);
-  const [range, setRange] = useState({ start: 0, end: 0 });
+  const [range, setRangeState] = useState<Range>({ start: 0, end: 0, fast: false });
+  const rangeRef = useRef<Range>(range);
+  const realLater = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const setRange = (next: Range) => {
+    const r = rangeRef.current;
+    if (r.start === next.start && r.end === next.end && r.fast === next.fast) return;
+    rangeRef.current = next;
+    setRangeState(next);
+  };
   const [, setTick] = useState(0);
 
+  /** Estimated heights of unmeasured items, kept until the estimates may change (new pages). */
+  const estimates = useRef(new Float64Array(0));
+
   const layout = useCallback(() => {
-    if (!dirty.current) return offsets.current;
+    let from = dirtyFrom.current;
+    if (dirty.current || offsets.current.length !== count + 1 || estimates.current.length !== count) {
+      // New pages or another list: every estimate may have changed.
+      const e = estimates.current.length === count ? estimates.current : new Float64Array(count);
+      for (let i = 0; i < count; i++) e[i] = estimateOf?.(i) ?? estimate;
+      estimates.current = e;
+      from = 0;
+    }
+    if (from >= count && offsets.current.length === count + 1) return offsets.current;
     const h = heights.current;
+    const e = estimates.current;
     const o = offsets.current.length === count + 1 ? offsets.current : new Float64Array(count + 1);
-    for (let i = 0; i < count; i++) o[i + 1] = o[i] + (h[i] ?? estimateOf?.(i) ?? estimate);
+    // Only from the first changed item on: a measured row changes the offsets below it, not above.
+    for (let i = from; i < count; i++) o[i + 1] = o[i] + (h[i] ?? e[i]);
     offsets.current = o;
     dirty.current = false;
+    dirtyFrom.current = count;
     return o;
   }, [count, estimate, estimateOf]);
 
@@ -82,8 +124,15 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
     update();
   }, [count, layout]);
 
-  /** Recomputes the rendered range and the anchor from the scroll position. */
-  const update = useCallback(() => {
+  /**
+   * Recomputes the rendered range and the anchor from the scroll position. The rows on screen are
+   * rendered at once (with those already rendered nearby); the overscan rows follow when the page
+   * is idle, so a scroll step only pays for what comes on screen. When the user's scrolling jumps
+   * past everything rendered (a fling, a drag of the scrollbar), the rows are drawn as skeletons
+   * of their known or estimated height until the list stays still for SETTLE_MS: a fling costs
+   * next to nothing per frame, whatever the rows hold.
+   */
+  const update = useCallback((scrolling = false) => {
     const el = scroller.current;
     if (!el) return;
     const o = layout();
@@ -91,10 +140,38 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
     const first = indexAt(o, count, top);
     anchor.current = { index: first, delta: top - o[first] };
     onTop?.(first);
+    const last = Math.min(count, indexAt(o, count, top + el.clientHeight) + 1);
     const start = indexAt(o, count, Math.max(0, top - OVERSCAN));
     const end = Math.min(count, indexAt(o, count, top + el.clientHeight + OVERSCAN) + 1);
-    setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
+    const r = rangeRef.current;
+    const rendered = r.end > r.start;
+    const overlaps = !r.fast && r.start < last && r.end > first;
+    extendLater.current?.();
+    extendLater.current = null;
+    if (realLater.current !== null) clearTimeout(realLater.current);
+    realLater.current = null;
+    if (scrolling && rendered && (r.fast || !overlaps)) {
+      setRange({ start: first, end: last, fast: true });
+      realLater.current = setTimeout(() => {
+        realLater.current = null;
+        update();
+      }, SETTLE_MS);
+      return;
+    }
+    // Keep what is rendered inside the overscan; add the visible rows.
+    const keep = overlaps && r.start < end && r.end > start;
+    setRange({ start: Math.min(first, keep ? Math.max(r.start, start) : first), end: Math.max(last, keep ? Math.min(r.end, end) : last), fast: false });
+    extendLater.current = whenIdle(() => {
+      extendLater.current = null;
+      const now = rangeRef.current;
+      setRange({ start: Math.min(now.start, start), end: Math.max(now.end, end), fast: false });
+    });
   }, [count, layout, onTop]);
+
+  useEffect(() => () => {
+    extendLater.current?.();
+    if (realLater.current !== null) clearTimeout(realLater.current);
+  }, []);
 
   // A new branch or filter: forget measurements.
   useLayoutEffect(() => {
@@ -113,11 +190,11 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
         const height = (entry.target as HTMLElement).offsetHeight;
         if (heights.current[index] !== height) {
           heights.current[index] = height;
+          dirtyFrom.current = Math.min(dirtyFrom.current, index);
           changed = true;
         }
       }
       if (changed) {
-        dirty.current = true;
         settle();
         setTick((t) => t + 1);
       }
@@ -162,8 +239,9 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
   /** A scroll we did not make (scrollbar, keys, assistive tech, script) ends the pin. */
   const onScroll = () => {
     const el = scroller.current;
-    if (el && pin.current && Math.abs(el.scrollTop - placed.current) > 1) pin.current = null;
-    update();
+    const user = Math.abs((el?.scrollTop ?? 0) - placed.current) > 1;
+    if (el && pin.current && user) pin.current = null;
+    update(user);
   };
 
   const measure = (index: number) => (el: HTMLElement | null) => {
@@ -187,7 +265,10 @@ export function VirtualList({ count, version, resetKey, estimate = 140, estimate
   const start = Math.min(range.start, count);
   const end = Math.min(Math.max(range.end, start), count);
   const rows = [];
-  for (let i = start; i < end; i++) {
+  for (let i = start; i < end && range.fast; i++) {
+    rows.push(<div key={`${resetKey}:s${i}`} class="vl-row vl-skeleton" data-index={i} aria-hidden="true" style={{ height: `${o[i + 1] - o[i]}px` }} />);
+  }
+  for (let i = start; i < end && !range.fast; i++) {
     rows.push(
       <div key={`${resetKey}:${i}`} ref={measure(i)} class="vl-row" data-index={i} role="article" aria-posinset={i + 1} aria-setsize={count}>
         {render(i)}

@@ -1,26 +1,31 @@
 import MarkdownIt from 'markdown-it';
-import DOMPurify from 'dompurify';
 
-/** Link targets we let through: the web and mail. Everything else (javascript:, data:, file:, relative) becomes text. */
+/**
+ * Markdown → HTML for the reader, done in the worker so the page's main thread only inserts it.
+ * Safe by construction: raw HTML is off (it comes out escaped, as text), links are limited to
+ * http(s)/mailto and open in a new tab without opener or referrer, and markdown images become text
+ * (images reach the page only as Blobs). The page still passes the result through its own
+ * allowlist (src/ui/markdown/sanitize.ts) before inserting it.
+ */
+
+/** Link targets we let through: the web and mail. Everything else (javascript:, data:, file:, relative) stays text. */
 const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
 
-/** Whether a URL may become a link. */
-export function isSafeLink(url: string): boolean {
-  return SAFE_LINK.test(url.trim());
-}
+/** Past this size a text is not rendered (the page shows it plain): markdown of huge pastes costs too much for what it shows. */
+export const MARKDOWN_MAX_CHARS = 40_000;
 
 function createRenderer(): InstanceType<typeof MarkdownIt> {
   // html:false — raw HTML in a session is shown as text, never parsed as markup.
   const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
-  md.validateLink = isSafeLink;
+  md.validateLink = (url) => SAFE_LINK.test(url.trim());
   const renderToken = md.renderer.renderToken.bind(md.renderer);
   md.renderer.rules.link_open = (tokens, i, options) => {
     tokens[i].attrSet('target', '_blank');
     tokens[i].attrSet('rel', 'noopener noreferrer');
     return renderToken(tokens, i, options);
   };
-  // Markdown images would load from anywhere: show their text and address instead (images come only as Blobs).
+  // Markdown images would load from anywhere: show their text and address instead.
   md.renderer.rules.image = (tokens, i) => {
     const token = tokens[i];
     const alt = md.utils.escapeHtml(token.content || 'image');
@@ -32,16 +37,11 @@ function createRenderer(): InstanceType<typeof MarkdownIt> {
 
 let md: InstanceType<typeof MarkdownIt> | null = null;
 const cache = new Map<string, string>();
-const CACHE_SIZE = 400;
+const CACHE_SIZE = 600;
 
-/** Extra attributes DOMPurify keeps: our links open in a new tab. */
-const PURIFY = { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'img', 'svg', 'math', 'form', 'input'], FORBID_ATTR: ['style'] };
-
-/**
- * Markdown → HTML that is safe to insert: markdown-it with raw HTML off and only http(s)/mailto
- * links, then DOMPurify as a second line. Cached by text (scrolling back re-renders nothing).
- */
-export function renderMarkdown(text: string): string {
+/** The HTML of one markdown text ('' past MARKDOWN_MAX_CHARS: the page keeps it plain). Cached by text. */
+export function markdownToHtml(text: string): string {
+  if (typeof text !== 'string' || text.length > MARKDOWN_MAX_CHARS) return '';
   const hit = cache.get(text);
   if (hit !== undefined) {
     cache.delete(text);
@@ -49,7 +49,7 @@ export function renderMarkdown(text: string): string {
     return hit;
   }
   md ??= createRenderer();
-  const html = DOMPurify.sanitize(md.render(text), PURIFY) as string;
+  const html = md.render(text);
   cache.set(text, html);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return html;
