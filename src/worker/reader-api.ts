@@ -9,7 +9,7 @@ import { ApiFailure } from './protocol.ts';
 import type { WorkerEnv } from './env.ts';
 import { decodeBase64, sniffImageType } from './image-bytes.ts';
 import { createReaderCache, type OpenSession } from './reader-cache.ts';
-import { markdownToHtml } from './markdown.ts';
+import { markdownToHtmlAll } from './markdown.ts';
 
 const FILTERS: ReadonlySet<string> = new Set(['all', 'no-tools', 'user', 'labelled']);
 /** Most items one readItems call returns. */
@@ -127,13 +127,13 @@ export function createReaderApi(env: WorkerEnv) {
 
     /**
      * Markdown texts as HTML, in order (see markdown.ts: raw HTML off, http(s)/mailto links only);
-     * '' for a text too large to render. The page asks for what comes on screen, so its main
+     * code blocks coloured; '' for a text too large to render. The page asks for what comes on screen, so its main
      * thread never parses markdown.
      */
     async renderMarkdown(params: { texts: string[] }, _ctx?: CallContext): Promise<string[]> {
       const texts = params?.texts;
       if (!Array.isArray(texts) || texts.length > MAX_MARKDOWN_TEXTS) throw new ApiFailure('invalid-input', `Give up to ${MAX_MARKDOWN_TEXTS} texts.`);
-      return texts.map((text) => (typeof text === 'string' ? markdownToHtml(text) : ''));
+      return markdownToHtmlAll(texts);
     },
 
     /**

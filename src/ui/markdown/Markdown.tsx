@@ -6,7 +6,7 @@ export const MARKDOWN_LIMIT = 40_000;
 
 /**
  * Renders markdown text into a div: plain text at once, then the worker-made, page-sanitized HTML
- * when the time-sliced upgrade reaches it (upgrade.ts); code blocks get highlighted lazily.
+ * when the time-sliced upgrade reaches it (upgrade.ts).
  */
 export function Markdown({ text, class: className = '' }: { text: string; class?: string }) {
   const ref = useRef<HTMLDivElement>(null);

@@ -15,6 +15,8 @@ export function isSafeLink(url: string): boolean {
 }
 
 const LANGUAGE_CLASS = /^language-[\w+#-]{1,40}$/;
+/** highlight.js's classes: hljs-keyword, and modifiers such as "function_" after hljs-title. */
+const HLJS_CLASSES = /^hljs-[\w-]{1,40}( [\w-]{1,40}_)*$/;
 
 /** Elements markdown-it produces, with the attributes each may keep (checked by `keep`). */
 const ALLOWED: Record<string, (name: string, value: string) => boolean> = {};
@@ -22,7 +24,7 @@ const none = () => false;
 for (const tag of ['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'li', 'pre', 'em', 'strong', 's', 'table', 'thead', 'tbody', 'tr', 'th', 'td']) ALLOWED[tag] = none;
 ALLOWED.ol = (name, value) => name === 'start' && /^\d{1,9}$/.test(value);
 ALLOWED.code = (name, value) => name === 'class' && LANGUAGE_CLASS.test(value);
-ALLOWED.span = (name, value) => name === 'class' && value === 'md-image';
+ALLOWED.span = (name, value) => name === 'class' && (value === 'md-image' || HLJS_CLASSES.test(value));
 ALLOWED.a = (name, value) => (name === 'href' && isSafeLink(value)) || name === 'title';
 
 /**

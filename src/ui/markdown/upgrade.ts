@@ -1,11 +1,9 @@
 /**
- * Markdown on screen without stalling scrolling: a text is shown plain at once; its HTML is made in
- * the worker (renderMarkdown), passed through the page's allowlist (sanitize.ts) and swapped in by
+ * Markdown on screen without stalling scrolling: a text is shown plain at once; its HTML (code
+ * blocks coloured) is made in the worker (renderMarkdown), passed through the page's allowlist (sanitize.ts) and swapped in by
  * a time-sliced scheduler, the rows nearest the viewport first. Rows that scroll away before their
  * turn cost nothing more than their plain text.
  */
-import { worker } from '../worker.ts';
-import { highlightWithin } from './highlight.ts';
 import { sanitizeToFragment } from './sanitize.ts';
 import { createSliceScheduler, type SliceJob } from './scheduler.ts';
 
@@ -21,7 +19,8 @@ const HIDDEN_RANK = 1e9;
 
 /** Converts texts to HTML; the worker's renderMarkdown by default (swappable for tests). */
 export type MarkdownSource = (texts: string[]) => Promise<string[]>;
-let source: MarkdownSource = (texts) => worker.renderMarkdown({ texts });
+// The worker client is imported on first use (the app has it already; tests can swap the source without starting a worker).
+let source: MarkdownSource = async (texts) => (await import('../worker.ts')).worker.renderMarkdown({ texts });
 
 const scheduler = createSliceScheduler({ budgetMs: BUDGET_MS, inlineBudgetMs: INLINE_BUDGET_MS });
 const html = new Map<string, string>();
@@ -60,7 +59,7 @@ function distance(el: HTMLElement): number {
   return Math.max(0, box.top - bottom, -box.bottom);
 }
 
-/** Swaps the element's plain text for its sanitized markdown, then colours its code lazily. */
+/** Swaps the element's plain text for its sanitized markdown (code already coloured by the worker). */
 function apply(el: HTMLElement, text: string, value: string) {
   waiting.delete(el);
   if (!el.isConnected || el.dataset.mdText !== text) return;
@@ -73,7 +72,6 @@ function apply(el: HTMLElement, text: string, value: string) {
   for (const pre of el.querySelectorAll('pre')) pre.tabIndex = 0;
   el.dataset.md = 'html';
   el.dispatchEvent(new CustomEvent('rd-markdown', { bubbles: true }));
-  void highlightWithin(el);
 }
 
 /** Asks the worker for the nearest waiting texts, one call at a time (stale rows are never asked for). */

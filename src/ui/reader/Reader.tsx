@@ -34,19 +34,6 @@ const FILTERS: Array<[ItemFilter, string]> = [
   ['labelled', 'Labelled only'],
 ];
 
-/** A first guess of a row's height from what it holds (folded results take no room). */
-function estimateHeight(item: RenderItem | undefined): number | undefined {
-  if (!item) return undefined;
-  switch (item.kind) {
-    case 'folded': return 0;
-    case 'divider': case 'labelChange': return 32;
-    case 'state': case 'unknown': return 50;
-    case 'user': return 110;
-    case 'assistant': return 150 + item.blocks.length * 60;
-    default: return 120;
-  }
-}
-
 function Transcript({ model }: { model: ReaderModel }) {
   const view = model.view.value!;
   const version = model.version.value;
@@ -54,7 +41,6 @@ function Transcript({ model }: { model: ReaderModel }) {
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
   const onTop = useCallback((i: number) => { model.topIndex.value = i; }, [model]);
-  const estimateOf = useCallback((i: number) => estimateHeight(model.peek(i)), [model]);
   useEffect(() => {
     // Re-mark matches after rows change, and after markdown replaces a row's plain text (rd-markdown).
     let frame = 0;
@@ -81,7 +67,7 @@ function Transcript({ model }: { model: ReaderModel }) {
         resetKey={`${view.leafId}:${view.filter}`}
         scroll={model.scroll.value}
         onTop={onTop}
-        estimateOf={estimateOf}
+        hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
         render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
       />
