@@ -24,7 +24,8 @@ const none = () => false;
 for (const tag of ['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'li', 'pre', 'em', 'strong', 's', 'table', 'thead', 'tbody', 'tr', 'th', 'td']) ALLOWED[tag] = none;
 ALLOWED.ol = (name, value) => name === 'start' && /^\d{1,9}$/.test(value);
 ALLOWED.code = (name, value) => name === 'class' && LANGUAGE_CLASS.test(value);
-ALLOWED.span = (name, value) => name === 'class' && (value === 'md-image' || HLJS_CLASSES.test(value));
+// highlight.js wraps an embedded language (a script inside HTML) in a span of class language-….
+ALLOWED.span = (name, value) => name === 'class' && (value === 'md-image' || HLJS_CLASSES.test(value) || LANGUAGE_CLASS.test(value));
 ALLOWED.a = (name, value) => (name === 'href' && isSafeLink(value)) || name === 'title';
 
 /**
