@@ -5,7 +5,8 @@
  *
  *   npx vite build [--minify false] && PROFILE_PORT=4323 npx tsx test/bench/profile-reader.ts 30
  *   IMMEDIATE=1: one trace of the open and the scroll right after it (as the bench does);
- *   CPU=1: a plain CPU profile of the open, no tracing (tracing inflates layout a lot).
+ *   CPU=1: a plain CPU profile of the open, no tracing (tracing inflates layout a lot);
+ *   LIGHT=1: trace events only, no CPU samples (less distortion); LAYOUTS=1: every Layout inside the longest tasks.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -21,7 +22,7 @@ interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: 
 
 async function trace(page: Page, run: () => Promise<unknown>): Promise<TraceEvent[]> {
   const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing'] });
+  await browser.startTracing(page, { categories: process.env.LIGHT ? ['devtools.timeline', 'disabled-by-default-devtools.timeline'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing'] });
   await run();
   const buffer = await browser.stopTracing();
   const json = JSON.parse(buffer.toString('utf8'));
@@ -81,6 +82,7 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
       self.set(s.stack[0], (self.get(s.stack[0]) ?? 0) + 1);
       for (const f of new Set(s.stack)) incl.set(f, (incl.get(f) ?? 0) + 1);
     }
+    if (process.env.LAYOUTS) for (const e of inside.filter((x) => x.name === 'Layout')) console.log('   layout', ((e.dur ?? 0) / 1000).toFixed(1), JSON.stringify(e.args?.beginData ?? {}).slice(0, 300), JSON.stringify(e.args?.endData ?? {}).slice(0, 200));
     // Direct children of the task, in order: the shape of the frame.
     const direct = inside.filter((e) => !inside.some((p) => p !== e && p.ts <= e.ts && p.ts + (p.dur ?? 0) >= e.ts + (e.dur ?? 0) && (p.dur ?? 0) > (e.dur ?? 0)));
     console.log('   order: ' + direct.filter((e) => (e.dur ?? 0) > 500).map((e) => `${e.name}${e.args?.data?.functionName ? '(' + e.args.data.functionName + ')' : e.args?.data?.type ? '(' + e.args.data.type + ')' : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`).join(' → '));
