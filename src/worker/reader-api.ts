@@ -9,11 +9,13 @@ import { ApiFailure } from './protocol.ts';
 import type { WorkerEnv } from './env.ts';
 import { decodeBase64, sniffImageType } from './image-bytes.ts';
 import { createReaderCache, type OpenSession } from './reader-cache.ts';
-import { markdownToHtmlAll } from './markdown.ts';
 
 const FILTERS: ReadonlySet<string> = new Set(['all', 'no-tools', 'user', 'labelled']);
 /** Most items one readItems call returns. */
 const MAX_WINDOW = 500;
+/** The markdown renderer (markdown-it and highlight.js, twice the rest of the worker in size), loaded on the first call so the worker starts as fast as before. */
+let markdown: Promise<typeof import('./markdown.ts')> | null = null;
+
 /** Most texts one renderMarkdown call converts. */
 const MAX_MARKDOWN_TEXTS = 200;
 const BLOB_REF = /^blob:sha256:([0-9a-f]{64})$/;
@@ -133,7 +135,8 @@ export function createReaderApi(env: WorkerEnv) {
     async renderMarkdown(params: { texts: string[] }, _ctx?: CallContext): Promise<string[]> {
       const texts = params?.texts;
       if (!Array.isArray(texts) || texts.length > MAX_MARKDOWN_TEXTS) throw new ApiFailure('invalid-input', `Give up to ${MAX_MARKDOWN_TEXTS} texts.`);
-      return markdownToHtmlAll(texts);
+      markdown ??= import('./markdown.ts');
+      return (await markdown).markdownToHtmlAll(texts);
     },
 
     /**
