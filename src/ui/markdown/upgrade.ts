@@ -24,6 +24,8 @@ let source: MarkdownSource = async (texts) => (await import('../worker.ts')).wor
 
 const scheduler = createSliceScheduler({ budgetMs: BUDGET_MS, inlineBudgetMs: INLINE_BUDGET_MS });
 const html = new Map<string, string>();
+/** The text each element shows now (an element may be given another text before its upgrade runs). */
+const shown = new WeakMap<HTMLElement, string>();
 /** Elements waiting for their text's HTML. */
 const waiting = new Map<HTMLElement, { text: string; job: SliceJob }>();
 let inFlight = false;
@@ -62,7 +64,7 @@ function distance(el: HTMLElement): number {
 /** Swaps the element's plain text for its sanitized markdown (code already coloured by the worker). */
 function apply(el: HTMLElement, text: string, value: string) {
   waiting.delete(el);
-  if (!el.isConnected || el.dataset.mdText !== text) return;
+  if (!el.isConnected || shown.get(el) !== text) return;
   if (!value) {
     el.dataset.md = 'plain';
     return;
@@ -119,7 +121,7 @@ function queueFetch() {
  * cancels the pending upgrade (the element unmounts or gets another text).
  */
 export function showMarkdown(el: HTMLElement, text: string): () => void {
-  el.dataset.mdText = text;
+  shown.set(el, text);
   const job: SliceJob = {
     rank: () => (html.has(text) ? distance(el) : null),
     run: () => apply(el, text, html.get(text) ?? ''),
