@@ -13,6 +13,11 @@ import { createReaderCache, type OpenSession } from './reader-cache.ts';
 const FILTERS: ReadonlySet<string> = new Set(['all', 'no-tools', 'user', 'labelled']);
 /** Most items one readItems call returns. */
 const MAX_WINDOW = 500;
+/** The markdown renderer (markdown-it and highlight.js, twice the rest of the worker in size), loaded on the first call so the worker starts as fast as before. */
+let markdown: Promise<typeof import('./markdown.ts')> | null = null;
+
+/** Most texts one renderMarkdown call converts. */
+const MAX_MARKDOWN_TEXTS = 200;
 const BLOB_REF = /^blob:sha256:([0-9a-f]{64})$/;
 
 function filterOf(filter: unknown): ItemFilter {
@@ -120,6 +125,18 @@ export function createReaderApi(env: WorkerEnv) {
       const at = source.index.indexById.get(params.entryId);
       if (at === undefined) throw new ApiFailure('not-found', `No entry ${params.entryId} in this session.`);
       return new TextDecoder().decode(source.index.bytes.subarray(source.index.starts[at], source.index.ends[at]));
+    },
+
+    /**
+     * Markdown texts as HTML, in order (see markdown.ts: raw HTML off, http(s)/mailto links only);
+     * code blocks coloured; '' for a text too large to render. The page asks for what comes on screen, so its main
+     * thread never parses markdown.
+     */
+    async renderMarkdown(params: { texts: string[] }, _ctx?: CallContext): Promise<string[]> {
+      const texts = params?.texts;
+      if (!Array.isArray(texts) || texts.length > MAX_MARKDOWN_TEXTS) throw new ApiFailure('invalid-input', `Give up to ${MAX_MARKDOWN_TEXTS} texts.`);
+      markdown ??= import('./markdown.ts');
+      return (await markdown).markdownToHtmlAll(texts);
     },
 
     /**

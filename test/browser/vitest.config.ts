@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -7,11 +9,33 @@ import { chromiumLaunchOptions } from '../tools/browser.ts';
  * Browser unit tests (OPFS store, the real worker, Web Locks) in Chromium through vitest's browser
  * mode. `npm test` runs this config when it exists (test/tools/run-tests.mjs).
  */
+/**
+ * Vitest's browser mode rewrites every dynamic import() into a call through a global it defines
+ * on the page only; inside our worker (which loads its markdown renderer with import()) that global
+ * is missing. Define a pass-through there, in the worker entry, for tests only.
+ */
+function workerDynamicImports(): Plugin {
+  return {
+    name: 'rho-worker-dynamic-imports',
+    transform(code, id) {
+      if (!id.split('?')[0].replace(/\\/g, '/').endsWith('/src/worker/main.ts')) return null;
+      return `globalThis.__vitest_browser_runner__ ??= { wrapDynamicImport: (load) => load() };\n${code}`;
+    },
+  };
+}
+
+/** highlight.js modules the worker's markdown renderer imports (read from it, so the list cannot drift). */
+function highlightModules(): string[] {
+  const source = readFileSync(fileURLToPath(new URL('../../src/worker/markdown.ts', import.meta.url)), 'utf8');
+  return [...source.matchAll(/from '(highlight\.js\/lib\/[\w/-]+)'/g)].map((m) => m[1]);
+}
+
 export default defineConfig({
+  plugins: [workerDynamicImports()],
   root: fileURLToPath(new URL('../..', import.meta.url)),
   worker: { format: 'es' },
   // Found up front, so vite does not reload the page mid-run when the worker first imports them.
-  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
+  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'markdown-it', ...highlightModules()] },
   server: { port: Number(process.env.BROWSER_TEST_PORT ?? 4195), strictPort: false },
   test: {
     include: ['test/browser/**/*.test.ts'],

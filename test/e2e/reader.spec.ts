@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { importFixture, shots } from './app-helpers.ts';
+import { dropFiles, importFixture, openEmptyLibrary, shots } from './app-helpers.ts';
 
 const SAMPLE = 'samples/welcome.jsonl';
 const row = (page: Page, entryId: string) => page.locator(`.rd-row[data-entry="${entryId}"]`);
@@ -151,5 +151,60 @@ test.describe('reader', () => {
     await page.reload();
     await expect(row(page, 'b8c7d0e9')).toBeInViewport();
     await context.setOffline(false);
+  });
+
+  test('markdown made in the worker replaces the plain text on screen; a fling draws skeletons, then the rows', async ({ page }) => {
+    // A long session of markdown turns, made here: bold, a coloured code block, a web link, a javascript: link and raw HTML.
+    const id = '0193a5c2-0000-7000-8000-00000000e2e5';
+    const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-11-30T10:00:00.000Z', cwd: '/home/test/md', title: 'Markdown from the worker' })];
+    const idOf = (i: number) => `e${i.toString(16).padStart(7, '0')}`;
+    const turns = 300;
+    for (let i = 0; i < 2 * turns; i++) {
+      const message = i % 2 === 0
+        ? { role: 'user', content: [{ type: 'text', text: `Question ${i}: **bold ${i}**` }], timestamp: 1 }
+        : { role: 'assistant', content: [{ type: 'text', text: `Answer ${i} with [a link](https://example.com/${i}), [bad](javascript:alert(${i})) and <b>raw ${i}</b>.\n\n\`\`\`ts\nconst n${i}: number = ${i};\n\`\`\`` }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude', stopReason: 'stop', timestamp: 2 };
+      lines.push(JSON.stringify({ type: 'message', id: idOf(i), parentId: i ? idOf(i - 1) : null, timestamp: '2026-11-30T10:00:01.000Z', message }));
+    }
+    await openEmptyLibrary(page);
+    await dropFiles(page, [{ name: 'markdown.jsonl', text: lines.join('\n') + '\n' }]);
+    await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
+    await page.goto(`/#/s/${encodeURIComponent(id)}`);
+
+    const last = row(page, idOf(2 * turns - 1));
+    await expect(last).toBeInViewport();
+    const md = last.locator('.md[data-md="html"]');
+    await expect(md.locator('pre code.language-ts .hljs-keyword').first()).toHaveText('const');
+    await expect(md.getByRole('link', { name: 'a link' })).toHaveAttribute('href', `https://example.com/${2 * turns - 1}`);
+    await expect(md.getByRole('link', { name: 'a link' })).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(md.getByRole('link', { name: 'a link' })).toHaveAttribute('target', '_blank');
+    // What is not safe stays text.
+    await expect(md).toContainText(`[bad](javascript:alert(${2 * turns - 1}))`);
+    await expect(md).toContainText(`<b>raw ${2 * turns - 1}</b>`);
+    expect(await page.locator('.rd a[href^="javascript" i], .rd b, .rd script').count()).toBe(0);
+    await expect(row(page, idOf(2 * turns - 2)).locator('.md[data-md="html"] strong')).toHaveText(`bold ${2 * turns - 2}`);
+
+    // A fling to the top, frame after frame (the way the reader bench scrolls), then a stop.
+    const skeletons = await page.locator('.vl').evaluate(async (el) => {
+      let most = 0;
+      for (let i = 0; i < 30; i++) {
+        el.scrollTop -= 2500;
+        // The scroll event and the list's render come before this frame's callbacks.
+        await new Promise((r) => requestAnimationFrame(r));
+        most = Math.max(most, el.querySelectorAll('.vl-skeleton').length);
+      }
+      el.scrollTop = 0;
+      return most;
+    });
+    expect(skeletons).toBeGreaterThan(0);
+    // Once the list is still, the rows themselves replace the skeletons, with their markdown.
+    await expect(page.locator('.vl-skeleton')).toHaveCount(0);
+    await expect(row(page, idOf(0))).toBeInViewport();
+    await expect(row(page, idOf(0)).locator('.md[data-md="html"] strong')).toHaveText('bold 0');
+    await expect(row(page, idOf(1)).locator('.md[data-md="html"] .hljs-keyword').first()).toHaveText('const');
+    // A jump into the middle (a drag of the scrollbar) ends the same way.
+    await page.locator('.vl').evaluate((el) => { el.scrollTop = el.scrollHeight / 2; });
+    await expect(page.locator('.vl-skeleton')).toHaveCount(0);
+    await expect(page.locator('.vl-row .rd-row').first()).toBeVisible();
+    await expect(page.locator('.vl-row .rd-row .md[data-md="html"]').first()).toBeVisible();
   });
 });

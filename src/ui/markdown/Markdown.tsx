@@ -1,11 +1,13 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { highlightWithin } from './highlight.ts';
-import { renderMarkdown } from './render.ts';
+import { showMarkdown } from './upgrade.ts';
 
 /** Past this size text is shown plain: markdown of huge pastes would stall scrolling. */
 export const MARKDOWN_LIMIT = 40_000;
 
-/** Renders markdown text (sanitized) into a div; code blocks get highlighted lazily. */
+/**
+ * Renders markdown text into a div: plain text at once, then the worker-made, page-sanitized HTML
+ * when the time-sliced upgrade reaches it (upgrade.ts).
+ */
 export function Markdown({ text, class: className = '' }: { text: string; class?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const large = text.length > MARKDOWN_LIMIT;
@@ -14,13 +16,10 @@ export function Markdown({ text, class: className = '' }: { text: string; class?
     if (!el) return;
     if (large) {
       el.textContent = text;
+      el.dataset.md = 'plain';
       return;
     }
-    // renderMarkdown's output comes from markdown-it with html:false, then DOMPurify: safe to insert.
-    el.innerHTML = renderMarkdown(text);
-    // Code blocks scroll sideways: keyboard users must be able to reach them.
-    for (const pre of el.querySelectorAll('pre')) pre.tabIndex = 0;
-    void highlightWithin(el);
+    return showMarkdown(el, text);
   }, [text, large]);
   return <div ref={ref} class={`md ${large ? 'md-plain' : ''} ${className}`} />;
 }

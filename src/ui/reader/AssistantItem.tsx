@@ -7,7 +7,9 @@ import { ToolCard } from './ToolCard.tsx';
 
 type AssistantView = Extract<RenderItem, { kind: 'assistant' }>;
 
-const tokens = (n: number) => n.toLocaleString();
+let numberFormat: Intl.NumberFormat | null = null;
+/** A count in the reader's locale (one shared formatter: rows render often while scrolling). */
+const tokens = (n: number) => (numberFormat ??= new Intl.NumberFormat()).format(n);
 
 /** Per-turn usage: tokens in, out, cache, and cost. */
 function Usage({ usage }: { usage: UsageView }) {

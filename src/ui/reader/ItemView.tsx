@@ -1,3 +1,4 @@
+import { Component } from 'preact';
 import type { RenderItem } from '../../core/view/types.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { AssistantItem } from './AssistantItem.tsx';
@@ -9,12 +10,16 @@ import { ToolCard } from './ToolCard.tsx';
 import { BranchIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
 
-/** Time of day (and date when not today) of an ISO timestamp, in the reader's locale. */
+/** One formatter for every row: toLocaleString builds a new one per call, which costs more than the row. */
+let dateFormat: Intl.DateTimeFormat | null = null;
+
+/** Date and time of an ISO timestamp, in the reader's locale. */
 export function formatTime(iso?: string): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return dateFormat.format(d);
 }
 
 /** The line above an item: who, when, label, link and JSON. */
@@ -168,4 +173,21 @@ export function ItemView({ item, model, hit }: { item: RenderItem | undefined; m
       <Forks item={item} model={model} />
     </div>
   );
+}
+
+type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolean };
+
+/**
+ * An ItemView that renders again only when its own props change. The list re-renders on every
+ * measurement and scroll step; the rows' contents read their toggles from signals, which re-render
+ * them by themselves.
+ */
+export class ItemRow extends Component<ItemProps> {
+  shouldComponentUpdate(next: ItemProps): boolean {
+    return next.item !== this.props.item || next.hit !== this.props.hit || next.model !== this.props.model;
+  }
+
+  render({ item, model, hit }: ItemProps) {
+    return <ItemView item={item} model={model} hit={hit} />;
+  }
 }

@@ -3,7 +3,7 @@ import type { ItemFilter, RenderItem } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
-import { ItemView } from './ItemView.tsx';
+import { ItemRow } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
@@ -34,19 +34,6 @@ const FILTERS: Array<[ItemFilter, string]> = [
   ['labelled', 'Labelled only'],
 ];
 
-/** A first guess of a row's height from what it holds (folded results take no room). */
-function estimateHeight(item: RenderItem | undefined): number | undefined {
-  if (!item) return undefined;
-  switch (item.kind) {
-    case 'folded': return 0;
-    case 'divider': case 'labelChange': return 32;
-    case 'state': case 'unknown': return 50;
-    case 'user': return 110;
-    case 'assistant': return 150 + item.blocks.length * 60;
-    default: return 120;
-  }
-}
-
 function Transcript({ model }: { model: ReaderModel }) {
   const view = model.view.value!;
   const version = model.version.value;
@@ -54,11 +41,20 @@ function Transcript({ model }: { model: ReaderModel }) {
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
   const onTop = useCallback((i: number) => { model.topIndex.value = i; }, [model]);
-  const estimateOf = useCallback((i: number) => estimateHeight(model.peek(i)), [model]);
   useEffect(() => {
-    // Re-mark matches after rows change (rendering is synchronous; markdown fills in layout effects).
-    const frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
-    return () => cancelAnimationFrame(frame);
+    // Re-mark matches after rows change, and after markdown replaces a row's plain text (rd-markdown).
+    let frame = 0;
+    const mark = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
+    };
+    mark();
+    const el = host.current;
+    if (query) el?.addEventListener('rd-markdown', mark);
+    return () => {
+      cancelAnimationFrame(frame);
+      el?.removeEventListener('rd-markdown', mark);
+    };
   });
   if (view.count === 0) {
     return <p class="rd-pad muted">{view.filter === 'all' ? 'This branch has no entries.' : 'Nothing on this branch matches the filter.'}</p>;
@@ -71,9 +67,9 @@ function Transcript({ model }: { model: ReaderModel }) {
         resetKey={`${view.leafId}:${view.filter}`}
         scroll={model.scroll.value}
         onTop={onTop}
-        estimateOf={estimateOf}
+        hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
-        render={(i) => <ItemView item={model.item(i)} model={model} hit={i === hit} />}
+        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
       />
     </div>
   );

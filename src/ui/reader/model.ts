@@ -8,6 +8,19 @@ export const PAGE = VIEW_PAGE;
 /** The reader's tabs. */
 export type ReaderTab = 'transcript' | 'context' | 'stats';
 
+/** A first guess of a row's height from what it holds (folded results take no room); -1: no idea yet. */
+export function estimateHeight(item: RenderItem | undefined): number {
+  if (!item) return -1;
+  switch (item.kind) {
+    case 'folded': return 0;
+    case 'divider': case 'labelChange': return 32;
+    case 'state': case 'unknown': return 50;
+    case 'user': return 110;
+    case 'assistant': return 150 + item.blocks.length * 60;
+    default: return 120;
+  }
+}
+
 /** A request to bring an item on screen. */
 export interface ScrollRequest { index: number; align: 'start' | 'end'; seq: number }
 
@@ -34,6 +47,13 @@ export function createReaderModel(id: string) {
   const topIndex = signal(0);
 
   const pages = new Map<number, RenderItem[]>();
+  /** Height guesses of the items loaded so far (-1 elsewhere), one typed array so the list sums 30,000 rows cheaply. */
+  let hints = new Float64Array(0);
+
+  function keepPage(page: number, items: RenderItem[]) {
+    pages.set(page, items);
+    for (let k = 0; k < items.length && page * PAGE + k < hints.length; k++) hints[page * PAGE + k] = estimateHeight(items[k]);
+  }
   const pending = new Set<number>();
   let generation = 0;
   let scrollSeq = 0;
@@ -52,9 +72,10 @@ export function createReaderModel(id: string) {
       if (gen !== generation) return;
       pages.clear();
       pending.clear();
+      hints = new Float64Array(next.count).fill(-1);
       // The worker sent the first pages with the outline.
       for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
-        pages.set(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+        keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
       }
       batch(() => {
         view.value = next;
@@ -99,7 +120,7 @@ export function createReaderModel(id: string) {
     try {
       const items = await worker.readItems({ id, leafId: current.leafId, start: page * PAGE, end: (page + 1) * PAGE, filter: current.filter });
       if (gen !== generation) return;
-      pages.set(page, items);
+      keepPage(page, items);
       version.value++;
     } catch (e) {
       if (gen === generation) error.value = e instanceof Error ? e.message : String(e);
@@ -197,6 +218,8 @@ export function createReaderModel(id: string) {
   return {
     id, view, error, loading, filter, tab, showThinking, showUsage, treeOpen, findOpen, query, hits, hitAt, scroll,
     version, context, stats, topIndex,
+    /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
+    get heightHints() { return hints; },
     open, reveal, item, peek, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
     entryJson: (entryId: string) => worker.entryJson({ id, entryId }),
     imageBlob: (entryId: string, part: number) => worker.imageBlob({ id, entryId, part }),

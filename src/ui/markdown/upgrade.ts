@@ -1,0 +1,142 @@
+/**
+ * Markdown on screen without stalling scrolling: a text is shown plain at once; its HTML (code
+ * blocks coloured) is made in the worker (renderMarkdown), passed through the page's allowlist (sanitize.ts) and swapped in by
+ * a time-sliced scheduler, the rows nearest the viewport first. Rows that scroll away before their
+ * turn cost nothing more than their plain text.
+ */
+import { sanitizeToFragment } from './sanitize.ts';
+import { createSliceScheduler, type SliceJob } from './scheduler.ts';
+
+/** Time per task spent swapping markdown in before the browser gets to scroll and paint again. */
+const BUDGET_MS = 6;
+/** Time a render may spend inserting markdown already at hand (scrolling back) in the same frame. */
+const INLINE_BUDGET_MS = 4;
+/** Texts asked of the worker in one call (the nearest waiting ones). */
+const BATCH = 24;
+const CACHE_SIZE = 400;
+/** Rank of an element that takes no room (e.g. inside closed details): after everything on screen. */
+const HIDDEN_RANK = 1e9;
+
+/** Converts texts to HTML; the worker's renderMarkdown by default (swappable for tests). */
+export type MarkdownSource = (texts: string[]) => Promise<string[]>;
+// The worker client is imported on first use (the app has it already; tests can swap the source without starting a worker).
+let source: MarkdownSource = async (texts) => (await import('../worker.ts')).worker.renderMarkdown({ texts });
+
+const scheduler = createSliceScheduler({ budgetMs: BUDGET_MS, inlineBudgetMs: INLINE_BUDGET_MS });
+const html = new Map<string, string>();
+/** The text each element shows now (an element may be given another text before its upgrade runs). */
+const shown = new WeakMap<HTMLElement, string>();
+/** Elements waiting for their text's HTML. */
+const waiting = new Map<HTMLElement, { text: string; job: SliceJob }>();
+let inFlight = false;
+
+/** Uses another HTML source (tests); returns a function that restores the worker. */
+export function setMarkdownSource(next: MarkdownSource): () => void {
+  const previous = source;
+  source = next;
+  return () => {
+    source = previous;
+  };
+}
+
+function cached(text: string): string | undefined {
+  const hit = html.get(text);
+  if (hit !== undefined) {
+    html.delete(text);
+    html.set(text, hit);
+  }
+  return hit;
+}
+
+function remember(text: string, value: string) {
+  html.set(text, value);
+  if (html.size > CACHE_SIZE) html.delete(html.keys().next().value as string);
+}
+
+/** How far an element is from the viewport in pixels (0 when on screen). */
+function distance(el: HTMLElement): number {
+  const box = el.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) return HIDDEN_RANK;
+  const bottom = window.innerHeight;
+  return Math.max(0, box.top - bottom, -box.bottom);
+}
+
+/** Swaps the element's plain text for its sanitized markdown (code already coloured by the worker). */
+function apply(el: HTMLElement, text: string, value: string) {
+  waiting.delete(el);
+  if (!el.isConnected || shown.get(el) !== text) return;
+  if (!value) {
+    el.dataset.md = 'plain';
+    return;
+  }
+  el.replaceChildren(sanitizeToFragment(value));
+  // Code blocks scroll sideways: keyboard users must be able to reach them.
+  for (const pre of el.querySelectorAll('pre')) pre.tabIndex = 0;
+  el.dataset.md = 'html';
+  el.dispatchEvent(new CustomEvent('rd-markdown', { bubbles: true }));
+}
+
+/** Asks the worker for the nearest waiting texts, one call at a time (stale rows are never asked for). */
+function fetchSome() {
+  if (inFlight) return;
+  const wanted: Array<{ text: string; rank: number }> = [];
+  const seen = new Set<string>();
+  for (const [el, { text }] of waiting) {
+    if (!el.isConnected || seen.has(text) || html.has(text)) continue;
+    seen.add(text);
+    wanted.push({ text, rank: distance(el) });
+  }
+  if (!wanted.length) return;
+  wanted.sort((a, b) => a.rank - b.rank);
+  const texts = wanted.slice(0, BATCH).map((w) => w.text);
+  inFlight = true;
+  source(texts).then(
+    (values) => {
+      texts.forEach((text, i) => remember(text, typeof values[i] === 'string' ? values[i] : ''));
+    },
+    () => {
+      // The worker could not help: these texts stay plain (still safe, still readable).
+      for (const text of texts) remember(text, '');
+    },
+  ).finally(() => {
+    inFlight = false;
+    scheduler.wake();
+    fetchSome();
+  });
+}
+
+let fetchQueued = false;
+function queueFetch() {
+  if (fetchQueued) return;
+  fetchQueued = true;
+  // After the render that mounted the rows, so one call covers them all.
+  setTimeout(() => {
+    fetchQueued = false;
+    fetchSome();
+  }, 0);
+}
+
+/**
+ * Shows `text` in `el`: plain at once, markdown as soon as its turn comes. Returns a function that
+ * cancels the pending upgrade (the element unmounts or gets another text).
+ */
+export function showMarkdown(el: HTMLElement, text: string): () => void {
+  shown.set(el, text);
+  const job: SliceJob = {
+    rank: () => (html.has(text) ? distance(el) : null),
+    run: () => apply(el, text, html.get(text) ?? ''),
+  };
+  const ready = cached(text);
+  if (ready !== undefined && scheduler.runNow(job)) return () => undefined;
+  el.dataset.md = 'pending';
+  el.textContent = text;
+  if (ready === undefined) {
+    waiting.set(el, { text, job });
+    queueFetch();
+  }
+  scheduler.add(job);
+  return () => {
+    scheduler.cancel(job);
+    waiting.delete(el);
+  };
+}

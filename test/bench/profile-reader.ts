@@ -1,0 +1,183 @@
+/**
+ * A diagnostic, not a bench: traces the reader in Chromium while it opens a generated session and
+ * while the bench's scroll script runs, and prints the longest main-thread tasks with what they
+ * spent their time on (trace events and CPU samples by function).
+ *
+ *   npx vite build [--minify false] && PROFILE_PORT=4323 npx tsx test/bench/profile-reader.ts 30
+ *   IMMEDIATE=1: one trace of the open and the scroll right after it (as the bench does);
+ *   CPU=1: a plain CPU profile of the open, no tracing (tracing inflates layout a lot);
+ *   LIGHT=1: trace events only, no CPU samples (less distortion); LAYOUTS=1: every Layout inside the longest tasks.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { ensureReaderSession } from './reader-fixture.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const PORT = Number(process.env.PROFILE_PORT ?? 4323);
+const thousands = Number(process.argv[2] ?? 30);
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; id?: string; args?: Record<string, any>; cat?: string }
+
+async function trace(page: Page, run: () => Promise<unknown>): Promise<TraceEvent[]> {
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: process.env.LIGHT ? ['devtools.timeline', 'disabled-by-default-devtools.timeline'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing'] });
+  await run();
+  const buffer = await browser.stopTracing();
+  const json = JSON.parse(buffer.toString('utf8'));
+  return (Array.isArray(json) ? json : json.traceEvents) as TraceEvent[];
+}
+
+function analyse(label: string, events: TraceEvent[], top = 5) {
+  const names = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  // The renderer main thread with the most RunTask time is the page's.
+  let main: { pid: number; tid: number } | null = null;
+  let best = -1;
+  for (const n of names) {
+    const sum = events.filter((e) => e.pid === n.pid && e.tid === n.tid && e.name === 'RunTask').reduce((s, e) => s + (e.dur ?? 0), 0);
+    if (sum > best) { best = sum; main = { pid: n.pid, tid: n.tid }; }
+  }
+  if (!main) return console.log(label, 'no main thread');
+  const mine = events.filter((e) => e.pid === main!.pid && e.tid === main!.tid);
+  const tasks = mine.filter((e) => e.name === 'RunTask' && e.ph === 'X').sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
+  // CPU samples of the main thread.
+  const samples: Array<{ ts: number; stack: string[] }> = [];
+  const profiles = new Map<string, { start: number; nodes: Map<number, { fn: string; parent?: number }>; t: number }>();
+  for (const e of events) {
+    if (e.pid !== main.pid) continue;
+    if (e.name === 'Profile' && e.tid !== main.tid) continue;
+    if (e.name === 'Profile') profiles.set(e.id!, { start: e.args!.data.startTime, nodes: new Map(), t: e.args!.data.startTime });
+    if (e.name === 'ProfileChunk') {
+      const p = profiles.get(e.id!);
+      if (!p) continue;
+      const data = e.args!.data;
+      for (const node of data.cpuProfile?.nodes ?? []) {
+        const cf = node.callFrame;
+        const file = String(cf.url ?? '').split('/').pop();
+        p.nodes.set(node.id, { fn: `${cf.functionName || '(anon)'} ${file}:${cf.lineNumber}`, parent: node.parent });
+      }
+      const ids: number[] = data.cpuProfile?.samples ?? [];
+      const deltas: number[] = data.timeDeltas ?? [];
+      for (let i = 0; i < ids.length; i++) {
+        p.t += deltas[i] ?? 0;
+        const stack: string[] = [];
+        let n: number | undefined = ids[i];
+        while (n !== undefined) { const node = p.nodes.get(n); if (!node) break; stack.push(node.fn); n = node.parent; }
+        samples.push({ ts: p.t, stack });
+      }
+    }
+  }
+  console.log(`\n=== ${label}: ${tasks.length} tasks, longest: ${tasks.slice(0, 10).map((t) => ((t.dur ?? 0) / 1000).toFixed(1)).join(', ')} ms; samples ${samples.length}`);
+  for (const task of tasks.slice(0, top)) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = mine.filter((e) => e.ph === 'X' && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && e !== task);
+    const byName = new Map<string, number>();
+    for (const e of inside) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0));
+    console.log(`-- task ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ` + [...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(' | '));
+    const self = new Map<string, number>();
+    const incl = new Map<string, number>();
+    const within = samples.filter((s) => s.ts >= task.ts && s.ts <= end);
+    for (const s of within) {
+      self.set(s.stack[0], (self.get(s.stack[0]) ?? 0) + 1);
+      for (const f of new Set(s.stack)) incl.set(f, (incl.get(f) ?? 0) + 1);
+    }
+    if (process.env.LAYOUTS) for (const e of inside.filter((x) => x.name === 'Layout')) console.log('   layout', ((e.dur ?? 0) / 1000).toFixed(1), JSON.stringify(e.args?.beginData ?? {}).slice(0, 300), JSON.stringify(e.args?.endData ?? {}).slice(0, 200));
+    // Direct children of the task, in order: the shape of the frame.
+    const direct = inside.filter((e) => !inside.some((p) => p !== e && p.ts <= e.ts && p.ts + (p.dur ?? 0) >= e.ts + (e.dur ?? 0) && (p.dur ?? 0) > (e.dur ?? 0)));
+    console.log('   order: ' + direct.filter((e) => (e.dur ?? 0) > 500).map((e) => `${e.name}${e.args?.data?.functionName ? '(' + e.args.data.functionName + ')' : e.args?.data?.type ? '(' + e.args.data.type + ')' : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`).join(' → '));
+    console.log(`   samples ${within.length}; self: ` + [...self].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([n, c]) => `${n}=${c}`).join(' ; '));
+    console.log(`   inclusive: ` + [...incl].sort((a, b) => b[1] - a[1]).filter(([n]) => !n.startsWith('(root)') && !n.startsWith('(program)')).slice(0, 25).map(([n, c]) => `${n}=${c}`).join(' ; '));
+  }
+}
+
+const SCROLL_SCRIPT = `(async () => {
+  const el = document.querySelector('.vl');
+  for (let i = 0; i < 240; i++) {
+    if (i === 120) el.scrollTop = el.scrollHeight / 2;
+    else el.scrollTop += i < 120 ? -1500 : 1200;
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+})()`;
+
+async function main() {
+  const server = spawn(resolve(ROOT, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
+  const stop = () => process.kill(-server.pid!, 'SIGTERM');
+  try {
+    for (let i = 0; i < 100; i++) {
+      try { if ((await fetch(`http://localhost:${PORT}/`)).ok) break; } catch { /* not up */ }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const entries = thousands * 1000;
+    const path = ensureReaderSession(entries);
+    const id = `0193a5c2-0000-7000-8000-${String(entries).padStart(12, '0')}`;
+    const browser = await chromium.launch(chromiumLaunchOptions());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`http://localhost:${PORT}/`);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Import files' }).first().click();
+    await (await chooser).setFiles(path);
+    await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
+    if (process.env.CPU) {
+      // A plain CPU profile of the open (no tracing: its layout instrumentation distorts the numbers).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+      await page.waitForSelector('.rd-row', { timeout: 60_000 });
+      const { profile } = await cdp.send('Profiler.stop') as { profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>; samples: number[]; timeDeltas: number[] } };
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      const parent = new Map<number, number>();
+      for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+      const name = (id: number) => { const n = byId.get(id)!; return `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; };
+      // Find the busiest stretch: samples in 100 ms windows; print self and inclusive for the worst window.
+      let t = 0;
+      const times = profile.timeDeltas.map((d) => (t += d));
+      let best = 0; let bestAt = 0;
+      for (let i = 0; i < times.length; i++) {
+        let busy = 0;
+        for (let j = i; j < times.length && times[j] - times[i] < 100_000; j++) if (!name(profile.samples[j]).startsWith('(idle)') && !name(profile.samples[j]).startsWith('(program)')) busy++;
+        if (busy > best) { best = busy; bestAt = i; }
+      }
+      const self = new Map<string, number>(); const incl = new Map<string, number>();
+      for (let j = bestAt; j < times.length && times[j] - times[bestAt] < 100_000; j++) {
+        const leaf = profile.samples[j];
+        self.set(name(leaf), (self.get(name(leaf)) ?? 0) + 1);
+        const seen = new Set<string>();
+        for (let n: number | undefined = leaf; n !== undefined; n = parent.get(n)) seen.add(name(n));
+        for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + 1);
+      }
+      console.log('busiest 100 ms:', best, 'samples of 0.2 ms');
+      console.log('self:', [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([n, c]) => `${n}=${c}`).join(' ; '));
+      console.log('inclusive:', [...incl].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([n, c]) => `${n}=${c}`).join(' ; '));
+      await browser.close();
+      return;
+    }
+    if (process.env.IMMEDIATE) {
+      const both = await trace(page, async () => {
+        await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+        await page.waitForSelector('.rd-row', { timeout: 60_000 });
+        await page.evaluate(SCROLL_SCRIPT);
+      });
+      analyse('open+scroll', both, Number(process.env.TOP ?? 5));
+      await browser.close();
+      return;
+    }
+    const open = await trace(page, async () => {
+      await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+      await page.waitForSelector('.rd-row', { timeout: 60_000 });
+      await page.waitForTimeout(1500);
+    });
+    analyse('open', open, 3);
+    const scroll = await trace(page, () => page.evaluate(SCROLL_SCRIPT));
+    analyse('scroll', scroll, Number(process.env.TOP ?? 5));
+    await browser.close();
+  } finally {
+    stop();
+  }
+}
+
+await main();
