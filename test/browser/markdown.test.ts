@@ -61,6 +61,8 @@ describe('the page allowlist (sanitize.ts)', () => {
       '<iframe src="https://evil.example"></iframe><style>p{}</style><form action="https://evil.example"><input value="v"></form>',
       '<pre><code class="language-ts" onclick="x()"><span class="hljs-keyword">const</span> <span class="hljs-title function_">f</span> <span class="evil">e</span></code></pre>',
       '<ol start="3" type="a"><li>three</li></ol><span class="md-image">[pic: https://x.y/p.png]</span><!-- comment --><table><tbody><tr><td style="x">c</td></tr></tbody></table>',
+      // Element names that are names of Object's own functions must not slip through a lookup table.
+      '<constructor onclick="x()">c1</constructor><tostring onmouseover="x()">c2</tostring><__proto__ onfocus="x()">c3</__proto__><hasownproperty src="x">c4</hasownproperty>',
     ].join('');
     const fragment = sanitizeToFragment(html);
     const div = document.createElement('div');

@@ -19,7 +19,8 @@ const LANGUAGE_CLASS = /^language-[\w+#-]{1,40}$/;
 const HLJS_CLASSES = /^hljs-[\w-]{1,40}( [\w-]{1,40}_)*$/;
 
 /** Elements markdown-it produces, with the attributes each may keep (checked by `keep`). */
-const ALLOWED: Record<string, (name: string, value: string) => boolean> = {};
+// No prototype: a tag named "constructor" or "toString" must not find Object's functions here.
+const ALLOWED: Record<string, (name: string, value: string) => boolean> = Object.create(null);
 const none = () => false;
 for (const tag of ['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'li', 'pre', 'em', 'strong', 's', 'table', 'thead', 'tbody', 'tr', 'th', 'td']) ALLOWED[tag] = none;
 ALLOWED.ol = (name, value) => name === 'start' && /^\d{1,9}$/.test(value);
@@ -41,7 +42,7 @@ export function sanitizeToFragment(html: string, doc: Document = document): Docu
   while (stack.length) {
     const el = stack.pop()!;
     const tag = el.localName;
-    const keep = el.namespaceURI === 'http://www.w3.org/1999/xhtml' ? ALLOWED[tag] : undefined;
+    const keep = el.namespaceURI === 'http://www.w3.org/1999/xhtml' && Object.hasOwn(ALLOWED, tag) ? ALLOWED[tag] : undefined;
     if (!keep || (tag === 'a' && !isSafeLink(el.getAttribute('href') ?? ''))) {
       el.replaceWith(doc.createTextNode(el.textContent ?? ''));
       continue;
