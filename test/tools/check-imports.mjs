@@ -11,7 +11,7 @@ const rules = {
   core: { folders: ['core'], packages: ['zod'], why: 'the core is pure and runs in Node, the worker and the page: only zod and itself, no DOM, no I/O' },
   storage: { folders: ['core', 'storage'], packages: ['idb-keyval'], why: 'storage keeps bytes for the worker: it may use the core and idb-keyval, never the UI or the worker' },
   worker: { folders: ['core', 'storage', 'worker'], packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js'], why: 'the worker owns parsing and storage; it never reaches into the UI' },
-  ui: { folders: ['core', 'ui', 'worker'], packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'dompurify', 'highlight.js', 'workbox-window'], why: 'the page reaches storage only through the worker client' },
+  ui: { folders: ['core', 'ui', 'worker'], packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window'], why: 'the page reaches storage only through the worker client' },
   sw: { folders: ['sw'], packages: ['workbox-precaching', 'workbox-routing', 'workbox-core', 'workbox-strategies', 'workbox-expiration', 'idb-keyval'], why: 'the service worker is small and boring: workbox only' },
 };
 
