@@ -16,6 +16,12 @@ const MAX_WINDOW = 500;
 /** The markdown renderer (markdown-it and highlight.js, twice the rest of the worker in size), loaded on the first call so the worker starts as fast as before. */
 let markdown: Promise<typeof import('./markdown.ts')> | null = null;
 
+/** The markdown renderer, loaded once. */
+function loadMarkdown(): Promise<typeof import('./markdown.ts')> {
+  markdown ??= import('./markdown.ts');
+  return markdown;
+}
+
 /** Most texts one renderMarkdown call converts. */
 const MAX_MARKDOWN_TEXTS = 200;
 const BLOB_REF = /^blob:sha256:([0-9a-f]{64})$/;
@@ -56,6 +62,10 @@ function modelOf(entries: readonly Entry[]): string | null {
 /** The reader half of the worker API: open a session, windows of rendered items, context, stats. */
 export function createReaderApi(env: WorkerEnv) {
   const cache = createReaderCache(env.store);
+  // Loaded a little after the worker starts (when it is idle), so neither the start nor the
+  // opening of the first session waits for it.
+  const warm = setTimeout(() => void loadMarkdown().catch(() => (markdown = null)), 1500) as unknown as { unref?: () => void };
+  warm.unref?.();
 
   async function branchFor(params: { id: string; leafId?: string | null }) {
     const open: OpenSession = await cache.session(params.id);
@@ -66,6 +76,11 @@ export function createReaderApi(env: WorkerEnv) {
   return {
     /** The outline of a session for one branch (default: the file's leaf): counts, tree; never the whole file. */
     async openSession(params: { id: string; leafId?: string | null; entryId?: string | null; filter?: ItemFilter }, _ctx?: CallContext): Promise<SessionView> {
+      // The page asks for the first screen's markdown right after this answer: the renderer loads
+      // while the session's bytes are read, not after.
+      void loadMarkdown().catch(() => {
+        markdown = null;
+      });
       const open = await cache.session(params.id);
       const leafId = chooseLeaf(open.source, params.leafId ?? null, params.entryId ?? null);
       return buildSessionView(open.source, cache.branchOf(open, leafId), filterOf(params.filter), params.entryId ?? null);
@@ -135,8 +150,7 @@ export function createReaderApi(env: WorkerEnv) {
     async renderMarkdown(params: { texts: string[] }, _ctx?: CallContext): Promise<string[]> {
       const texts = params?.texts;
       if (!Array.isArray(texts) || texts.length > MAX_MARKDOWN_TEXTS) throw new ApiFailure('invalid-input', `Give up to ${MAX_MARKDOWN_TEXTS} texts.`);
-      markdown ??= import('./markdown.ts');
-      return (await markdown).markdownToHtmlAll(texts);
+      return (await loadMarkdown()).markdownToHtmlAll(texts);
     },
 
     /**
