@@ -107,6 +107,9 @@ test('killing the page during a large import or a run of appends leaves each ses
     // Reopen and check.
     const check = await context.newPage();
     await fresh(check);
+    // As the app does before any read: let the store open, which settles what a killed writer left
+    // (a journaled append is cut back). Reading OPFS before that would see the crash itself.
+    await call(check, 'listSessions', {});
     const disk = await opfsState(check, ['precious.jsonl', 'grow.jsonl', `crash-${round}.jsonl`, 'notes.jsonl'], { 'notes.jsonl': notes.size });
     outcomes.leftoverTmp += disk.tmp.length;
     expect(disk.sessions['precious.jsonl'].sha, 'an untouched session').toBe(preciousSha);
