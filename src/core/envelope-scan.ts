@@ -1,9 +1,10 @@
 // A small hand scanner for one JSONL line: reads the top-level "type", "id" and "parentId" of an
 // object without JSON.parse-ing its body, yet checks the whole line is JSON, so it never keeps a
-// line that `parse` skips. String contents are checked by one regex test (raw control characters)
-// and a jump from backslash to backslash (escapes), and skipped with indexOf (native); the JS loop
-// runs only over the structural characters between strings. Whatever it is not sure of, it leaves
-// undecided and the caller falls back to JSON.parse.
+// line that `parse` skips. It reads the line's UTF-8 bytes where they lie: in Chromium a
+// TextDecoder per line costs about as much as everything else of opening a session together (a
+// 56 MB file: ~700 ms in a worker), and no string is needed but the three envelope values.
+// Whatever it is not sure of (raw control characters, invalid UTF-8, escapes in envelope values
+// or keys, non-string envelope values) it leaves UNDECIDED, and the caller uses JSON.parse.
 
 /** The envelope of a line: `undefined` = key absent. Only string values (and a null parentId) are decided. */
 export interface ScannedEnvelope {
@@ -21,110 +22,245 @@ const OPEN_OBJECT = 123;
 const CLOSE_OBJECT = 125;
 const OPEN_ARRAY = 91;
 const CLOSE_ARRAY = 93;
-// Raw U+0000–U+001F may not appear inside a JSON string; tabs between tokens are legal but no writer
-// makes them, so any control character sends the line to JSON.parse.
-const CONTROL = /[\u0000-\u001f]/;
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const HEX4 = /[0-9a-fA-F]{4}/y;
+const COMMA = 44;
+const COLON = 58;
+const SPACE = 32;
 
-// Every backslash starts a valid escape (\" \\ \/ \b \f \n \r \t \uXXXX), taken left to right.
-function escapesValid(s: string): boolean {
-  let k = s.indexOf('\\');
-  while (k >= 0) {
-    const c = s.charCodeAt(k + 1);
-    if (c === 117 /* u */) {
-      HEX4.lastIndex = k + 2;
-      if (!HEX4.test(s)) return false;
-      k = s.indexOf('\\', k + 6);
-    } else if (c === QUOTE || c === BACKSLASH || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116) {
-      k = s.indexOf('\\', k + 2);
+const KEY_TYPE = bytesOf('"type"');
+const KEY_ID = bytesOf('"id"');
+const KEY_PARENT = bytesOf('"parentId"');
+const TRUE = bytesOf('true');
+const FALSE = bytesOf('false');
+const NULL = bytesOf('null');
+
+function bytesOf(ascii: string): Uint8Array {
+  const out = new Uint8Array(ascii.length);
+  for (let i = 0; i < ascii.length; i++) out[i] = ascii.charCodeAt(i);
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** `checkLine` status: plain, no backslash. */
+export const PLAIN = 0;
+/** `checkLine` status: plain, with valid escapes. */
+export const ESCAPED = 1;
+/** `checkLine` status: invalid UTF-8 or an invalid escape: leave it to the decoder. */
+export const NOT_PLAIN = 2;
+
+/**
+ * One pass over the bytes from `start`, up to the first raw control byte (U+0000–U+001F: the "\n"
+ * that ends the line, a "\r" before it, or one JSON forbids) or `limit`. Checks they are valid UTF-8
+ * (shortest forms, no surrogates, at most U+10FFFF: so the text a TextDecoder gives reads exactly
+ * like them) and that every backslash starts a valid escape (\" \\ \/ \b \f \n \r \t \uXXXX, left
+ * to right). Returns `stop * 4 + status` (PLAIN, ESCAPED, or
+ * NOT_PLAIN with an unspecified stop). Bounded loops only: Uint8Array#indexOf has no end and would
+ * run on through the rest of the file.
+ */
+export function checkLine(b: Uint8Array, start: number, limit: number): number {
+  const words = wordsOf(b);
+  const base = b.byteOffset;
+  const lastWord = Math.floor((base + limit) / 4);
+  let found = PLAIN;
+  let i = start;
+  while (i < limit) {
+    // Four bytes at a time while they are plain ASCII without a backslash (most of any line): no
+    // byte has its top bit, none is below 0x20, none is 0x5c (the classic "has less" and "has zero
+    // byte" tests).
+    if (((base + i) & 3) === 0) {
+      let k = (base + i) / 4;
+      while (k < lastWord) {
+        const w = words[k];
+        const x = w ^ 0x5c5c5c5c;
+        if ((w & 0x80808080) !== 0 || ((w - 0x20202020) & ~w & 0x80808080) !== 0 || ((x - 0x01010101) & ~x & 0x80808080) !== 0) break;
+        k++;
+      }
+      i = k * 4 - base;
+      if (i >= limit) break;
+    }
+    const c = b[i];
+    if (c >= SPACE && c < 0x80) {
+      if (c !== BACKSLASH) {
+        i++;
+        continue;
+      }
+      found = ESCAPED;
+      const d = i + 1 < limit ? b[i + 1] : -1;
+      if (d === 117 /* u */) {
+        if (i + 5 >= limit || !isHex(b[i + 2]) || !isHex(b[i + 3]) || !isHex(b[i + 4]) || !isHex(b[i + 5])) return NOT_PLAIN;
+        i += 6;
+      } else if (d === QUOTE || d === BACKSLASH || d === 47 || d === 98 || d === 102 || d === 110 || d === 114 || d === 116) {
+        i += 2;
+      } else {
+        return NOT_PLAIN;
+      }
+      continue;
+    }
+    if (c < SPACE) break;
+    // A multi-byte sequence (RFC 3629 table 3-7).
+    if (c >= 0xc2 && c <= 0xdf) {
+      if (i + 1 >= limit || (b[i + 1] & 0xc0) !== 0x80) return NOT_PLAIN;
+      i += 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      if (i + 2 >= limit) return NOT_PLAIN;
+      const c1 = b[i + 1];
+      if ((c1 & 0xc0) !== 0x80 || (b[i + 2] & 0xc0) !== 0x80) return NOT_PLAIN;
+      if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f)) return NOT_PLAIN;
+      i += 3;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      if (i + 3 >= limit) return NOT_PLAIN;
+      const c1 = b[i + 1];
+      if ((c1 & 0xc0) !== 0x80 || (b[i + 2] & 0xc0) !== 0x80 || (b[i + 3] & 0xc0) !== 0x80) return NOT_PLAIN;
+      if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return NOT_PLAIN;
+      i += 4;
     } else {
-      return false;
+      return NOT_PLAIN;
     }
   }
+  return Math.min(i, limit) * 4 + found;
+}
+
+let wordsFor: ArrayBufferLike | null = null;
+let wordView: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+
+/** The bytes' whole buffer seen as 32-bit words (made once per buffer). */
+function wordsOf(b: Uint8Array): Uint32Array {
+  if (wordsFor !== b.buffer) {
+    wordsFor = b.buffer;
+    wordView = new Uint32Array(b.buffer, 0, Math.floor(b.buffer.byteLength / 4));
+  }
+  return wordView;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function startsWith(b: Uint8Array, i: number, end: number, word: Uint8Array): boolean {
+  if (i + word.length > end) return false;
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) return false;
   return true;
 }
 
-function hasBackslash(s: string, from: number, to: number): boolean {
-  for (let j = from; j < to; j++) if (s.charCodeAt(j) === BACKSLASH) return true;
+// After checkLine, the only whitespace a line can hold is the space.
+function skipWs(b: Uint8Array, i: number, end: number): number {
+  while (i < end && b[i] === SPACE) i++;
+  return i;
+}
+
+// Index just past the closing quote of the string opening at `i`, or -1. Escapes were checked by
+// checkLine, so a backslash just skips the character after it; long runs go four bytes at a time
+// (no byte 0x22 or 0x5c in the word). A plain loop: most strings are short keys, for which a call to
+// Uint8Array#indexOf costs more than the loop.
+function skipString(b: Uint8Array, i: number, end: number): number {
+  const base = b.byteOffset;
+  let j = i + 1;
+  while (j < end) {
+    const c = b[j];
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH) {
+      j += 2;
+      continue;
+    }
+    j++;
+    if (((base + j) & 3) === 0 && end - j > 8) {
+      // checkLine went over this line first, so the word view is this buffer's.
+      const words = wordView;
+      const lastWord = Math.floor((base + end) / 4);
+      let k = (base + j) / 4;
+      while (k < lastWord) {
+        const x = words[k] ^ 0x5c5c5c5c;
+        const y = words[k] ^ 0x22222222;
+        if ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) break;
+        k++;
+      }
+      j = k * 4 - base;
+    }
+  }
+  return -1;
+}
+
+/** Whether [from, to) holds a backslash. */
+function hasBackslash(b: Uint8Array, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (b[k] === BACKSLASH) return true;
   return false;
 }
 
-function skipWs(s: string, i: number): number {
-  if (s.charCodeAt(i) > 32) return i;
-  for (;;) {
-    const c = s.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-    else return i;
-  }
-}
 
-// Index just past the closing quote of the string opening at `i`, or -1 (escapes already checked).
-function skipString(s: string, i: number): number {
-  let j = i + 1;
-  for (;;) {
-    const q = s.indexOf('"', j);
-    if (q < 0) return -1;
-    let k = q - 1;
-    while (s.charCodeAt(k) === BACKSLASH) k--;
-    if ((q - 1 - k) % 2 === 0) return q + 1;
-    j = q + 1;
+// Index just past a JSON number at `i`, or -1.
+function skipNumber(b: Uint8Array, i: number, end: number): number {
+  if (i < end && b[i] === 45 /* - */) i++;
+  if (i >= end) return -1;
+  if (b[i] === 48) i++;
+  else if (b[i] >= 49 && b[i] <= 57) while (i < end && isDigit(b[i])) i++;
+  else return -1;
+  if (i < end && b[i] === 46 /* . */) {
+    i++;
+    if (i >= end || !isDigit(b[i])) return -1;
+    while (i < end && isDigit(b[i])) i++;
   }
+  if (i < end && (b[i] === 101 || b[i] === 69) /* e E */) {
+    i++;
+    if (i < end && (b[i] === 43 || b[i] === 45)) i++;
+    if (i >= end || !isDigit(b[i])) return -1;
+    while (i < end && isDigit(b[i])) i++;
+  }
+  return i;
 }
 
 // Index just past a scalar (number, true, false, null) at `i`, or -1.
-function skipScalar(s: string, i: number): number {
-  if (s.startsWith('true', i)) return i + 4;
-  if (s.startsWith('false', i)) return i + 5;
-  if (s.startsWith('null', i)) return i + 4;
-  NUMBER.lastIndex = i;
-  return NUMBER.test(s) ? NUMBER.lastIndex : -1;
+function skipScalar(b: Uint8Array, i: number, end: number): number {
+  if (startsWith(b, i, end, TRUE)) return i + 4;
+  if (startsWith(b, i, end, FALSE)) return i + 5;
+  if (startsWith(b, i, end, NULL)) return i + 4;
+  return skipNumber(b, i, end);
 }
 
 // Index past `"key" :` starting at `i` (a member's key and colon), or -1.
-function skipKey(s: string, i: number): number {
-  if (s.charCodeAt(i) !== QUOTE) return -1;
-  const end = skipString(s, i);
-  if (end < 0) return -1;
-  const colon = skipWs(s, end);
-  return s.charCodeAt(colon) === 58 ? colon + 1 : -1;
+function skipKey(b: Uint8Array, i: number, end: number): number {
+  if (i >= end || b[i] !== QUOTE) return -1;
+  const after = skipString(b, i, end);
+  if (after < 0) return -1;
+  const colon = skipWs(b, after, end);
+  return colon < end && b[colon] === COLON ? colon + 1 : -1;
 }
 
-/**
- * Index just past the JSON value starting at `i` (after whitespace), or -1 when it is not valid
- * JSON. Iterative, with an explicit stack of open containers: no recursion however deep.
- */
-export function skipValue(s: string, i: number): number {
+/** Index just past the JSON value starting at `i` (after spaces), or -1. Iterative: no recursion however deep. */
+function skipValue(b: Uint8Array, i: number, end: number): number {
   const stack: number[] = [];
   for (;;) {
-    // A value.
-    i = skipWs(s, i);
-    const c = s.charCodeAt(i);
+    i = skipWs(b, i, end);
+    if (i >= end) return -1;
+    const c = b[i];
     if (c === QUOTE) {
-      i = skipString(s, i);
+      i = skipString(b, i, end);
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       const close = c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY;
-      const next = skipWs(s, i + 1);
-      if (s.charCodeAt(next) === close) {
+      const next = skipWs(b, i + 1, end);
+      if (next < end && b[next] === close) {
         i = next + 1;
       } else {
         stack.push(c);
-        i = c === OPEN_OBJECT ? skipKey(s, next) : next;
+        i = c === OPEN_OBJECT ? skipKey(b, next, end) : next;
         if (i < 0) return -1;
         continue;
       }
     } else {
-      i = skipScalar(s, i);
+      i = skipScalar(b, i, end);
     }
     if (i < 0) return -1;
-    // What follows it: close containers, or a separator and the next value.
     for (;;) {
       if (stack.length === 0) return i;
-      i = skipWs(s, i);
-      const d = s.charCodeAt(i);
+      i = skipWs(b, i, end);
+      if (i >= end) return -1;
+      const d = b[i];
       const top = stack[stack.length - 1];
-      if (d === 44) {
-        i = top === OPEN_OBJECT ? skipKey(s, skipWs(s, i + 1)) : i + 1;
+      if (d === COMMA) {
+        i = top === OPEN_OBJECT ? skipKey(b, skipWs(b, i + 1, end), end) : i + 1;
         if (i < 0) return -1;
         break;
       }
@@ -138,51 +274,91 @@ export function skipValue(s: string, i: number): number {
   }
 }
 
+/** The text of a string value's bytes (no escapes in it: checked by the caller). */
+function valueText(b: Uint8Array, from: number, to: number): string {
+  let ascii = true;
+  for (let k = from; k < to; k++) {
+    if (b[k] >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (!ascii || to - from > 64) return utf8.decode(b.subarray(from, to));
+  let s = '';
+  for (let k = from; k < to; k++) s += String.fromCharCode(b[k]);
+  return s;
+}
+
 /**
- * Reads the envelope of one line holding a JSON object, checking the whole line is valid JSON.
- * Returns UNDECIDED (null) when the line is not plainly a valid object or an envelope value is not
- * a plain string (or null for parentId): the caller then uses JSON.parse.
+ * Reads the envelope of the line in bytes [start, end) (no "\n", a trailing "\r" already excluded),
+ * checking the whole line is a valid JSON object. Returns UNDECIDED (null) whenever it is not sure;
+ * otherwise what JSON.parse of the decoded line would give.
  */
-export function scanEnvelope(s: string): ScannedEnvelope | null {
-  // One native pass for raw control characters, then a jump from backslash to backslash (a
-  // pre-filter regex with an alternation per character cost more than both on escape-heavy lines).
-  if (CONTROL.test(s) || !escapesValid(s)) return UNDECIDED;
+export function scanEnvelopeBytes(b: Uint8Array, start: number, end: number): ScannedEnvelope | null {
+  const checked = checkLine(b, start, end);
+  const status = checked % 4;
+  if (status === NOT_PLAIN || (checked - status) / 4 !== end) return UNDECIDED;
+  return scanCheckedLine(b, start, end, status);
+}
+
+/**
+ * `scanEnvelopeBytes` for a line `checkLine` has gone over (up to `end`), with the status it
+ * returned: reads the structure only.
+ */
+export function scanCheckedLine(b: Uint8Array, start: number, end: number, status: number): ScannedEnvelope | null {
+  const escapes = status;
   const out: ScannedEnvelope = { type: undefined, id: undefined, parentId: undefined };
-  let i = skipWs(s, 0);
-  if (s.charCodeAt(i) !== OPEN_OBJECT) return UNDECIDED;
-  i = skipWs(s, i + 1);
-  if (s.charCodeAt(i) === CLOSE_OBJECT) return skipWs(s, i + 1) === s.length ? out : UNDECIDED;
+  let i = skipWs(b, start, end);
+  if (i >= end || b[i] !== OPEN_OBJECT) return UNDECIDED;
+  i = skipWs(b, i + 1, end);
+  if (i < end && b[i] === CLOSE_OBJECT) return skipWs(b, i + 1, end) === end ? out : UNDECIDED;
   for (;;) {
-    const key = s.startsWith('"type"', i) ? 'type' : s.startsWith('"id"', i) ? 'id' : s.startsWith('"parentId"', i) ? 'parentId' : null;
-    const keyEnd = skipString(s, i);
+    if (i >= end || b[i] !== QUOTE) return UNDECIDED;
+    const key = startsWith(b, i, end, KEY_TYPE) ? 'type' : startsWith(b, i, end, KEY_ID) ? 'id' : startsWith(b, i, end, KEY_PARENT) ? 'parentId' : null;
+    const keyEnd = skipString(b, i, end);
+    if (keyEnd < 0) return UNDECIDED;
     // An escaped key ("\u0074ype") could name an envelope field: JSON.parse decides.
-    if (s.charCodeAt(i) !== QUOTE || keyEnd < 0 || (!key && hasBackslash(s, i, keyEnd))) return UNDECIDED;
-    i = skipWs(s, keyEnd);
-    if (s.charCodeAt(i) !== 58) return UNDECIDED;
-    i = skipWs(s, i + 1);
-    if (key && s.charCodeAt(i) === QUOTE) {
-      const end = skipString(s, i);
-      if (end < 0) return UNDECIDED;
-      const value = s.slice(i + 1, end - 1);
-      if (value.includes('\\')) return UNDECIDED;
-      out[key] = value;
-      i = end;
-    } else if (key === 'parentId' && s.startsWith('null', i)) {
+    if (!key && escapes === ESCAPED && hasBackslash(b, i, keyEnd)) return UNDECIDED;
+    i = skipWs(b, keyEnd, end);
+    if (i >= end || b[i] !== COLON) return UNDECIDED;
+    i = skipWs(b, i + 1, end);
+    if (key && i < end && b[i] === QUOTE) {
+      const after = skipString(b, i, end);
+      if (after < 0) return UNDECIDED;
+      if (escapes === ESCAPED && hasBackslash(b, i, after)) return UNDECIDED;
+      out[key] = valueText(b, i + 1, after - 1);
+      i = after;
+    } else if (key === 'parentId' && startsWith(b, i, end, NULL)) {
       out.parentId = null;
       i += 4;
     } else if (key) {
       return UNDECIDED;
     } else {
-      i = skipValue(s, i);
+      i = skipValue(b, i, end);
       if (i < 0) return UNDECIDED;
     }
-    i = skipWs(s, i);
-    const c = s.charCodeAt(i);
-    if (c === 44) {
-      i = skipWs(s, i + 1);
+    i = skipWs(b, i, end);
+    if (i >= end) return UNDECIDED;
+    const c = b[i];
+    if (c === COMMA) {
+      i = skipWs(b, i + 1, end);
       continue;
     }
-    if (c === CLOSE_OBJECT) return skipWs(s, i + 1) === s.length ? out : UNDECIDED;
+    if (c === CLOSE_OBJECT) return skipWs(b, i + 1, end) === end ? out : UNDECIDED;
     return UNDECIDED;
   }
+}
+
+const encoder = new TextEncoder();
+/** A surrogate without its pair (TextEncoder would write U+FFFD for it, JSON.parse keeps it). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The envelope of one line of text (see scanEnvelopeBytes), or UNDECIDED. A line holding a lone
+ * surrogate is left to JSON.parse: its bytes could not say what the text says.
+ */
+export function scanEnvelope(s: string): ScannedEnvelope | null {
+  if (LONE_SURROGATE.test(s)) return UNDECIDED;
+  const b = encoder.encode(s);
+  return scanEnvelopeBytes(b, 0, b.length);
 }

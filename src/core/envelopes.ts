@@ -2,9 +2,8 @@
 // range and line WITHOUT JSON.parse of the bodies, so a branch or an outline of a 100 MB session
 // is known at once and only the entries on screen (or sent to a model) are parsed, by `bodyOf`.
 // Everything it reports agrees with `parse(input, {validate: false})`; a test checks that.
-import { scanEnvelope, type ScannedEnvelope } from './envelope-scan.ts';
-import { checkLine, NOT_PLAIN, scanCheckedLine } from './envelope-scan-bytes.ts';
-import { decodeLine, forEachLine, isBlank, parseLine } from './jsonl.ts';
+import { checkLine, NOT_PLAIN, scanCheckedLine, type ScannedEnvelope } from './envelope-scan.ts';
+import { decodeLine, isBlank, parseLine } from './jsonl.ts';
 import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from './migrate.ts';
 import { classifyRecord, headerProblems, newHead, versionOf } from './head.ts';
 import { checkEnvelope } from './parse.ts';
@@ -48,20 +47,10 @@ const encoder = new TextEncoder();
 /**
  * Indexes the envelopes of a session file in one pass, parsing only the header, the title slot,
  * the last line when unterminated, and lines the scanner cannot decide. Never throws on bad input.
+ * Text is indexed as its UTF-8 bytes (offsets and bodies come from them anyway).
  */
 export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string } = {}): EnvelopeIndex {
-  const indexer = createEnvelopeIndexer(opts);
-  if (typeof input === 'string') {
-    const lineCount = forEachLine(input, (text, line, start, end, terminated, invalidUtf8) => indexer.visit(text, line, start, end, terminated, invalidUtf8, null, input));
-    return indexer.finish(encoder.encode(input), lineCount);
-  }
-  return indexer.finish(input, forEachByteEnvelope(input, indexer.visit));
-}
-
-type Visit = (text: string | null, line: number, start: number, end: number, terminated: boolean, invalidUtf8: boolean, scanned: ScannedEnvelope | null, input: string | Uint8Array) => void;
-
-/** The state of one indexing: `visit` each line, then `finish`. */
-function createEnvelopeIndexer(opts: { file?: string }) {
+  const bytes = typeof input === 'string' ? encoder.encode(input) : input;
   const problems: Problem[] = [];
   const headRecords: SessionRecord[] = [];
   const types: (string | undefined)[] = [];
@@ -72,15 +61,14 @@ function createEnvelopeIndexer(opts: { file?: string }) {
   const ends: number[] = [];
   const head = newHead();
 
-  const visit: Visit = (text, line, start, end, terminated, invalidUtf8, scanned, input) => {
-    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
-    if (text !== null && scanned === null && terminated) scanned = scanEnvelope(text);
+  // One line: its envelope as scanned, or else (text given) as JSON.parse reads it.
+  const visit = (line: number, start: number, end: number, scanned: ScannedEnvelope | null, text: string | null, terminated: boolean) => {
     let type: unknown;
     let id: unknown;
     let parentId: unknown;
     let value: Record<string, unknown> | null = null;
     if (scanned === null || scanned.type === 'session' || (scanned.type === 'title' && line === 1)) {
-      value = parseLine(text ?? decodeLine(input as Uint8Array, start, end).text, line, terminated, problems);
+      value = parseLine(text ?? decodeLine(bytes, start, end).text, line, terminated, problems);
       if (value === null) return;
       ({ type, id, parentId } = value);
     } else {
@@ -99,74 +87,16 @@ function createEnvelopeIndexer(opts: { file?: string }) {
     ends.push(end);
   };
 
-  return {
-    visit,
-    /** The index, once every line of the file (whose bytes these are) has been visited. */
-    finish(bytes: Uint8Array, lineCount: number): EnvelopeIndex {
-      const found = head.header;
-      const slot = head.titleSlot;
-      problems.push(...headerProblems(found, head.headerLine, head.firstObjectLine));
-      if (found && slot) applyTitleSlot(found, slot);
-      const version = versionOf(found);
-      const ids: (string | undefined)[] = new Array(lines.length);
-      const parentIds: (string | null | undefined)[] = new Array(lines.length);
-      for (let i = 0; i < lines.length; i++) {
-        if (found && version < 2) {
-          ids[i] = v1Id(lines[i]);
-          parentIds[i] = i === 0 ? null : v1Id(lines[i - 1]);
-          continue;
-        }
-        const id = rawIds[i];
-        const parentId = rawParents[i];
-        if ((id === undefined || typeof id === 'string') && (parentId == null || typeof parentId === 'string')) {
-          ids[i] = id as string | undefined;
-          parentIds[i] = parentId as string | null | undefined;
-          continue;
-        }
-        const fixed = checkEnvelope(id, parentId, lines[i], problems);
-        ids[i] = fixed.id;
-        parentIds[i] = fixed.parentId;
-      }
-      const tree = checkTree({ ids, parentIds, lines });
-      problems.push(...tree.problems);
-      if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
-      return {
-        file: opts.file,
-        bytes,
-        isSession: found !== null,
-        header: found,
-        titleSlot: slot,
-        version,
-        headRecords,
-        types,
-        ids,
-        parentIds,
-        lines,
-        starts,
-        ends,
-        indexById: tree.indexById,
-        leafId: tree.leafIndex < 0 ? null : (ids[tree.leafIndex] as string),
-        problems,
-        lineCount,
-      };
-    },
-  };
-}
-
-/**
- * The line loop of `indexEnvelopes` over bytes: a terminated line that starts with "{" is scanned
- * where it lies (no TextDecoder, see envelope-scan-bytes.ts); the first line (a BOM), the last
- * line when unterminated, blank-looking lines and whatever the byte scanner leaves undecided are
- * decoded and visited with their text, exactly as `forEachLine` would. Returns the line count.
- */
-function forEachByteEnvelope(bytes: Uint8Array, visit: Visit): number {
+  // The lines: a terminated line that starts with "{" is scanned where it lies (one checked pass
+  // finds its end, then the structure); the first line (a BOM), an unterminated last line,
+  // blank-looking lines and what the scanner leaves undecided are decoded, exactly as forEachLine
+  // would give them, and parsed.
   const length = bytes.length;
   let pos = 0;
-  let line = 0;
+  let lineCount = 0;
   while (pos < length) {
-    line++;
+    const line = ++lineCount;
     if (pos > 0 && bytes[pos] === 123) {
-      // One pass finds the line's end (its first control byte) and checks it; then the structure.
       const checked = checkLine(bytes, pos, length);
       const status = checked % 4;
       const stop = (checked - status) / 4;
@@ -175,7 +105,7 @@ function forEachByteEnvelope(bytes: Uint8Array, visit: Visit): number {
         const end = bytes[stop] === 10 ? stop : bytes[stop] === 13 && bytes[stop + 1] === 10 ? stop + 1 : -1;
         const scanned = end < 0 ? null : scanCheckedLine(bytes, pos, stop, status);
         if (scanned !== null) {
-          visit(null, line, pos, end, true, false, scanned, bytes);
+          visit(line, pos, end, scanned, null, true);
           pos = end + 1;
           continue;
         }
@@ -184,11 +114,58 @@ function forEachByteEnvelope(bytes: Uint8Array, visit: Visit): number {
     const nl = bytes.indexOf(10, pos);
     const end = nl < 0 ? length : nl;
     const { text, invalidUtf8 } = decodeLine(bytes, pos, end);
-    if (!isBlank(text)) visit(text, line, pos, end, nl >= 0, invalidUtf8, null, bytes);
+    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
+    if (!isBlank(text)) visit(line, pos, end, null, text, nl >= 0);
     if (nl < 0) break;
     pos = nl + 1;
   }
-  return line;
+
+  const found = head.header;
+  const slot = head.titleSlot;
+  problems.push(...headerProblems(found, head.headerLine, head.firstObjectLine));
+  if (found && slot) applyTitleSlot(found, slot);
+  const version = versionOf(found);
+  const ids: (string | undefined)[] = new Array(lines.length);
+  const parentIds: (string | null | undefined)[] = new Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    if (found && version < 2) {
+      ids[i] = v1Id(lines[i]);
+      parentIds[i] = i === 0 ? null : v1Id(lines[i - 1]);
+      continue;
+    }
+    const id = rawIds[i];
+    const parentId = rawParents[i];
+    if ((id === undefined || typeof id === 'string') && (parentId == null || typeof parentId === 'string')) {
+      ids[i] = id as string | undefined;
+      parentIds[i] = parentId as string | null | undefined;
+      continue;
+    }
+    const fixed = checkEnvelope(id, parentId, lines[i], problems);
+    ids[i] = fixed.id;
+    parentIds[i] = fixed.parentId;
+  }
+  const tree = checkTree({ ids, parentIds, lines });
+  problems.push(...tree.problems);
+  if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
+  return {
+    file: opts.file,
+    bytes,
+    isSession: found !== null,
+    header: found,
+    titleSlot: slot,
+    version,
+    headRecords,
+    types,
+    ids,
+    parentIds,
+    lines,
+    starts,
+    ends,
+    indexById: tree.indexById,
+    leafId: tree.leafIndex < 0 ? null : (ids[tree.leafIndex] as string),
+    problems,
+    lineCount,
+  };
 }
 
 /**

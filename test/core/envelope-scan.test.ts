@@ -1,10 +1,9 @@
-// The byte scanner (what indexEnvelopes uses on bytes) against the text scanner and JSON.parse:
-// whatever it decides, JSON.parse agrees with; whatever the text scanner decides on valid UTF-8,
-// it decides the same; bad UTF-8 and raw control bytes are left to the decoding path.
+// The envelope scanner over bytes (what indexEnvelopes uses) against JSON.parse: whatever it
+// decides, JSON.parse agrees with; a plain object line (no backslash, string envelope values) it
+// must decide, at every alignment; bad UTF-8 and raw control bytes are left to the decoding path.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { scanEnvelope } from '../../src/core/envelope-scan.ts';
-import { scanEnvelopeBytes } from '../../src/core/envelope-scan-bytes.ts';
+import { scanEnvelope, scanEnvelopeBytes } from '../../src/core/envelope-scan.ts';
 
 const encoder = new TextEncoder();
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -38,7 +37,7 @@ function parsedEnvelope(text: string) {
   }
 }
 
-/** Checks one line of bytes against JSON.parse and the text scanner. */
+/** Checks one line of bytes against JSON.parse. */
 function check(line: Uint8Array) {
   const got = scanBytes(line);
   let text: string | null = null;
@@ -54,7 +53,13 @@ function check(line: Uint8Array) {
     expect(parsed).not.toBeNull();
     expect(got).toEqual({ type: parsed!.type, id: parsed!.id, parentId: parsed!.parentId });
   }
-  if (text !== null) expect(got).toEqual(scanEnvelope(text));
+  // The text entry point reads the same (it scans the text's bytes).
+  if (text !== null) expect(scanEnvelope(text)).toEqual(got);
+  // Not overcautious: a valid object line without escapes whose envelope values are strings (or a
+  // null parentId) is decided.
+  const parsed = text === null || line.includes(92) ? null : parsedEnvelope(text);
+  const plainValue = (v: unknown, nullable = false) => v === undefined || typeof v === 'string' || (nullable && v === null);
+  if (parsed && plainValue(parsed.type) && plainValue(parsed.id) && plainValue(parsed.parentId, true)) expect(got).not.toBeNull();
 }
 
 const LINES = [
@@ -71,11 +76,17 @@ const LINES = [
   '{"a":1.}', '{"a":1e}', '{"a":"\\u12"}', '{"a":"\\', '{"a":"x\\"}', '{"type":"t","x":"unterminated',
 ];
 
-describe('scanEnvelopeBytes', () => {
-  test('agrees with the text scanner and JSON.parse on known lines', () => {
+describe('the envelope scanner on bytes', () => {
+  test('agrees with JSON.parse on known lines', () => {
     for (const line of LINES) check(encoder.encode(line));
     expect(scanBytes(encoder.encode(LINES[0]))).toEqual({ type: 'message', id: 'a1b2c3d4', parentId: null });
     expect(scanBytes(encoder.encode(LINES[4]))).toEqual({ type: 't', id: 'é', parentId: 'ü🌍' });
+  });
+
+  test('text with a lone surrogate is left to JSON.parse (its bytes would read U+FFFD instead)', () => {
+    expect(scanEnvelope('{"type":"t","id":"a\ud800"}')).toBeNull();
+    expect(scanEnvelope('{"type":"t","id":"\udc00b"}')).toBeNull();
+    expect(scanEnvelope('{"type":"t","id":"\ud83c\udf0d"}')).toEqual({ type: 't', id: '\ud83c\udf0d', parentId: undefined });
   });
 
   test('leaves invalid UTF-8, overlong forms, surrogates and raw control bytes undecided', () => {
