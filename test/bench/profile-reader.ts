@@ -8,13 +8,10 @@
  *   CPU=1: a plain CPU profile of the open, no tracing (tracing inflates layout a lot);
  *   LIGHT=1: trace events only, no CPU samples (less distortion); LAYOUTS=1: every Layout inside the longest tasks.
  */
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { ensureReaderSession } from './reader-fixture.ts';
+import { importReaderSession, servePreview } from './reader-page.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const PORT = Number(process.env.PROFILE_PORT ?? 4323);
 const thousands = Number(process.argv[2] ?? 30);
 
@@ -102,24 +99,12 @@ const SCROLL_SCRIPT = `(async () => {
 })()`;
 
 async function main() {
-  const server = spawn(resolve(ROOT, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
-  const stop = () => process.kill(-server.pid!, 'SIGTERM');
+  const stop = await servePreview(PORT);
   try {
-    for (let i = 0; i < 100; i++) {
-      try { if ((await fetch(`http://localhost:${PORT}/`)).ok) break; } catch { /* not up */ }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const entries = thousands * 1000;
-    const path = ensureReaderSession(entries);
-    const id = `0193a5c2-0000-7000-8000-${String(entries).padStart(12, '0')}`;
     const browser = await chromium.launch(chromiumLaunchOptions());
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`http://localhost:${PORT}/`);
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import files' }).first().click();
-    await (await chooser).setFiles(path);
-    await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
+    const id = await importReaderSession(page, PORT, thousands * 1000);
     if (process.env.CPU) {
       // A plain CPU profile of the open (no tracing: its layout instrumentation distorts the numbers).
       const cdp = await context.newCDPSession(page);

@@ -28,7 +28,7 @@ const WORDS = 'the parser reads each line and keeps its bytes so export gives ba
 export function readerSessionText(entries: number, seed = 1): string {
   const rand = prng(seed);
   const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
-  const lines: string[] = [JSON.stringify({ type: 'session', version: 3, id: `0193a5c2-0000-7000-8000-${String(entries).padStart(12, '0')}`, timestamp: '2026-11-01T00:00:00.000Z', cwd: '/home/bench/project', title: `Bench session of ${entries} entries` })];
+  const lines: string[] = [JSON.stringify({ type: 'session', version: 3, id: readerSessionId(entries), timestamp: '2026-11-01T00:00:00.000Z', cwd: '/home/bench/project', title: `Bench session of ${entries} entries` })];
   let parent: string | null = null;
   let t = Date.UTC(2026, 10, 1);
   let call = 0;
@@ -60,6 +60,11 @@ export function readerSessionText(entries: number, seed = 1): string {
     }
   }
   return lines.join('\n') + '\n';
+}
+
+/** The session id of the generated session of `entries` entries. */
+export function readerSessionId(entries: number): string {
+  return `0193a5c2-0000-7000-8000-${String(entries).padStart(12, '0')}`;
 }
 
 /** Path of the generated session of `entries` entries; written on first use. */

@@ -7,45 +7,16 @@
  * generated session through the app's file picker, then opens it by its deep link.
  * Sizes: `npm run bench -- reader --sizes 1,10,30` (thousands of entries).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { ensureReaderSession } from './reader-fixture.ts';
+import { importReaderSession, servePreview } from './reader-page.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const PORT = Number(process.env.READER_BENCH_PORT ?? 4202);
 
 interface Row { name: string; value: number; unit: string; baseline?: number; ratio?: number; target?: string; ok?: boolean; note?: string }
 interface Context { sizes: number[] | null; runs: number | null; row(row: Row): void; log(message: string): void }
-
-/** Starts `vite preview` on PORT; resolves once it answers. */
-async function startServer(log: (m: string) => void): Promise<() => void> {
-  if (!existsSync(resolve(ROOT, 'dist/index.html'))) {
-    log('reader bench: building the app…');
-    const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('vite build failed');
-  }
-  const server = spawn(resolve(ROOT, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://localhost:${PORT}/`)).ok) return () => process.kill(-server.pid!, 'SIGTERM');
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  process.kill(-server.pid!, 'SIGTERM');
-  throw new Error(`vite preview did not answer on port ${PORT}`);
-}
-
-/** Imports a file through the app's picker and waits until the library lists it. */
-async function importFile(page: Page, path: string, id: string): Promise<void> {
-  await page.goto(`http://localhost:${PORT}/`);
-  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Import files' }).first().click();
-  await (await chooser).setFiles(path);
-  await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
-}
 
 /** Milliseconds to read the stored file's bytes straight from OPFS (the floor for any reader). */
 async function readBytesMs(page: Page, size: number): Promise<number | null> {
@@ -141,19 +112,18 @@ export default {
   description: 'Reader in Chromium: choose → last message on screen (1k/10k/30k entries) vs reading the bytes; longest task while scrolling',
   defaultSizes: [1, 10, 30],
   async run(ctx: Context) {
-    const stop = await startServer(ctx.log);
+    const stop = await servePreview(PORT, { log: (m) => ctx.log(`reader bench: ${m}`) });
     const browser = await chromium.launch(chromiumLaunchOptions());
     try {
       for (const thousands of ctx.sizes ?? [1, 10, 30]) {
         const entries = Math.round(thousands * 1000);
         const path = ensureReaderSession(entries);
         const size = statSync(path).size;
-        const id = `0193a5c2-0000-7000-8000-${String(entries).padStart(12, '0')}`;
         const label = `${entries / 1000}k entries (${(size / 1e6).toFixed(0)} MB)`;
         ctx.log(`reader bench: ${label}`);
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         const page = await context.newPage();
-        await importFile(page, path, id);
+        const id = await importReaderSession(page, PORT, entries);
         const bytesMs = await readBytesMs(page, size);
         const { total: openMs, firstRow, longTask: openTask } = await openToLastMs(page, id);
         ctx.row({
