@@ -26,8 +26,7 @@ function contentSecurityPolicy(): Plugin {
   return {
     name: 'rho-csp',
     apply: 'build',
-    transformIndexHtml: (html) =>
-      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+    transformIndexHtml: (html) => html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
   };
 }
 
@@ -54,7 +53,12 @@ const manifest: Partial<ManifestOptions> = {
     params: {
       title: 'title',
       text: 'text',
-      files: [{ name: 'files', accept: ['.jsonl', '.txt', '.gz', '.zip', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'] }],
+      files: [
+        {
+          name: 'files',
+          accept: ['.jsonl', '.txt', '.gz', '.zip', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'],
+        },
+      ],
     },
   },
   // Desktop: "Open with Rho Sessions" for session files.

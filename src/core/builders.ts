@@ -91,7 +91,11 @@ export interface AssistantReply {
 export function assistant(reply: AssistantReply): EntryBody {
   const content: Record<string, unknown>[] = [];
   if (reply.thinking) {
-    content.push(reply.thinkingSignature ? { type: 'thinking', thinking: reply.thinking, thinkingSignature: reply.thinkingSignature } : { type: 'thinking', thinking: reply.thinking });
+    content.push(
+      reply.thinkingSignature
+        ? { type: 'thinking', thinking: reply.thinking, thinkingSignature: reply.thinkingSignature }
+        : { type: 'thinking', thinking: reply.thinking },
+    );
   }
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const image of reply.images ?? []) content.push(imagePart(image));
@@ -104,18 +108,21 @@ export function assistant(reply: AssistantReply): EntryBody {
     provider = slash < 0 ? pi : pi.slice(0, slash);
     modelId = slash < 0 ? '' : pi.slice(slash + 1);
   }
-  const message: Record<string, unknown> = { role: 'assistant', content, api: reply.api, provider: provider ?? '', model: modelId ?? '', usage: piUsage(reply.usage), stopReason: reply.stopReason };
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content,
+    api: reply.api,
+    provider: provider ?? '',
+    model: modelId ?? '',
+    usage: piUsage(reply.usage),
+    stopReason: reply.stopReason,
+  };
   if (reply.error !== undefined) message.errorMessage = reply.error;
   return { type: 'message', message };
 }
 
 /** A tool's result: the text, then images (sent to the model); `details` is stored, never sent. */
-export function toolResult(
-  callId: string,
-  name: string,
-  text: string,
-  opts: { images?: Picture[]; details?: unknown; isError?: boolean } = {},
-): EntryBody {
+export function toolResult(callId: string, name: string, text: string, opts: { images?: Picture[]; details?: unknown; isError?: boolean } = {}): EntryBody {
   const content = [{ type: 'text', text }, ...(opts.images ?? []).map(imagePart)];
   const message: Record<string, unknown> = { role: 'toolResult', toolCallId: callId, toolName: name, content };
   if (opts.details !== undefined && opts.details !== null) message.details = opts.details;

@@ -190,7 +190,6 @@ function hasBackslash(b: Uint8Array, from: number, to: number): boolean {
   return false;
 }
 
-
 // Index just past a JSON number at `i`, or -1.
 function skipNumber(b: Uint8Array, i: number, end: number): number {
   if (i < end && b[i] === 45 /* - */) i++;

@@ -205,7 +205,12 @@ export function bodiesOf(index: EnvelopeIndex, indices: readonly number[]): Entr
 
 /** Positions of the branch ending at `leafId` (default: the leaf), oldest first, with the problems met. */
 export function walkIndexBranch(index: EnvelopeIndex, leafId?: string | null): { indices: number[]; problems: Problem[] } {
-  return walkIndices(index.indexById, (i) => index.parentIds[i], (i) => index.lines[i], leafId === undefined ? index.leafId : leafId);
+  return walkIndices(
+    index.indexById,
+    (i) => index.parentIds[i],
+    (i) => index.lines[i],
+    leafId === undefined ? index.leafId : leafId,
+  );
 }
 
 /** Positions of the branch ending at `leafId` (default: the leaf = last entry with an id), oldest first. */

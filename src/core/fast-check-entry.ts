@@ -49,7 +49,15 @@ function isCost(c: unknown): boolean {
 }
 
 function isUsage(u: unknown): boolean {
-  return isObj(u) && isNum(u.input) && isNum(u.output) && isNum(u.cacheRead) && isNum(u.cacheWrite) && optNum(u.totalTokens) && (u.cost === undefined || isCost(u.cost));
+  return (
+    isObj(u) &&
+    isNum(u.input) &&
+    isNum(u.output) &&
+    isNum(u.cacheRead) &&
+    isNum(u.cacheWrite) &&
+    optNum(u.totalTokens) &&
+    (u.cost === undefined || isCost(u.cost))
+  );
 }
 
 const STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
@@ -63,8 +71,13 @@ function isMessage(m: unknown): boolean {
       if (!Array.isArray(m.content)) return false;
       for (const p of m.content) if (!isAssistantPart(p)) return false;
       return (
-        optStr(m.api) && isStr(m.provider) && isStr(m.model) && (m.usage === undefined || isUsage(m.usage)) &&
-        STOP_REASONS.has(m.stopReason as string) && optStr(m.errorMessage) && m.retryRecovery === undefined
+        optStr(m.api) &&
+        isStr(m.provider) &&
+        isStr(m.model) &&
+        (m.usage === undefined || isUsage(m.usage)) &&
+        STOP_REASONS.has(m.stopReason as string) &&
+        optStr(m.errorMessage) &&
+        m.retryRecovery === undefined
       );
     }
     case 'toolResult':
@@ -81,8 +94,10 @@ export function isSurelyValid(entry: unknown): boolean {
     case 'message':
       return isMessage(entry.message);
     case 'thinking_level_change':
-      return (entry.thinkingLevel === undefined || entry.thinkingLevel === null || isStr(entry.thinkingLevel)) &&
-        (entry.configured === undefined || entry.configured === null || isStr(entry.configured));
+      return (
+        (entry.thinkingLevel === undefined || entry.thinkingLevel === null || isStr(entry.thinkingLevel)) &&
+        (entry.configured === undefined || entry.configured === null || isStr(entry.configured))
+      );
     case 'model_change':
       return optStr(entry.provider) && optStr(entry.modelId) && optStr(entry.model) && optStr(entry.role) && optBool(entry.resolvedModelIsFallback);
     default:

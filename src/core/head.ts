@@ -35,13 +35,20 @@ export function newHead(): HeadState {
  * the first valid header in `head`. `value` (the parsed line) is needed when `type` is "session",
  * or "title" on line 1; otherwise it may be null.
  */
-export function classifyRecord(head: HeadState, problems: Problem[], type: unknown, value: Record<string, unknown> | null, line: number): 'title' | 'header' | 'entry' {
+export function classifyRecord(
+  head: HeadState,
+  problems: Problem[],
+  type: unknown,
+  value: Record<string, unknown> | null,
+  line: number,
+): 'title' | 'header' | 'entry' {
   if (type === 'title' && line === 1 && value) {
     if (isTitleSlot(value)) {
       head.titleSlot = value;
       return 'title';
     }
-    if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
+    if (looksLikeTitleSlot(value))
+      problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
   }
   if (head.firstObjectLine === 0) head.firstObjectLine = line;
   if (type !== 'session' || !value) return 'entry';
@@ -56,10 +63,12 @@ export function classifyRecord(head: HeadState, problems: Problem[], type: unkno
 
 /** The problems about the header that only the whole file can tell (none, late, newer version). */
 export function headerProblems(header: Header | null, headerLine: number, firstObjectLine: number): Problem[] {
-  if (header === null) return [problem(firstObjectLine || 1, 'no-header', 'no session header (a first record with type "session" and a string id): not a session file')];
+  if (header === null)
+    return [problem(firstObjectLine || 1, 'no-header', 'no session header (a first record with type "session" and a string id): not a session file')];
   const out: Problem[] = [];
   if (headerLine !== firstObjectLine) out.push(problem(headerLine, 'header-not-first', `the session header is on line ${headerLine}, after other records`));
   const version = versionOf(header);
-  if (version > CURRENT_SESSION_VERSION) out.push(problem(headerLine, 'future-version', `version ${version} is newer than ${CURRENT_SESSION_VERSION}; read as version ${CURRENT_SESSION_VERSION}`));
+  if (version > CURRENT_SESSION_VERSION)
+    out.push(problem(headerLine, 'future-version', `version ${version} is newer than ${CURRENT_SESSION_VERSION}; read as version ${CURRENT_SESSION_VERSION}`));
   return out;
 }

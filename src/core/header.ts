@@ -35,7 +35,11 @@ export function readHeader(bytes: Uint8Array): { header: Header | null; titleSlo
     if (titleSlot) applyTitleSlot(header, titleSlot);
     const version = versionOf(header);
     if (version > CURRENT_SESSION_VERSION) {
-      return { header, titleSlot, problem: problem(line, 'future-version', `version ${version} is newer than ${CURRENT_SESSION_VERSION}; read as version ${CURRENT_SESSION_VERSION}`) };
+      return {
+        header,
+        titleSlot,
+        problem: problem(line, 'future-version', `version ${version} is newer than ${CURRENT_SESSION_VERSION}; read as version ${CURRENT_SESSION_VERSION}`),
+      };
     }
     return { header, titleSlot };
   }

@@ -10,7 +10,21 @@ export { CURRENT_SESSION_VERSION, v1Id, migrate, migrateV1Entry, migrateV2Entry 
 export { isTitleSlot } from './title-slot.ts';
 
 // tree
-export { branch, walkBranch, walkIndices, children, leaves, leafOf, withLeaf, checkTree, hasParent, childPositions, leafPositions, leafFrom, sessionTree } from './tree.ts';
+export {
+  branch,
+  walkBranch,
+  walkIndices,
+  children,
+  leaves,
+  leafOf,
+  withLeaf,
+  checkTree,
+  hasParent,
+  childPositions,
+  leafPositions,
+  leafFrom,
+  sessionTree,
+} from './tree.ts';
 export type { TreeLike, TreeNodes, TreeCheck, PositionTree } from './tree.ts';
 
 // context

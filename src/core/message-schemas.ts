@@ -142,11 +142,28 @@ export const FileMentionMessageSchema = z.looseObject({
   timestamp: ms,
 });
 /** Runtime-only `{role:"compactionSummary"}` (§3.8). */
-export const CompactionSummaryMessageSchema = z.looseObject({ role: z.literal('compactionSummary'), summary: z.string(), tokensBefore: z.number(), timestamp: ms });
+export const CompactionSummaryMessageSchema = z.looseObject({
+  role: z.literal('compactionSummary'),
+  summary: z.string(),
+  tokensBefore: z.number(),
+  timestamp: ms,
+});
 /** Runtime-only `{role:"branchSummary"}` (§3.8). */
 export const BranchSummaryMessageSchema = z.looseObject({ role: z.literal('branchSummary'), summary: z.string(), fromId: z.string(), timestamp: ms });
 
-const KNOWN_ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'pythonExecution', 'custom', 'hookMessage', 'developer', 'fileMention', 'compactionSummary', 'branchSummary'];
+const KNOWN_ROLES = [
+  'user',
+  'assistant',
+  'toolResult',
+  'bashExecution',
+  'pythonExecution',
+  'custom',
+  'hookMessage',
+  'developer',
+  'fileMention',
+  'compactionSummary',
+  'branchSummary',
+];
 /** A message of a role neither tool knows: kept, only `role` is checked. */
 export const UnknownMessageSchema = z.looseObject({ role: z.string().refine((r) => !KNOWN_ROLES.includes(r)) });
 

@@ -69,7 +69,12 @@ function sendableImage(p: Part, opts: ContextOptions, takesImages: boolean): str
 }
 
 // Text and image parts with each run of unsendable images replaced by one note.
-function mediaParts(content: Part[], opts: ContextOptions, takesImages: boolean, note: string): Array<TextPart | { type: 'image'; data: string; mediaType: string }> {
+function mediaParts(
+  content: Part[],
+  opts: ContextOptions,
+  takesImages: boolean,
+  note: string,
+): Array<TextPart | { type: 'image'; data: string; mediaType: string }> {
   const out: Array<TextPart | { type: 'image'; data: string; mediaType: string }> = [];
   let inRun = false;
   for (const p of content) {
@@ -108,9 +113,7 @@ function signatureOptions(signature: unknown, m: Msg): ProviderOptions | undefin
 /** Whether an assistant turn is sent at all (§0.3.3): it needs text, a tool call or an image, and no retryRecovery. */
 export function isSentAssistant(m: Msg): boolean {
   if (m.retryRecovery !== undefined && m.retryRecovery !== null) return false;
-  return parts(m).some(
-    (p) => (p.type === 'text' && typeof p.text === 'string' && p.text.trim() !== '') || p.type === 'toolCall' || isImage(p),
-  );
+  return parts(m).some((p) => (p.type === 'text' && typeof p.text === 'string' && p.text.trim() !== '') || p.type === 'toolCall' || isImage(p));
 }
 
 function assistantMessage(m: Msg): AssistantModelMessage {
@@ -182,7 +185,12 @@ function answerDanglingCalls(out: ModelMessage[]): ModelMessage[] {
     if (pending.size === 0) return;
     fixed.push({
       role: 'tool',
-      content: [...pending].map(([toolCallId, toolName]) => ({ type: 'tool-result', toolCallId, toolName, output: { type: 'error-text', value: ABORTED_TOOL_TEXT } })),
+      content: [...pending].map(([toolCallId, toolName]) => ({
+        type: 'tool-result',
+        toolCallId,
+        toolName,
+        output: { type: 'error-text', value: ABORTED_TOOL_TEXT },
+      })),
     });
     pending = new Map();
   };

@@ -91,7 +91,12 @@ export function parse(input: string | Uint8Array, opts: ParseOptions = {}): Pars
  * non-string parentId read as null (a root), each reported as `invalid-entry` on the line.
  * Shared by `parse` and `indexEnvelopes`.
  */
-export function checkEnvelope(id: unknown, parentId: unknown, line: number, problems: Problem[]): { id: string | undefined; parentId: string | null | undefined } {
+export function checkEnvelope(
+  id: unknown,
+  parentId: unknown,
+  line: number,
+  problems: Problem[],
+): { id: string | undefined; parentId: string | null | undefined } {
   let goodId = id as string | undefined;
   let goodParent = parentId as string | null | undefined;
   if (id !== undefined && typeof id !== 'string') {

@@ -39,8 +39,7 @@ export const EnvelopeSchema = z.looseObject({
   parentId: z.string().nullable(),
   timestamp: z.string(),
 });
-const entry = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
-  EnvelopeSchema.extend({ type: z.literal(type), ...shape });
+const entry = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) => EnvelopeSchema.extend({ type: z.literal(type), ...shape });
 
 /** `message` (§2.2). */
 export const MessageEntrySchema = entry('message', { message: MessageSchema });

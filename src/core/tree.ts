@@ -73,7 +73,13 @@ function findCycles(nodes: TreeNodes, indexById: Map<string, number>, starts: nu
     }
     if (at !== undefined && state[at] === 1) {
       const closer = path[path.length - 1];
-      problems.push(problem(nodes.lines[closer], 'cycle', `parent "${clip(String(nodes.parentIds[closer]))}" leads back to this entry (a parentId cycle); the walk stops there`));
+      problems.push(
+        problem(
+          nodes.lines[closer],
+          'cycle',
+          `parent "${clip(String(nodes.parentIds[closer]))}" leads back to this entry (a parentId cycle); the walk stops there`,
+        ),
+      );
     }
     for (const i of path) state[i] = 2;
     path.length = 0;

@@ -84,7 +84,10 @@ export function openSession(parsed: ParsedSession, deps: WriteDeps & { model?: s
 /** A UUIDv7 string from a time and 8-hex random chunks (RFC 9562 layout). */
 export function uuidv7From(ms: number, randomId: () => string): string {
   const time = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
-  const r = (randomId() + randomId() + randomId()).replace(/[^0-9a-f]/gi, '0').toLowerCase().padEnd(24, '0');
+  const r = (randomId() + randomId() + randomId())
+    .replace(/[^0-9a-f]/gi, '0')
+    .toLowerCase()
+    .padEnd(24, '0');
   const variant = ((parseInt(r[3], 16) & 0x3) | 0x8).toString(16);
   return `${time.slice(0, 8)}-${time.slice(8)}-7${r.slice(0, 3)}-${variant}${r.slice(4, 7)}-${r.slice(7, 19)}`;
 }
@@ -107,7 +110,8 @@ const encoder = new TextEncoder();
  */
 export function append(session: Session, body: EntryBody): { session: Session; entry: Entry; bytes: Uint8Array } {
   if (session.version < 2) throw new CoreError('append-v1', 'cannot append to a version 1 session: its ids are rebuilt on every read; convert it first');
-  if (!body || typeof body.type !== 'string' || body.type === 'session') throw new CoreError('bad-entry', 'an entry body needs a string type other than "session"');
+  if (!body || typeof body.type !== 'string' || body.type === 'session')
+    throw new CoreError('bad-entry', 'an entry body needs a string type other than "session"');
   const now = session.now();
   const lines: string[] = [];
   const taken = new Set<string>();

@@ -38,14 +38,30 @@ export function isSummary(x: unknown): x is SessionSummary {
   if (!s || typeof s !== 'object') return false;
   const t = s.totals as Record<string, unknown> | undefined;
   return (
-    str(s.id) && str(s.path) && strOrNull(s.title) && strOrNull(s.firstMessage) && str(s.cwd) && str(s.created) &&
-    num(s.modified) && num(s.size) && num(s.entryCount) && num(s.branchCount) && strOrNull(s.model) &&
-    !!t && typeof t === 'object' && num(t.tokens) && num(t.output) && num(t.cost) && num(s.problems) &&
+    str(s.id) &&
+    str(s.path) &&
+    strOrNull(s.title) &&
+    strOrNull(s.firstMessage) &&
+    str(s.cwd) &&
+    str(s.created) &&
+    num(s.modified) &&
+    num(s.size) &&
+    num(s.entryCount) &&
+    num(s.branchCount) &&
+    strOrNull(s.model) &&
+    !!t &&
+    typeof t === 'object' &&
+    num(t.tokens) &&
+    num(t.output) &&
+    num(t.cost) &&
+    num(s.problems) &&
     (s.variantOf === undefined || str(s.variantOf))
   );
 }
 
 /** Most recently written first; ties by creation time, then id, so the order is stable. */
 export function sortSummaries(list: SessionSummary[]): SessionSummary[] {
-  return list.sort((a, b) => b.modified - a.modified || (a.created < b.created ? 1 : a.created > b.created ? -1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return list.sort(
+    (a, b) => b.modified - a.modified || (a.created < b.created ? 1 : a.created > b.created ? -1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }

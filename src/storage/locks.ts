@@ -4,12 +4,20 @@
 
 const queues = new Map<string, Promise<unknown>>();
 
-/** Runs `fn` while holding the lock `name` (exclusive, or shared for readers). */
-export async function withLock<T>(name: string, fn: () => Promise<T>, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<T> {
+/**
+ * Runs `fn` while holding the lock `name` (exclusive, or shared for readers). An abort while
+ * waiting for the lock (another tab is writing) gives up the wait: the call rejects at once.
+ */
+export async function withLock<T>(name: string, fn: () => Promise<T>, mode: 'exclusive' | 'shared' = 'exclusive', signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  if (locks) return locks.request(name, { mode }, fn) as Promise<T>;
+  if (locks) return locks.request(name, signal ? { mode, signal } : { mode }, fn) as Promise<T>;
   const previous = queues.get(name) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
+  const start = () => {
+    signal?.throwIfAborted();
+    return fn();
+  };
+  const run = previous.then(start, start);
   const tail = run.catch(() => undefined);
   queues.set(name, tail);
   try {

@@ -2,10 +2,16 @@
 // private windows), where the UI then says plainly that nothing will be kept.
 import type { ByteChunks, Disk, DiskEntry } from './types.ts';
 
-interface MemoryFile { bytes: Uint8Array; modified: number }
+interface MemoryFile {
+  bytes: Uint8Array;
+  modified: number;
+}
 
 /** Options of the memory disk: a quota (to test QuotaExceededError) and a clock. */
-export interface MemoryDiskOptions { quota?: number; now?: () => number }
+export interface MemoryDiskOptions {
+  quota?: number;
+  now?: () => number;
+}
 
 function notFound(path: string): DOMException {
   return new DOMException(`${path} does not exist`, 'NotFoundError');

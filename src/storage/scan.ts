@@ -122,7 +122,8 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     if (value === null) return;
     if (line === 1 && value.type === 'title') {
       if (isTitleSlot(value)) return void (titleSlot = value);
-      if (looksLikeTitleSlot(value)) problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
+      if (looksLikeTitleSlot(value))
+        problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
     }
     if (firstObjectLine === 0) firstObjectLine = line;
     if (value.type === 'session') {
@@ -235,7 +236,10 @@ export function createScanner(opts: { validate?: boolean } = {}) {
 
 function clipText(s: string): string | null {
   // Only the start is shown: flattening a 50 MB first message whole took seconds.
-  const flat = s.slice(0, FIRST_MESSAGE_MAX * 8).replace(/\s+/g, ' ').trim();
+  const flat = s
+    .slice(0, FIRST_MESSAGE_MAX * 8)
+    .replace(/\s+/g, ' ')
+    .trim();
   if (flat === '') return null;
   const points = Array.from(flat.slice(0, FIRST_MESSAGE_MAX * 2));
   return points.length > FIRST_MESSAGE_MAX ? points.slice(0, FIRST_MESSAGE_MAX).join('') + '…' : points.join('');

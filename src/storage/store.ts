@@ -29,7 +29,10 @@ const INDEX_LOCK = 'rho-sessions:index';
 // result. A worker that dies mid-write leaves it behind; the next writer of that session, or the
 // next store to open, rolls a half-done append back (old state) and re-reads the file into the index.
 const JOURNAL_DIR = 'journal';
-interface JournalMark { size: number | null; done: boolean }
+interface JournalMark {
+  size: number | null;
+  done: boolean;
+}
 const journalPath = (id: string) => `${JOURNAL_DIR}/${encodeURIComponent(id)}`;
 const writeLockName = (id: string) => `rho-sessions:write:${baseId(id)}`;
 const SPOOL_DIR = 'spool';
@@ -69,7 +72,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const writeMark = (id: string, mark: JournalMark) => disk.writeNew(journalPath(id), once(new TextEncoder().encode(JSON.stringify(mark))));
 
   // Undoes what a writer that died left half done: an append is cut back to the size before it.
-  const rollBack = async (id: string, path: string, mark: JournalMark | null) => {
+  const rollBack = async (_id: string, path: string, mark: JournalMark | null) => {
     if (!mark || mark.done || mark.size === null) return;
     const size = await disk.size(path);
     if (size !== null && size > mark.size) await disk.truncate(path, mark.size);
@@ -103,8 +106,19 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const summaryOf = (id: string, path: string, size: number, scan: SessionScan, modified: number, variantOf?: string): SessionSummary => {
     const d = scan.digest;
     const s: SessionSummary = {
-      id, path, title: d.title, firstMessage: d.firstMessage, cwd: d.cwd, created: d.created, modified, size,
-      entryCount: d.entryCount, branchCount: d.branchCount, model: d.model, totals: { ...d.totals }, problems: d.problems,
+      id,
+      path,
+      title: d.title,
+      firstMessage: d.firstMessage,
+      cwd: d.cwd,
+      created: d.created,
+      modified,
+      size,
+      entryCount: d.entryCount,
+      branchCount: d.branchCount,
+      model: d.model,
+      totals: { ...d.totals },
+      problems: d.problems,
     };
     // A variant keeps the header id of the session it diverged from.
     const headerId = d.header?.id;
@@ -223,9 +237,13 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       if (active.has(id)) continue;
       // Another worker of this origin may be settling it right now (two tabs opening after a
       // crash): wait a moment for it, so the first list already tells the truth.
-      await withLockIfFree(writeLockName(id), async () => {
-        if (await settle(id)) found = true;
-      }, 2000);
+      await withLockIfFree(
+        writeLockName(id),
+        async () => {
+          if (await settle(id)) found = true;
+        },
+        2000,
+      );
     }
     if (found) await flush();
   };
@@ -395,7 +413,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
       if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
       const scanner = createScanner();
-      const size = await disk.writeNew(path, tap(chunks, (c) => scanner.push(c)), opts.signal);
+      const size = await disk.writeNew(
+        path,
+        tap(chunks, (c) => scanner.push(c)),
+        opts.signal,
+      );
       const scan = scanner.finish();
       opts.onScan?.(scan);
       const s = summaryOf(id, path, size, scan, now(), opts.variantOf);
@@ -454,14 +476,19 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       await disk.move(from, path);
       return rescan(id, path);
     },
-    withWriteLock(id, fn) {
-      return withLock(writeLockName(id), async () => {
-        // Holding the lock, any mark of this session (or its variants) was left by a dead writer:
-        // settle it before the caller reads sizes or bytes.
-        const base = baseId(id);
-        for (const marked of await markedIds()) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
-        return fn();
-      });
+    withWriteLock(id, fn, signal) {
+      return withLock(
+        writeLockName(id),
+        async () => {
+          // Holding the lock, any mark of this session (or its variants) was left by a dead writer:
+          // settle it before the caller reads sizes or bytes.
+          const base = baseId(id);
+          for (const marked of await markedIds()) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
+          return fn();
+        },
+        'exclusive',
+        signal,
+      );
     },
     flush,
     async settled() {

@@ -7,7 +7,11 @@ import type { SessionScan } from './scan.ts';
  */
 
 /** Token, output-token and cost sums over a session's active branch (core `totals`). */
-export interface SummaryTotals { tokens: number; output: number; cost: number }
+export interface SummaryTotals {
+  tokens: number;
+  output: number;
+  cost: number;
+}
 
 /** One session as the library lists it: a record of the index, rebuildable from the file. */
 export interface SessionSummary {
@@ -38,7 +42,11 @@ export interface SessionSummary {
 export type ByteChunks = AsyncIterable<Uint8Array>;
 
 /** Size and time of one file on a Disk. */
-export interface DiskEntry { name: string; size: number; modified: number }
+export interface DiskEntry {
+  name: string;
+  size: number;
+  modified: number;
+}
 
 /**
  * The few file operations the store needs, all on paths `dir/name` one level deep. Writes are
@@ -117,8 +125,8 @@ export interface SessionStore {
   trash(id: string): Promise<string>;
   /** Brings a trashed session back. */
   restore(token: string): Promise<SessionSummary>;
-  /** Runs `fn` holding the one-writer lock of a session (Web Locks across tabs). */
-  withWriteLock<T>(id: string, fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` holding the one-writer lock of a session (Web Locks across tabs); an abort while waiting for it rejects. */
+  withWriteLock<T>(id: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Writes pending index records now (the store batches them). */
   flush(): Promise<void>;
   /** Resolves when the check of the index against the files, started when the store opened, is done. */

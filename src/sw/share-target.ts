@@ -10,7 +10,11 @@
 export const SHARE_CACHE = 'rho-share';
 
 /** What the page finds at `/__share/<key>/meta`. */
-export interface ShareMeta { files: Array<{ name: string; type: string }>; title: string | null; text: string | null }
+export interface ShareMeta {
+  files: Array<{ name: string; type: string }>;
+  title: string | null;
+  text: string | null;
+}
 
 /** Stores one share-target POST and answers with a 303 to the import screen. */
 export async function acceptShare(request: Request): Promise<Response> {
@@ -18,7 +22,10 @@ export async function acceptShare(request: Request): Promise<Response> {
   try {
     const form = await request.formData();
     const files = form.getAll('files').filter((v): v is File => typeof v !== 'string');
-    const field = (name: string) => { const v = form.get(name); return typeof v === 'string' && v ? v : null; };
+    const field = (name: string) => {
+      const v = form.get(name);
+      return typeof v === 'string' && v ? v : null;
+    };
     const cache = await caches.open(SHARE_CACHE);
     await Promise.all(files.map((file, i) => cache.put(`/__share/${key}/${i}`, new Response(file))));
     const meta: ShareMeta = { files: files.map((f) => ({ name: f.name, type: f.type })), title: field('title'), text: field('text') };

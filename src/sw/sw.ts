@@ -6,7 +6,11 @@ import { acceptShare } from './share-target.ts';
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
 // Files shared from another app (Android): kept for the page, which is sent to its import screen.
-registerRoute(({ url, request }) => request.method === 'POST' && url.pathname === '/share-target', ({ request }) => acceptShare(request), 'POST');
+registerRoute(
+  ({ url, request }) => request.method === 'POST' && url.pathname === '/share-target',
+  ({ request }) => acceptShare(request),
+  'POST',
+);
 
 // The app shell and every asset of this build, so the app opens with no network after one visit.
 precacheAndRoute(self.__WB_MANIFEST);

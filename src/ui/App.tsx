@@ -35,9 +35,23 @@ export function App() {
             </a>
             <span class="spacer" />
             <InstallButton />
-            <button type="button" aria-expanded={settingsOpen.value} onClick={() => { settingsOpen.value = !settingsOpen.value; }}>Settings</button>
+            <button
+              type="button"
+              aria-expanded={settingsOpen.value}
+              onClick={() => {
+                settingsOpen.value = !settingsOpen.value;
+              }}
+            >
+              Settings
+            </button>
           </header>
-          {settingsOpen.value && <SettingsPanel onClose={() => { settingsOpen.value = false; }} />}
+          {settingsOpen.value && (
+            <SettingsPanel
+              onClose={() => {
+                settingsOpen.value = false;
+              }}
+            />
+          )}
           <ImportPanel />
           <LibraryScreen />
         </>
@@ -78,13 +92,23 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
   const mod = useSignal<ReaderModule | null>(readerModule);
   const failed = useSignal(false);
   useEffect(() => {
-    if (!mod.value) preloadReader().then((m) => { mod.value = m; }, () => { failed.value = true; });
+    if (!mod.value)
+      preloadReader().then(
+        (m) => {
+          mod.value = m;
+        },
+        () => {
+          failed.value = true;
+        },
+      );
   }, []);
   const back = () => goBack({ name: 'library' });
   if (!loadReader || failed.value) {
     return (
       <main class="library">
-        <button type="button" onClick={back}>← Library</button>
+        <button type="button" onClick={back}>
+          ← Library
+        </button>
         <p role="alert">The reader could not be loaded.</p>
       </main>
     );
@@ -92,7 +116,13 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
   if (!mod.value) return <main class="library" aria-busy="true" />;
   const { Reader } = mod.value;
   return (
-    <Reader key={route.id} id={route.id} leafId={route.leafId} entryId={route.entryId} onBack={back}
-      onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })} />
+    <Reader
+      key={route.id}
+      id={route.id}
+      leafId={route.leafId}
+      entryId={route.entryId}
+      onBack={back}
+      onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })}
+    />
   );
 }

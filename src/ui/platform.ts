@@ -10,12 +10,17 @@ export type Picked = Array<File | PathedFile>;
 
 /** Opens the system file picker for one or many files; resolves with [] when the user cancels. */
 export function pickFiles(): Promise<File[]> {
-  return pickWithInput((input) => { input.multiple = true; }).then((files) => files.map((f) => f.file));
+  return pickWithInput((input) => {
+    input.multiple = true;
+  }).then((files) => files.map((f) => f.file));
 }
 
 /** Opens the system folder picker; every file of the folder, recursively, with its relative path. */
 export function pickFolder(): Promise<PathedFile[]> {
-  return pickWithInput((input) => { input.webkitdirectory = true; input.multiple = true; });
+  return pickWithInput((input) => {
+    input.webkitdirectory = true;
+    input.multiple = true;
+  });
 }
 
 function pickWithInput(setup: (input: HTMLInputElement) => void): Promise<PathedFile[]> {
@@ -94,8 +99,12 @@ function fileOf(entry: FileSystemFileEntry): Promise<File> {
   return new Promise((resolve, reject) => entry.file(resolve, reject));
 }
 
-interface LaunchParams { files: FileSystemFileHandle[] }
-interface LaunchQueue { setConsumer(consumer: (params: LaunchParams) => void): void }
+interface LaunchParams {
+  files: FileSystemFileHandle[];
+}
+interface LaunchQueue {
+  setConsumer(consumer: (params: LaunchParams) => void): void;
+}
 
 /** "Open with Rho Sessions" (file_handlers): hands each launch's files to `onFiles`. */
 export function watchLaunches(onFiles: (files: File[]) => void): void {
@@ -120,7 +129,7 @@ export function downloadBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-interface SaveFilePicker { (options: { suggestedName: string }): Promise<FileSystemFileHandle> }
+type SaveFilePicker = (options: { suggestedName: string }) => Promise<FileSystemFileHandle>;
 
 /** True when the browser offers a real "Save as" dialog (showSaveFilePicker). */
 export function canSaveAs(): boolean {

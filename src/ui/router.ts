@@ -1,10 +1,7 @@
 import { signal } from '@preact/signals';
 
 /** The screens the app can show, as hash routes (`#/`, `#/s/<id>?leaf=…&entry=…`, `#/import?share=…`). */
-export type Route =
-  | { name: 'library' }
-  | { name: 'reader'; id: string; leafId?: string; entryId?: string }
-  | { name: 'import'; share?: string };
+export type Route = { name: 'library' } | { name: 'reader'; id: string; leafId?: string; entryId?: string } | { name: 'import'; share?: string };
 
 /** Reads a route from a location hash; anything unknown is the library. */
 export function parseRoute(hash: string): Route {
@@ -40,7 +37,9 @@ export function formatRoute(route: Route): string {
 /** The current route; follows the location hash. */
 export const route = signal<Route>(parseRoute(location.hash));
 
-window.addEventListener('hashchange', () => { route.value = parseRoute(location.hash); });
+window.addEventListener('hashchange', () => {
+  route.value = parseRoute(location.hash);
+});
 
 /** Goes to a route; `replace` keeps the back button from stepping through every small move. */
 export function navigate(next: Route, options: { replace?: boolean } = {}): void {

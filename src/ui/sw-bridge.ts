@@ -11,10 +11,14 @@ export function startServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   workbox = new Workbox('/sw.js', { scope: '/' });
   // A new version never takes over by itself: it waits, and the page says so.
-  workbox.addEventListener('waiting', () => { updateAvailable.value = true; });
+  workbox.addEventListener('waiting', () => {
+    updateAvailable.value = true;
+  });
   void workbox.register();
   // An installed app can stay open for days: look for a new version whenever it comes back to view.
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') void checkForUpdate(); });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void checkForUpdate();
+  });
 }
 
 /** Looks for a new version now (the browser also checks on navigation and every 24 hours). */
@@ -24,7 +28,10 @@ export async function checkForUpdate(): Promise<void> {
 
 /** Applies the waiting update: the new service worker takes over, then the page reloads once. */
 export function applyUpdate(): void {
-  if (!workbox) return location.reload();
+  if (!workbox) {
+    location.reload();
+    return;
+  }
   workbox.addEventListener('controlling', () => location.reload());
   workbox.messageSkipWaiting();
 }
@@ -33,7 +40,11 @@ export function applyUpdate(): void {
 const SHARE_CACHE = 'rho-share';
 
 /** Files (and text) another app shared with us, as the service worker stored them. */
-export interface SharedItems { files: File[]; text: string | null; title: string | null }
+export interface SharedItems {
+  files: File[];
+  text: string | null;
+  title: string | null;
+}
 
 /**
  * Takes what the share-target POST stored under `key` and forgets it, so a reload does not import

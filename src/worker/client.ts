@@ -2,13 +2,15 @@ import type { Api } from './api.ts';
 import type { ApiError, ErrorCode, Progress, Request, Response } from './protocol.ts';
 
 /** Options of one call from the page. */
-export interface CallOptions { signal?: AbortSignal; onProgress?: (p: Progress) => void; transfer?: Transferable[] }
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  transfer?: Transferable[];
+}
 
 /** The worker API as the page calls it: same names, params, and results; progress and abort as options. */
 export type Remote<T> = {
-  [K in keyof T]: T[K] extends (params: infer P, ...rest: never[]) => Promise<infer R>
-    ? (params: P, options?: CallOptions) => Promise<R>
-    : never;
+  [K in keyof T]: T[K] extends (params: infer P, ...rest: never[]) => Promise<infer R> ? (params: P, options?: CallOptions) => Promise<R> : never;
 };
 
 /** An error from the worker, with the code, file and line it reported. */
@@ -25,7 +27,11 @@ export class RhoError extends Error implements ApiError {
   }
 }
 
-interface Pending { resolve: (v: unknown) => void; reject: (e: unknown) => void; onProgress?: (p: Progress) => void }
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  onProgress?: (p: Progress) => void;
+}
 
 /** Starts the worker and returns its API. The only place the page creates a Worker. */
 export function connectWorker(worker: Worker = new Worker(new URL('./main.ts', import.meta.url), { type: 'module' })): Remote<Api> {

@@ -11,7 +11,10 @@ const encoder = new TextEncoder();
 export const TITLE_SLOT_BYTES = 256;
 
 /** Clock and ids for the entries we append. */
-export interface EditDeps { now(): Date; randomId(): string }
+export interface EditDeps {
+  now(): Date;
+  randomId(): string;
+}
 
 /** Appends entries after the session's leaf; returns the new summary. */
 export async function appendEntries(store: SessionStore, id: string, bodies: EntryBody[], deps: EditDeps): Promise<SessionSummary> {

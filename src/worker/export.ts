@@ -68,7 +68,12 @@ export async function exportBranchChunks(store: SessionStore, s: SessionSummary,
 }
 
 /** A new session holding one branch: a fresh header (new id, parentSession = the source), then the branch's lines. */
-export async function forkChunks(store: SessionStore, s: SessionSummary, leafId: string | undefined, fresh: { id: string; timestamp: string }): Promise<ByteChunks> {
+export async function forkChunks(
+  store: SessionStore,
+  s: SessionSummary,
+  leafId: string | undefined,
+  fresh: { id: string; timestamp: string },
+): Promise<ByteChunks> {
   const { scan, lines } = await branchOf(store, s.id, leafId);
   const source = scan.tree.header;
   const header: Record<string, unknown> = { type: 'session', version: 3, id: fresh.id, timestamp: fresh.timestamp, cwd: source?.cwd ?? '' };
@@ -86,7 +91,12 @@ export async function forkChunks(store: SessionStore, s: SessionSummary, leafId:
  * for every omp image they refer to. Written through fflate's streaming Zip into a scratch file,
  * so a bundle of many large sessions never sits in memory.
  */
-export async function exportBundleBlob(store: SessionStore, sessions: SessionSummary[], signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<Blob> {
+export async function exportBundleBlob(
+  store: SessionStore,
+  sessions: SessionSummary[],
+  signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Blob> {
   const queue = new ChunkQueue();
   const zip = new Zip((err, data, final) => {
     if (err) return queue.fail(err);

@@ -13,10 +13,19 @@ import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
 export type ImportOutcome = 'added' | 'updated' | 'unchanged' | 'kept-newer' | 'variant' | 'rejected';
 
 /** One line of an import report. */
-export interface ImportItem { name: string; outcome: ImportOutcome; id?: string; reason?: string; line?: number; problems?: number }
+export interface ImportItem {
+  name: string;
+  outcome: ImportOutcome;
+  id?: string;
+  reason?: string;
+  line?: number;
+  problems?: number;
+}
 
 /** The report of one import call. */
-export interface ImportReport { items: ImportItem[] }
+export interface ImportReport {
+  items: ImportItem[];
+}
 
 /** How the bytes of a stored session relate to incoming ones. */
 export type ByteRelation = 'identical' | 'stored-prefix' | 'incoming-prefix' | 'diverged';
@@ -39,7 +48,13 @@ export async function relate(store: SessionStore, id: string, storedSize: number
   for (let at = 0; at < common; at += CHUNK_SIZE) {
     signal?.throwIfAborted();
     const end = Math.min(at + CHUNK_SIZE, common);
-    const [a, b] = await Promise.all([store.readRange(id, at, end), incoming.slice(at, end).arrayBuffer().then((x) => new Uint8Array(x))]);
+    const [a, b] = await Promise.all([
+      store.readRange(id, at, end),
+      incoming
+        .slice(at, end)
+        .arrayBuffer()
+        .then((x) => new Uint8Array(x)),
+    ]);
     if (!sameBytes(a, b)) return 'diverged';
   }
   if (storedSize === incoming.size) return 'identical';
@@ -75,11 +90,15 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob): Impo
   if (blob.size === 0) return { name, outcome: 'rejected', reason: 'not a session: the file is empty' };
   const line = problem?.line ?? 1;
   const what =
-    problem?.code === 'no-header' ? `line ${line} is not a session header` :
-    problem?.code === 'torn' ? `line ${line} is cut off before its end` :
-    problem?.code === 'invalid-json' ? `line ${line} is not JSON` :
-    problem?.code === 'not-an-object' ? `line ${line} is not a JSON object` :
-    (problem?.message ?? 'no session header');
+    problem?.code === 'no-header'
+      ? `line ${line} is not a session header`
+      : problem?.code === 'torn'
+        ? `line ${line} is cut off before its end`
+        : problem?.code === 'invalid-json'
+          ? `line ${line} is not JSON`
+          : problem?.code === 'not-an-object'
+            ? `line ${line} is not a JSON object`
+            : (problem?.message ?? 'no session header');
   return { name, outcome: 'rejected', reason: `not a session: ${what}`, line };
 }
 
@@ -89,45 +108,51 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
   const { found, head } = await headOf(blob);
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
   const headerId = found.header.id;
-  return store.withWriteLock(headerId, async () => {
-    const candidates = await store.family(headerId);
-    for (const stored of candidates) {
-      const relation = await relate(store, stored.id, stored.size, blob, signal);
-      if (relation === 'diverged') continue;
-      if (relation === 'identical') return item(name, 'unchanged', stored);
-      if (relation === 'incoming-prefix') return item(name, 'kept-newer', stored);
-      const updated = await store.appendRaw(stored.id, blobChunks(blob, stored.size, CHUNK_SIZE, signal), signal);
-      ctx.onBytes?.(blob.size, name);
-      return item(name, 'updated', updated);
-    }
-    const main = candidates.find((c) => c.id === headerId);
-    const id = main ? freeVariantId(headerId, candidates) : headerId;
-    let done = 0;
-    const chunks = async function* () {
-      done = head.length;
-      ctx.onBytes?.(done, name);
-      yield head;
-      for await (const c of blobChunks(blob, head.length, CHUNK_SIZE, signal)) {
-        done += c.length;
-        ctx.onBytes?.(done, name);
-        yield c;
+  return store.withWriteLock(
+    headerId,
+    async () => {
+      // The wait for the lock may have been long (another tab writing this session): a cancel during it stops here.
+      signal?.throwIfAborted();
+      const candidates = await store.family(headerId);
+      for (const stored of candidates) {
+        const relation = await relate(store, stored.id, stored.size, blob, signal);
+        if (relation === 'diverged') continue;
+        if (relation === 'identical') return item(name, 'unchanged', stored);
+        if (relation === 'incoming-prefix') return item(name, 'kept-newer', stored);
+        const updated = await store.appendRaw(stored.id, blobChunks(blob, stored.size, CHUNK_SIZE, signal), signal);
+        ctx.onBytes?.(blob.size, name);
+        return item(name, 'updated', updated);
       }
-    };
-    let refs: Set<string> | undefined;
-    let first: Problem | null = null;
-    const created = await store.create(id, chunks(), {
-      variantOf: main ? headerId : undefined,
-      signal,
-      onScan: (s) => {
-        refs = s.blobRefs;
-        first = s.digest.firstProblem;
-      },
-    });
-    // Kept with problems: the report names the first one and its line (the reader shows them all).
-    const noted = first as Problem | null;
-    const where = noted ? { reason: noted.message, line: noted.line } : {};
-    return { ...item(name, main ? 'variant' : 'added', created), ...where, refs };
-  });
+      const main = candidates.find((c) => c.id === headerId);
+      const id = main ? freeVariantId(headerId, candidates) : headerId;
+      let done = 0;
+      const chunks = async function* () {
+        done = head.length;
+        ctx.onBytes?.(done, name);
+        yield head;
+        for await (const c of blobChunks(blob, head.length, CHUNK_SIZE, signal)) {
+          done += c.length;
+          ctx.onBytes?.(done, name);
+          yield c;
+        }
+      };
+      let refs: Set<string> | undefined;
+      let first: Problem | null = null;
+      const created = await store.create(id, chunks(), {
+        variantOf: main ? headerId : undefined,
+        signal,
+        onScan: (s) => {
+          refs = s.blobRefs;
+          first = s.digest.firstProblem;
+        },
+      });
+      // Kept with problems: the report names the first one and its line (the reader shows them all).
+      const noted = first as Problem | null;
+      const where = noted ? { reason: noted.message, line: noted.line } : {};
+      return { ...item(name, main ? 'variant' : 'added', created), ...where, refs };
+    },
+    signal,
+  );
 }
 
 function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {
@@ -161,9 +186,17 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /** One file as the page sent it. */
-export interface IncomingFile { path: string; file: Blob }
+export interface IncomingFile {
+  path: string;
+  file: Blob;
+}
 
-interface PendingBlob { name: string; hash: string; blob: Blob; fromBundle: boolean }
+interface PendingBlob {
+  name: string;
+  hash: string;
+  blob: Blob;
+  fromBundle: boolean;
+}
 
 /**
  * Imports files, folders (as path + file lists) and bundles. Sessions first; then the omp image
@@ -190,7 +223,7 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       return;
     }
     if (kind === 'gzip') {
-      let spooled;
+      let spooled: Awaited<ReturnType<SessionStore['spool']>>;
       try {
         spooled = await ctx.store.spool(gunzip(blob, ctx.signal), ctx.signal);
       } catch (e) {
@@ -230,7 +263,11 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       if ((e as { name?: string })?.name !== 'QuotaExceededError') throw e;
       // A full device: name the file that did not fit and say what was kept before it.
       const kept = items.filter((i) => i.outcome === 'added' || i.outcome === 'updated' || i.outcome === 'variant').length;
-      throw new ApiFailure('quota-exceeded', `No room left on this device for ${f.path}: it was not stored.${kept ? ` The ${kept} file${kept === 1 ? '' : 's'} imported before it ${kept === 1 ? 'was' : 'were'} kept.` : ''} Sessions stored earlier are unchanged.`, f.path);
+      throw new ApiFailure(
+        'quota-exceeded',
+        `No room left on this device for ${f.path}: it was not stored.${kept ? ` The ${kept} file${kept === 1 ? '' : 's'} imported before it ${kept === 1 ? 'was' : 'were'} kept.` : ''} Sessions stored earlier are unchanged.`,
+        f.path,
+      );
     }
     base += f.file.size;
     ctx.onBytes?.(base, f.path);

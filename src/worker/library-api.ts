@@ -34,15 +34,24 @@ export function createLibraryApi(env: WorkerEnv) {
     const total = files.reduce((n, f) => n + f.file.size, 0);
     let last = 0;
     let current = '';
+    // Each file's first bytes are reported at once (the page sees every file start, on any machine);
+    // within a file, reports are spaced by time.
     const report = (done: number, label: string, force = false) => {
       const t = Date.now();
-      if (!force && t - last < PROGRESS_EVERY) return;
+      if (!force && label === current && t - last < PROGRESS_EVERY) return;
       last = t;
       ctx.progress({ done: Math.min(total, done), total, label });
     };
     try {
       report(0, files[0]?.path ?? '', true);
-      const result = await importAll(files, { store, signal: ctx.signal, onBytes: (n, label) => report(n, (current = label)) });
+      const result = await importAll(files, {
+        store,
+        signal: ctx.signal,
+        onBytes: (n, label) => {
+          report(n, label);
+          current = label;
+        },
+      });
       report(total, current, true);
       return result;
     } finally {
@@ -58,8 +67,13 @@ export function createLibraryApi(env: WorkerEnv) {
     },
 
     /** Imports files, folders (path + file) and bundles; one outcome per file. Progress in bytes; cancellable. */
-    async importFiles(params: { files: Array<File | { path: string; file: File }>; source?: ImportSource }, ctx: CallContext = noContext): Promise<ImportReport> {
-      const files: IncomingFile[] = params.files.map((f) => (f instanceof Blob ? { path: (f as File).name ?? 'file', file: f } : { path: f.path || f.file.name, file: f.file }));
+    async importFiles(
+      params: { files: Array<File | { path: string; file: File }>; source?: ImportSource },
+      ctx: CallContext = noContext,
+    ): Promise<ImportReport> {
+      const files: IncomingFile[] = params.files.map((f) =>
+        f instanceof Blob ? { path: (f as File).name ?? 'file', file: f } : { path: f.path || f.file.name, file: f.file },
+      );
       return run(files, ctx);
     },
 

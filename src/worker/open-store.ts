@@ -7,7 +7,10 @@ import type { SessionStore } from '../storage/types.ts';
 export const CHANGES_CHANNEL = 'rho-sessions';
 
 /** A change notice as it goes over the BroadcastChannel. */
-export interface ChangedMessage { type: 'changed'; ids: string[] }
+export interface ChangedMessage {
+  type: 'changed';
+  ids: string[];
+}
 
 /**
  * The worker's store: OPFS when this worker can use sync access handles, else memory (some private

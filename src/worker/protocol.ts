@@ -15,21 +15,41 @@ export type ErrorCode =
   | 'unsupported'
   | 'internal';
 
-const ERROR_CODES = new Set<ErrorCode>(['not-a-session', 'invalid-input', 'not-found', 'conflict', 'quota-exceeded', 'storage-unavailable', 'aborted', 'unsupported', 'internal']);
+const ERROR_CODES = new Set<ErrorCode>([
+  'not-a-session',
+  'invalid-input',
+  'not-found',
+  'conflict',
+  'quota-exceeded',
+  'storage-unavailable',
+  'aborted',
+  'unsupported',
+  'internal',
+]);
 
 /** An error as it crosses the boundary. */
-export interface ApiError { code: ErrorCode; message: string; file?: string; line?: number }
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+  file?: string;
+  line?: number;
+}
 
 /** Progress of a long call: done out of total (bytes or items), with an optional label. */
-export interface Progress { done: number; total: number; label?: string }
+export interface Progress {
+  done: number;
+  total: number;
+  label?: string;
+}
 
 /** What every API function receives after its params: cancellation and progress. */
-export interface CallContext { signal: AbortSignal; progress: (p: Progress) => void }
+export interface CallContext {
+  signal: AbortSignal;
+  progress: (p: Progress) => void;
+}
 
 /** Page → worker. */
-export type Request =
-  | { kind: 'call'; id: number; method: string; params: unknown }
-  | { kind: 'abort'; id: number };
+export type Request = { kind: 'call'; id: number; method: string; params: unknown } | { kind: 'abort'; id: number };
 
 /** Worker → page. */
 export type Response =
@@ -59,8 +79,7 @@ export function toApiError(e: unknown): ApiError {
     return { code, message: e.message, file, line };
   }
   if (e instanceof DOMException && e.name === 'AbortError') return { code: 'aborted', message: 'Cancelled.' };
-  if (e instanceof DOMException && e.name === 'QuotaExceededError')
-    return { code: 'quota-exceeded', message: 'The device has no room left for this.' };
+  if (e instanceof DOMException && e.name === 'QuotaExceededError') return { code: 'quota-exceeded', message: 'The device has no room left for this.' };
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'internal', message };
 }

@@ -1,7 +1,19 @@
 import { isObject } from '../core/view/parts.ts';
 import {
-  buildContextView, buildSessionView, buildStats, chooseLeaf, findInBranch, marksOf, positionOf, windowOf,
-  type ContextView, type ItemFilter, type Marks, type RenderItem, type SessionView, type StatsView,
+  buildContextView,
+  buildSessionView,
+  buildStats,
+  chooseLeaf,
+  findInBranch,
+  marksOf,
+  positionOf,
+  windowOf,
+  type ContextView,
+  type ItemFilter,
+  type Marks,
+  type RenderItem,
+  type SessionView,
+  type StatsView,
 } from '../core/view/index.ts';
 import type { Entry } from '../core/types.ts';
 import type { CallContext } from './protocol.ts';
@@ -87,7 +99,10 @@ export function createReaderApi(env: WorkerEnv) {
     },
 
     /** A window [start, end) of the branch's rendered items under a filter. */
-    async readItems(params: { id: string; leafId?: string | null; start: number; end: number; filter?: ItemFilter }, _ctx?: CallContext): Promise<RenderItem[]> {
+    async readItems(
+      params: { id: string; leafId?: string | null; start: number; end: number; filter?: ItemFilter },
+      _ctx?: CallContext,
+    ): Promise<RenderItem[]> {
       const { source, branch } = await branchFor(params);
       const start = Math.max(0, Math.floor(Number(params.start) || 0));
       const end = Math.min(start + MAX_WINDOW, Math.floor(Number(params.end) || 0));
@@ -121,7 +136,10 @@ export function createReaderApi(env: WorkerEnv) {
     },
 
     /** Items (positions under the filter) whose text, thinking, tool arguments or output contain the query. */
-    async findInSession(params: { id: string; leafId?: string | null; query: string; filter?: ItemFilter }, _ctx?: CallContext): Promise<Array<{ index: number; entryId: string }>> {
+    async findInSession(
+      params: { id: string; leafId?: string | null; query: string; filter?: ItemFilter },
+      _ctx?: CallContext,
+    ): Promise<Array<{ index: number; entryId: string }>> {
       const { source, branch } = await branchFor(params);
       return findInBranch(source, branch, filterOf(params.filter), String(params.query ?? ''));
     },
@@ -131,7 +149,10 @@ export function createReaderApi(env: WorkerEnv) {
       const { source, branch } = await branchFor(params);
       const all: Entry[] = [];
       for (let i = 0; i < source.count; i++) all.push(source.body(i));
-      return buildStats(all, branch.branch.map((i) => source.body(i)));
+      return buildStats(
+        all,
+        branch.branch.map((i) => source.body(i)),
+      );
     },
 
     /** The raw line of one entry, as it is in the file. */

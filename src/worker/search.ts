@@ -5,7 +5,12 @@ import { CHUNK_SIZE } from '../storage/chunks.ts';
 import type { SessionStore } from '../storage/types.ts';
 
 /** One search result: a session, and the entry whose text matched (absent for a title match). */
-export interface SearchHit { id: string; title: string | null; entryId?: string; snippet: string }
+export interface SearchHit {
+  id: string;
+  title: string | null;
+  entryId?: string;
+  snippet: string;
+}
 
 const SNIPPET = 60;
 const PER_SESSION = 3;

@@ -98,19 +98,19 @@ export async function* gunzip(blob: Blob, signal?: AbortSignal): ByteChunks {
 }
 
 // One zip entry on its way to a scratch file.
-interface ZipEntryWrite { name: string; queue: ChunkQueue; spooled: Promise<{ blob: Blob; release(): Promise<void> }>; complete: boolean }
+interface ZipEntryWrite {
+  name: string;
+  queue: ChunkQueue;
+  spooled: Promise<{ blob: Blob; release(): Promise<void> }>;
+  complete: boolean;
+}
 
 /**
  * Calls `visit` with each file of a zip, one at a time, each spooled to a scratch file. fflate
  * decompresses as bytes are pushed; we push the next megabyte only when the current entry's
  * bytes are on disk, so memory holds about one chunk, whatever the bundle's size.
  */
-export async function eachZipEntry(
-  blob: Blob,
-  store: SessionStore,
-  visit: (name: string, entry: Blob) => Promise<void>,
-  signal?: AbortSignal,
-): Promise<void> {
+export async function eachZipEntry(blob: Blob, store: SessionStore, visit: (name: string, entry: Blob) => Promise<void>, signal?: AbortSignal): Promise<void> {
   let current: ZipEntryWrite | null = null;
   const finished: ZipEntryWrite[] = [];
   let failure: unknown = null;

@@ -39,11 +39,16 @@ const stops = [await servePreview(4325), await servePreview(4326, { outDir: reso
 try {
   const browser = await chromium.launch(chromiumLaunchOptions());
   const pages = [];
-  for (const [name, port] of [['new', 4325], ['other', 4326]] as const) {
+  for (const [name, port] of [
+    ['new', 4325],
+    ['other', 4326],
+  ] as const) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const id = await importReaderSession(page, port, thousands * 1000);
-    await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+    await page.evaluate((id) => {
+      location.hash = `#/s/${encodeURIComponent(id)}`;
+    }, id);
     await page.waitForSelector('.rd-row');
     await page.waitForTimeout(1000);
     pages.push({ name, page });
@@ -51,10 +56,18 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (const { name, page } of pages) {
       await page.bringToFront();
-      await page.evaluate(() => { const el = document.querySelector('.vl')!; el.scrollTop = el.scrollHeight; });
+      await page.evaluate(() => {
+        const el = document.querySelector('.vl')!;
+        el.scrollTop = el.scrollHeight;
+      });
       await page.waitForTimeout(500);
-      const res = await page.evaluate(SCROLL) as Record<string, number>;
-      console.log(name.padEnd(6), Object.entries(res).map(([k, v]) => `${k}=${typeof v === 'number' ? v.toFixed(0) : v}`).join(' '));
+      const res = (await page.evaluate(SCROLL)) as Record<string, number>;
+      console.log(
+        name.padEnd(6),
+        Object.entries(res)
+          .map(([k, v]) => `${k}=${typeof v === 'number' ? v.toFixed(0) : v}`)
+          .join(' '),
+      );
     }
   }
   await browser.close();

@@ -49,57 +49,129 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   // Fidelity at this size: our context equals pi's after the §0.3 differences (normalize.ts).
   const ours = fromModelMessages(coreOpen(bytes) as Record<string, unknown>[]);
   const piEntries = (parseSessionEntries(text) as unknown as Record<string, unknown>[]).filter((e) => e.type !== 'session');
-  const expected = expectedFromPi(convertToLlm(buildSessionContext(piEntries as never).messages) as unknown as Record<string, unknown>[], { attachmentLines: summarizedAttachments(piPath(piEntries)) });
+  const expected = expectedFromPi(convertToLlm(buildSessionContext(piEntries as never).messages) as unknown as Record<string, unknown>[], {
+    attachmentLines: summarizedAttachments(piPath(piEntries)),
+  });
   const same = isDeepStrictEqual(ours, expected);
   const firstDiff = same ? -1 : ours.findIndex((m, i) => !isDeepStrictEqual(m, expected[i]));
   ctx.log(`${size}: ${bytes.length} bytes, ${core.parse(bytes).entries.length} entries, context ${ours.length} messages (pi ${expected.length})`);
   const screen = lastScreen(core as Record<string, unknown>, bytes);
-  if (screen && !isDeepStrictEqual(screen, core.branch(core.parse(bytes)).slice(-SCREEN_ENTRIES))) throw new Error('last screen differs from the tail of parse\'s branch');
-  ctx.row({ name: `core context = pi context (§0.3 differences applied), ${size}`, value: same ? 1 : 0, unit: 'bool', target: '= 1', ok: same, note: same ? `${ours.length} messages` : `first difference at message ${firstDiff}` });
+  if (screen && !isDeepStrictEqual(screen, core.branch(core.parse(bytes)).slice(-SCREEN_ENTRIES)))
+    throw new Error("last screen differs from the tail of parse's branch");
+  ctx.row({
+    name: `core context = pi context (§0.3 differences applied), ${size}`,
+    value: same ? 1 : 0,
+    unit: 'bool',
+    target: '= 1',
+    ok: same,
+    note: same ? `${ours.length} messages` : `first difference at message ${firstDiff}`,
+  });
 
   ctx.log(`${size}: timing parse (${runs} rounds)`);
-  const t = cpuOf(await compare({
-    a: () => jsonLines(text),
-    aBytes: () => jsonLines(dec.decode(bytes)),
-    parseText: () => core.parse(text),
-    parseBytes: () => core.parse(bytes),
-    parseNoValidate: () => core.parse(bytes, { validate: false }),
-  }, runs));
+  const t = cpuOf(
+    await compare(
+      {
+        a: () => jsonLines(text),
+        aBytes: () => jsonLines(dec.decode(bytes)),
+        parseText: () => core.parse(text),
+        parseBytes: () => core.parse(bytes),
+        parseNoValidate: () => core.parse(bytes, { validate: false }),
+      },
+      runs,
+    ),
+  );
   const parseTarget = atMost(1.5, '× (a)');
   ctx.row({ name: `(a) JSON.parse every line, ${size} (from text)`, value: t.a, unit: 'ms cpu' });
-  ctx.row({ name: `core parse, validated, ${size} (from text)`, value: t.parseText, unit: 'ms cpu', baseline: t.a, ratio: t.parseText / t.a, target: parseTarget.target, ok: parseTarget.check(t.parseText / t.a) });
+  ctx.row({
+    name: `core parse, validated, ${size} (from text)`,
+    value: t.parseText,
+    unit: 'ms cpu',
+    baseline: t.a,
+    ratio: t.parseText / t.a,
+    target: parseTarget.target,
+    ok: parseTarget.check(t.parseText / t.a),
+  });
   ctx.row({ name: `(a') decode + JSON.parse every line, ${size} (from bytes)`, value: t.aBytes, unit: 'ms cpu' });
-  ctx.row({ name: `core parse, validated, ${size} (from bytes)`, value: t.parseBytes, unit: 'ms cpu', baseline: t.aBytes, ratio: t.parseBytes / t.aBytes, target: parseTarget.target, ok: parseTarget.check(t.parseBytes / t.aBytes) });
-  ctx.row({ name: `core parse, not validated, ${size} (from bytes)`, value: t.parseNoValidate, unit: 'ms cpu', baseline: t.aBytes, ratio: t.parseNoValidate / t.aBytes });
+  ctx.row({
+    name: `core parse, validated, ${size} (from bytes)`,
+    value: t.parseBytes,
+    unit: 'ms cpu',
+    baseline: t.aBytes,
+    ratio: t.parseBytes / t.aBytes,
+    target: parseTarget.target,
+    ok: parseTarget.check(t.parseBytes / t.aBytes),
+  });
+  ctx.row({
+    name: `core parse, not validated, ${size} (from bytes)`,
+    value: t.parseNoValidate,
+    unit: 'ms cpu',
+    baseline: t.aBytes,
+    ratio: t.parseNoValidate / t.aBytes,
+  });
 
   ctx.log(`${size}: timing open (${runs} rounds)`);
   const hasIndex = hasEnvelopeIndex(core as Record<string, unknown>);
-  const timings = await compare({
-    b: () => piOpen(dec.decode(bytes)),
-    open: () => coreOpen(bytes),
-    ...(hasIndex ? { screen: () => lastScreen(core as Record<string, unknown>, bytes) } : {}),
-  }, runs);
+  const timings = await compare(
+    {
+      b: () => piOpen(dec.decode(bytes)),
+      open: () => coreOpen(bytes),
+      ...(hasIndex ? { screen: () => lastScreen(core as Record<string, unknown>, bytes) } : {}),
+    },
+    runs,
+  );
   const o = cpuOf(timings);
   const openTarget = atMost(1, '× (b)');
   ctx.row({ name: `(b) pi parseSessionEntries+buildSessionContext+convertToLlm, ${size}`, value: o.b, unit: 'ms cpu' });
-  ctx.row({ name: `core open: parse+branch+context, ${size}`, value: o.open, unit: 'ms cpu', baseline: o.b, ratio: o.open / o.b, target: openTarget.target, ok: openTarget.check(o.open / o.b) });
+  ctx.row({
+    name: `core open: parse+branch+context, ${size}`,
+    value: o.open,
+    unit: 'ms cpu',
+    baseline: o.b,
+    ratio: o.open / o.b,
+    target: openTarget.target,
+    ok: openTarget.check(o.open / o.b),
+  });
   const screenTarget = atMost(0.25, '× (b)');
   if (hasIndex) {
-    ctx.row({ name: `core last screen (envelope index + last ${SCREEN_ENTRIES} bodies), ${size}`, value: o.screen, unit: 'ms cpu', baseline: o.b, ratio: o.screen / o.b, target: screenTarget.target, ok: screenTarget.check(o.screen / o.b) });
+    ctx.row({
+      name: `core last screen (envelope index + last ${SCREEN_ENTRIES} bodies), ${size}`,
+      value: o.screen,
+      unit: 'ms cpu',
+      baseline: o.b,
+      ratio: o.screen / o.b,
+      target: screenTarget.target,
+      ok: screenTarget.check(o.screen / o.b),
+    });
   } else {
-    ctx.row({ name: `core last screen (envelope index), ${size}`, value: NaN, unit: 'ms cpu', target: screenTarget.target, note: 'not measured: src/core exports no indexEnvelopes yet' });
+    ctx.row({
+      name: `core last screen (envelope index), ${size}`,
+      value: NaN,
+      unit: 'ms cpu',
+      target: screenTarget.target,
+      note: 'not measured: src/core exports no indexEnvelopes yet',
+    });
   }
   ctx.row({ name: `core open throughput (wall clock), ${size}`, value: bytes.length / MB / (timings.open.wall / 1000), unit: 'MB/s' });
 
   ctx.log(`${size}: peak memory (child processes${sizeMb >= 50 ? '' : ', median of 3'})`);
   const memTarget = atMost(3, '× file');
-  for (const [task, label] of [['core-open', 'core open'], ['pi-open', '(b) pi open'], ['json', '(a) JSON.parse lines'], ...(hasIndex ? [['core-last-screen', 'core last screen']] : [])] as const) {
+  for (const [task, label] of [
+    ['core-open', 'core open'],
+    ['pi-open', '(b) pi open'],
+    ['json', '(a) JSON.parse lines'],
+    ...(hasIndex ? [['core-last-screen', 'core last screen']] : []),
+  ] as const) {
     const m = await measureMemory(task, file, sizeMb >= 50 ? 1 : 3);
     const ratio = m.peakRss / bytes.length;
     ctx.row({
-      name: `peak RSS above baseline / file size: ${label}, ${size}`, value: ratio, unit: '× file',
+      name: `peak RSS above baseline / file size: ${label}, ${size}`,
+      value: ratio,
+      unit: '× file',
       ...(task === 'core-open' ? { target: memTarget.target, ok: memTarget.check(ratio) } : {}),
-      note: task === 'core-open' ? `peak ${(m.peakRss / MB).toFixed(0)} MB over a ${(m.baselineRss / MB).toFixed(0)} MB baseline; heap after ${(m.heapUsed / MB).toFixed(0)} MB` : undefined,
+      note:
+        task === 'core-open'
+          ? `peak ${(m.peakRss / MB).toFixed(0)} MB over a ${(m.baselineRss / MB).toFixed(0)} MB baseline; heap after ${(m.heapUsed / MB).toFixed(0)} MB`
+          : undefined,
     });
   }
 }

@@ -59,7 +59,10 @@ export function gc(): void {
 }
 
 /** Median times of one variant: wall clock and the process's CPU time (user + system). */
-export interface Timing { wall: number; cpu: number }
+export interface Timing {
+  wall: number;
+  cpu: number;
+}
 
 /**
  * Times variants side by side: `runs` rounds, each running every variant once in a rotating
@@ -99,7 +102,14 @@ export function median(xs: number[]): number {
 }
 
 /** Peak memory of one task run in a fresh child process (see mem-child.ts). */
-export interface MemoryResult { baselineRss: number; peakRss: number; maxRss: number; heapUsed: number; external: number; ms: number }
+export interface MemoryResult {
+  baselineRss: number;
+  peakRss: number;
+  maxRss: number;
+  heapUsed: number;
+  external: number;
+  ms: number;
+}
 
 /**
  * Runs `task` on `file` in a separate `node` process (so no other measurement shares its heap)
@@ -117,13 +127,19 @@ export async function measureMemory(task: string, file: string, repeat = 1): Pro
 function measureMemoryOnce(task: string, file: string): Promise<MemoryResult> {
   const child = new URL('./mem-child.ts', import.meta.url).pathname;
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', child, task, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', child, task, file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.on('error', reject);
     p.on('close', (code) => {
       if (code !== 0) return reject(new Error(`memory child ${task} exited with ${code}`));
-      try { resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '')); } catch (e) { reject(e); }
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1) ?? ''));
+      } catch (e) {
+        reject(e);
+      }
     });
   });
 }

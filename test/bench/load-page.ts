@@ -9,10 +9,19 @@ const T = '2026-05-06T07:08:09.000Z';
 
 /** A body of `bytes` bytes or a little more: one user message then custom entries in a chain. */
 function body(bytes: number): Blob {
-  const lines: string[] = [JSON.stringify({ type: 'message', id: 'l0000000', parentId: null, timestamp: T, message: { role: 'user', content: 'load test question', timestamp: 1 } })];
+  const lines: string[] = [
+    JSON.stringify({ type: 'message', id: 'l0000000', parentId: null, timestamp: T, message: { role: 'user', content: 'load test question', timestamp: 1 } }),
+  ];
   let size = lines[0].length + 1;
   for (let i = 1; size < bytes; i++) {
-    const line = JSON.stringify({ type: 'custom', id: `l${i.toString(16).padStart(7, '0')}`, parentId: `l${(i - 1).toString(16).padStart(7, '0')}`, timestamp: T, customType: 'step', data: { i, text: `line ${i} of a load test session `.repeat(30) } });
+    const line = JSON.stringify({
+      type: 'custom',
+      id: `l${i.toString(16).padStart(7, '0')}`,
+      parentId: `l${(i - 1).toString(16).padStart(7, '0')}`,
+      timestamp: T,
+      customType: 'step',
+      data: { i, text: `line ${i} of a load test session `.repeat(30) },
+    });
     lines.push(line);
     size += line.length + 1;
   }
@@ -82,7 +91,11 @@ export async function loadBench(args: { totalMb: number; sessions: number; big: 
   out.listMs = performance.now() - l0;
 
   // The full-size big cases, each in its own import.
-  for (const [key, c] of [['line', hugeLine(args.big.lineMb)], ['chain', longChain(args.big.chain)], ['nesting', deepNesting(args.big.depth)]] as const) {
+  for (const [key, c] of [
+    ['line', hugeLine(args.big.lineMb)],
+    ['chain', longChain(args.big.chain)],
+    ['nesting', deepNesting(args.big.depth)],
+  ] as const) {
     const file = new File(c.parts as BlobPart[], c.name);
     const stopBig = watchMainThread();
     const b0 = performance.now();

@@ -68,11 +68,22 @@ async function run(ctx: BenchContext): Promise<void> {
     const t1 = performance.now();
     indexEnvelopes(bytes);
     const tIndex = performance.now() - t1;
-    ctx.row({ name: `load: core parse of ${c.name} (${mb(c.size).toFixed(1)} MB)`, value: tParse, unit: 'ms', note: s.entries.length === c.entries ? undefined : 'ENTRIES MISSING' });
+    ctx.row({
+      name: `load: core parse of ${c.name} (${mb(c.size).toFixed(1)} MB)`,
+      value: tParse,
+      unit: 'ms',
+      note: s.entries.length === c.entries ? undefined : 'ENTRIES MISSING',
+    });
     ctx.row({ name: `load: core envelope index of ${c.name}`, value: tIndex, unit: 'ms' });
   }
 
-  const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: true }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
+  const server = await createServer({
+    root,
+    configFile: resolve(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    server: { port, strictPort: true },
+    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
+  });
   await server.listen();
   // A profile on disk: in an incognito context OPFS lives in memory, and the stored 500 MB would
   // count as the import's memory.
@@ -94,17 +105,33 @@ async function run(ctx: BenchContext): Promise<void> {
     const args = JSON.stringify({ totalMb, sessions: 1000, big: FULL_SIZES });
     const r = (await page.evaluate(`import('/test/bench/load-page.ts').then((m) => m.loadBench(${args}))`)) as Record<string, number>;
     clearInterval(sampler);
-    ctx.row({ name: `load: import 1,000 sessions, ${mb(r.bytes).toFixed(0)} MB, one call`, value: r.importMs, unit: 'ms', note: `${r.added} added, ${r.listed} listed; ${(mb(r.bytes) / (r.importMs / 1000)).toFixed(1)} MB/s; ${r.progressMessages} progress messages` });
+    ctx.row({
+      name: `load: import 1,000 sessions, ${mb(r.bytes).toFixed(0)} MB, one call`,
+      value: r.importMs,
+      unit: 'ms',
+      note: `${r.added} added, ${r.listed} listed; ${(mb(r.bytes) / (r.importMs / 1000)).toFixed(1)} MB/s; ${r.progressMessages} progress messages`,
+    });
     ctx.row({ name: 'load: list the 1,000 afterwards', value: r.listMs, unit: 'ms' });
     ctx.row({ name: 'load: longest main-thread task during the import', value: r.longestTask, unit: 'ms', note: `${r.longTasks} long tasks (> 50 ms)` });
     ctx.row({ name: 'load: largest gap between 10 ms timer ticks on the main thread', value: r.maxTickGap, unit: 'ms' });
     ctx.row({ name: 'load: peak JS heap of the page', value: mb(r.peakPageHeap), unit: 'MB' });
     if (pid) {
-      ctx.row({ name: 'load: peak RSS of all Chromium processes (baseline: before the import)', value: mb(peak.total), unit: 'MB', baseline: mb(base.total), ratio: peak.total / base.total });
+      ctx.row({
+        name: 'load: peak RSS of all Chromium processes (baseline: before the import)',
+        value: mb(peak.total),
+        unit: 'MB',
+        baseline: mb(base.total),
+        ratio: peak.total / base.total,
+      });
       ctx.row({ name: 'load: peak RSS of the largest Chromium process (renderer + worker)', value: mb(peak.largest), unit: 'MB' });
     }
     for (const key of ['line', 'chain', 'nesting']) {
-      ctx.row({ name: `load: import the full-size ${key} case (${mb(r[`${key}Bytes`]).toFixed(1)} MB)`, value: r[`${key}Ms`], unit: 'ms', note: `${r[`${key}Ok`] ? 'added, all entries' : 'NOT READ WHOLE'}; largest main-thread tick gap ${r[`${key}MaxTickGap`].toFixed(0)} ms` });
+      ctx.row({
+        name: `load: import the full-size ${key} case (${mb(r[`${key}Bytes`]).toFixed(1)} MB)`,
+        value: r[`${key}Ms`],
+        unit: 'ms',
+        note: `${r[`${key}Ok`] ? 'added, all entries' : 'NOT READ WHOLE'}; largest main-thread tick gap ${r[`${key}MaxTickGap`].toFixed(0)} ms`,
+      });
     }
   } finally {
     await browser.close();

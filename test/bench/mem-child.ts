@@ -11,16 +11,27 @@ type Task = (file: string) => unknown;
 
 async function loadTask(name: string): Promise<Task> {
   const core = await import('../../src/core/index.ts');
-  const bytesOf = (file: string) => { const b = readFileSync(file); return new Uint8Array(b.buffer, b.byteOffset, b.byteLength); };
+  const bytesOf = (file: string) => {
+    const b = readFileSync(file);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  };
   switch (name) {
     case 'read':
       return (file) => bytesOf(file);
     case 'json':
-      return (file) => new TextDecoder().decode(bytesOf(file)).split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l));
+      return (file) =>
+        new TextDecoder()
+          .decode(bytesOf(file))
+          .split('\n')
+          .filter((l) => l.length > 0)
+          .map((l) => JSON.parse(l));
     case 'core-parse':
       return (file) => core.parse(bytesOf(file));
     case 'core-open':
-      return (file) => { const s = core.parse(bytesOf(file)); return [s, core.context(core.branch(s))]; };
+      return (file) => {
+        const s = core.parse(bytesOf(file));
+        return [s, core.context(core.branch(s))];
+      };
     case 'core-last-screen': {
       const { lastScreen } = await import('./last-screen.ts');
       return (file) => lastScreen(core, bytesOf(file));

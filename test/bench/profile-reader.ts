@@ -15,11 +15,25 @@ import { importReaderSession, servePreview } from './reader-page.ts';
 const PORT = Number(process.env.PROFILE_PORT ?? 4323);
 const thousands = Number(process.argv[2] ?? 30);
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; id?: string; args?: Record<string, any>; cat?: string }
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  id?: string;
+  args?: Record<string, any>;
+  cat?: string;
+}
 
 async function trace(page: Page, run: () => Promise<unknown>): Promise<TraceEvent[]> {
   const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: process.env.LIGHT ? ['devtools.timeline', 'disabled-by-default-devtools.timeline'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing'] });
+  await browser.startTracing(page, {
+    categories: process.env.LIGHT
+      ? ['devtools.timeline', 'disabled-by-default-devtools.timeline']
+      : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing'],
+  });
   await run();
   const buffer = await browser.stopTracing();
   const json = JSON.parse(buffer.toString('utf8'));
@@ -33,7 +47,10 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
   let best = -1;
   for (const n of names) {
     const sum = events.filter((e) => e.pid === n.pid && e.tid === n.tid && e.name === 'RunTask').reduce((s, e) => s + (e.dur ?? 0), 0);
-    if (sum > best) { best = sum; main = { pid: n.pid, tid: n.tid }; }
+    if (sum > best) {
+      best = sum;
+      main = { pid: n.pid, tid: n.tid };
+    }
   }
   if (!main) return console.log(label, 'no main thread');
   const mine = events.filter((e) => e.pid === main!.pid && e.tid === main!.tid);
@@ -51,7 +68,9 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
       const data = e.args!.data;
       for (const node of data.cpuProfile?.nodes ?? []) {
         const cf = node.callFrame;
-        const file = String(cf.url ?? '').split('/').pop();
+        const file = String(cf.url ?? '')
+          .split('/')
+          .pop();
         p.nodes.set(node.id, { fn: `${cf.functionName || '(anon)'} ${file}:${cf.lineNumber}`, parent: node.parent });
       }
       const ids: number[] = data.cpuProfile?.samples ?? [];
@@ -60,18 +79,35 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
         p.t += deltas[i] ?? 0;
         const stack: string[] = [];
         let n: number | undefined = ids[i];
-        while (n !== undefined) { const node = p.nodes.get(n); if (!node) break; stack.push(node.fn); n = node.parent; }
+        while (n !== undefined) {
+          const node = p.nodes.get(n);
+          if (!node) break;
+          stack.push(node.fn);
+          n = node.parent;
+        }
         samples.push({ ts: p.t, stack });
       }
     }
   }
-  console.log(`\n=== ${label}: ${tasks.length} tasks, longest: ${tasks.slice(0, 10).map((t) => ((t.dur ?? 0) / 1000).toFixed(1)).join(', ')} ms; samples ${samples.length}`);
+  console.log(
+    `\n=== ${label}: ${tasks.length} tasks, longest: ${tasks
+      .slice(0, 10)
+      .map((t) => ((t.dur ?? 0) / 1000).toFixed(1))
+      .join(', ')} ms; samples ${samples.length}`,
+  );
   for (const task of tasks.slice(0, top)) {
     const end = task.ts + (task.dur ?? 0);
     const inside = mine.filter((e) => e.ph === 'X' && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && e !== task);
     const byName = new Map<string, number>();
     for (const e of inside) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0));
-    console.log(`-- task ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ` + [...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(' | '));
+    console.log(
+      `-- task ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ` +
+        [...byName]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8)
+          .map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`)
+          .join(' | '),
+    );
     const self = new Map<string, number>();
     const incl = new Map<string, number>();
     const within = samples.filter((s) => s.ts >= task.ts && s.ts <= end);
@@ -79,12 +115,45 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
       self.set(s.stack[0], (self.get(s.stack[0]) ?? 0) + 1);
       for (const f of new Set(s.stack)) incl.set(f, (incl.get(f) ?? 0) + 1);
     }
-    if (process.env.LAYOUTS) for (const e of inside.filter((x) => x.name === 'Layout')) console.log('   layout', ((e.dur ?? 0) / 1000).toFixed(1), JSON.stringify(e.args?.beginData ?? {}).slice(0, 300), JSON.stringify(e.args?.endData ?? {}).slice(0, 200));
+    if (process.env.LAYOUTS)
+      for (const e of inside.filter((x) => x.name === 'Layout'))
+        console.log(
+          '   layout',
+          ((e.dur ?? 0) / 1000).toFixed(1),
+          JSON.stringify(e.args?.beginData ?? {}).slice(0, 300),
+          JSON.stringify(e.args?.endData ?? {}).slice(0, 200),
+        );
     // Direct children of the task, in order: the shape of the frame.
-    const direct = inside.filter((e) => !inside.some((p) => p !== e && p.ts <= e.ts && p.ts + (p.dur ?? 0) >= e.ts + (e.dur ?? 0) && (p.dur ?? 0) > (e.dur ?? 0)));
-    console.log('   order: ' + direct.filter((e) => (e.dur ?? 0) > 500).map((e) => `${e.name}${e.args?.data?.functionName ? '(' + e.args.data.functionName + ')' : e.args?.data?.type ? '(' + e.args.data.type + ')' : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`).join(' → '));
-    console.log(`   samples ${within.length}; self: ` + [...self].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([n, c]) => `${n}=${c}`).join(' ; '));
-    console.log(`   inclusive: ` + [...incl].sort((a, b) => b[1] - a[1]).filter(([n]) => !n.startsWith('(root)') && !n.startsWith('(program)')).slice(0, 25).map(([n, c]) => `${n}=${c}`).join(' ; '));
+    const direct = inside.filter(
+      (e) => !inside.some((p) => p !== e && p.ts <= e.ts && p.ts + (p.dur ?? 0) >= e.ts + (e.dur ?? 0) && (p.dur ?? 0) > (e.dur ?? 0)),
+    );
+    console.log(
+      '   order: ' +
+        direct
+          .filter((e) => (e.dur ?? 0) > 500)
+          .map(
+            (e) =>
+              `${e.name}${e.args?.data?.functionName ? '(' + e.args.data.functionName + ')' : e.args?.data?.type ? '(' + e.args.data.type + ')' : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`,
+          )
+          .join(' → '),
+    );
+    console.log(
+      `   samples ${within.length}; self: ` +
+        [...self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 10)
+          .map(([n, c]) => `${n}=${c}`)
+          .join(' ; '),
+    );
+    console.log(
+      `   inclusive: ` +
+        [...incl]
+          .sort((a, b) => b[1] - a[1])
+          .filter(([n]) => !n.startsWith('(root)') && !n.startsWith('(program)'))
+          .slice(0, 25)
+          .map(([n, c]) => `${n}=${c}`)
+          .join(' ; '),
+    );
   }
 }
 
@@ -111,23 +180,40 @@ async function main() {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
-      await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+      await page.evaluate((id) => {
+        location.hash = `#/s/${encodeURIComponent(id)}`;
+      }, id);
       await page.waitForSelector('.rd-row', { timeout: 60_000 });
-      const { profile } = await cdp.send('Profiler.stop') as { profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>; samples: number[]; timeDeltas: number[] } };
+      const { profile } = (await cdp.send('Profiler.stop')) as {
+        profile: {
+          nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+          samples: number[];
+          timeDeltas: number[];
+        };
+      };
       const byId = new Map(profile.nodes.map((n) => [n.id, n]));
       const parent = new Map<number, number>();
       for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-      const name = (id: number) => { const n = byId.get(id)!; return `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; };
+      const name = (id: number) => {
+        const n = byId.get(id)!;
+        return `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+      };
       // Find the busiest stretch: samples in 100 ms windows; print self and inclusive for the worst window.
       let t = 0;
       const times = profile.timeDeltas.map((d) => (t += d));
-      let best = 0; let bestAt = 0;
+      let best = 0;
+      let bestAt = 0;
       for (let i = 0; i < times.length; i++) {
         let busy = 0;
-        for (let j = i; j < times.length && times[j] - times[i] < 100_000; j++) if (!name(profile.samples[j]).startsWith('(idle)') && !name(profile.samples[j]).startsWith('(program)')) busy++;
-        if (busy > best) { best = busy; bestAt = i; }
+        for (let j = i; j < times.length && times[j] - times[i] < 100_000; j++)
+          if (!name(profile.samples[j]).startsWith('(idle)') && !name(profile.samples[j]).startsWith('(program)')) busy++;
+        if (busy > best) {
+          best = busy;
+          bestAt = i;
+        }
       }
-      const self = new Map<string, number>(); const incl = new Map<string, number>();
+      const self = new Map<string, number>();
+      const incl = new Map<string, number>();
       for (let j = bestAt; j < times.length && times[j] - times[bestAt] < 100_000; j++) {
         const leaf = profile.samples[j];
         self.set(name(leaf), (self.get(name(leaf)) ?? 0) + 1);
@@ -136,14 +222,30 @@ async function main() {
         for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + 1);
       }
       console.log('busiest 100 ms:', best, 'samples of 0.2 ms');
-      console.log('self:', [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([n, c]) => `${n}=${c}`).join(' ; '));
-      console.log('inclusive:', [...incl].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([n, c]) => `${n}=${c}`).join(' ; '));
+      console.log(
+        'self:',
+        [...self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 20)
+          .map(([n, c]) => `${n}=${c}`)
+          .join(' ; '),
+      );
+      console.log(
+        'inclusive:',
+        [...incl]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 40)
+          .map(([n, c]) => `${n}=${c}`)
+          .join(' ; '),
+      );
       await browser.close();
       return;
     }
     if (process.env.IMMEDIATE) {
       const both = await trace(page, async () => {
-        await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+        await page.evaluate((id) => {
+          location.hash = `#/s/${encodeURIComponent(id)}`;
+        }, id);
         await page.waitForSelector('.rd-row', { timeout: 60_000 });
         await page.evaluate(SCROLL_SCRIPT);
       });
@@ -152,7 +254,9 @@ async function main() {
       return;
     }
     const open = await trace(page, async () => {
-      await page.evaluate((id) => { location.hash = `#/s/${encodeURIComponent(id)}`; }, id);
+      await page.evaluate((id) => {
+        location.hash = `#/s/${encodeURIComponent(id)}`;
+      }, id);
       await page.waitForSelector('.rd-row', { timeout: 60_000 });
       await page.waitForTimeout(1500);
     });

@@ -22,41 +22,90 @@ function prng(seed: number) {
   };
 }
 
-const WORDS = 'the parser reads each line and keeps its bytes so export gives back exactly what came in while the tree walk stays iterative for very deep sessions with many branches and compactions'.split(' ');
+const WORDS =
+  'the parser reads each line and keeps its bytes so export gives back exactly what came in while the tree walk stays iterative for very deep sessions with many branches and compactions'.split(
+    ' ',
+  );
 
 /** The text of a session of `entries` entries (plus header), deterministic for a seed. */
 export function readerSessionText(entries: number, seed = 1): string {
   const rand = prng(seed);
   const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
-  const lines: string[] = [JSON.stringify({ type: 'session', version: 3, id: readerSessionId(entries), timestamp: '2026-11-01T00:00:00.000Z', cwd: '/home/bench/project', title: `Bench session of ${entries} entries` })];
+  const lines: string[] = [
+    JSON.stringify({
+      type: 'session',
+      version: 3,
+      id: readerSessionId(entries),
+      timestamp: '2026-11-01T00:00:00.000Z',
+      cwd: '/home/bench/project',
+      title: `Bench session of ${entries} entries`,
+    }),
+  ];
   let parent: string | null = null;
   let t = Date.UTC(2026, 10, 1);
   let call = 0;
   const push = (body: Record<string, unknown>) => {
-    const id = (lines.length).toString(16).padStart(8, '0');
+    const id = lines.length.toString(16).padStart(8, '0');
     t += 1000;
     lines.push(JSON.stringify({ type: body.type, id, parentId: parent, timestamp: new Date(t).toISOString(), ...body }));
     parent = id;
   };
-  const usage = () => ({ input: 200, output: 150, cacheRead: 4000 + lines.length * 3, cacheWrite: 100, totalTokens: 4450 + lines.length * 3, cost: { input: 0.0006, output: 0.00225, cacheRead: 0.0012, cacheWrite: 0.0004, total: 0.00445 } });
+  const usage = () => ({
+    input: 200,
+    output: 150,
+    cacheRead: 4000 + lines.length * 3,
+    cacheWrite: 100,
+    totalTokens: 4450 + lines.length * 3,
+    cost: { input: 0.0006, output: 0.00225, cacheRead: 0.0012, cacheWrite: 0.0004, total: 0.00445 },
+  });
   while (lines.length - 1 < entries) {
     const step = (lines.length - 1) % 4;
     if (step === 0) {
       push({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: `Question ${lines.length}: ${words(40)}?` }], timestamp: t } });
     } else if (step === 1) {
       const id = `call_${++call}`;
-      push({ type: 'message', message: { role: 'assistant', content: [
-        { type: 'thinking', thinking: words(60) },
-        { type: 'text', text: `Let me check **${words(3)}**.\n\n- ${words(12)}\n- ${words(12)}` },
-        { type: 'toolCall', id, name: 'bash', arguments: { command: `grep -rn "${words(2)}" src/` } },
-      ], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage: usage(), stopReason: 'toolUse', timestamp: t } });
+      push({
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: words(60) },
+            { type: 'text', text: `Let me check **${words(3)}**.\n\n- ${words(12)}\n- ${words(12)}` },
+            { type: 'toolCall', id, name: 'bash', arguments: { command: `grep -rn "${words(2)}" src/` } },
+          ],
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          usage: usage(),
+          stopReason: 'toolUse',
+          timestamp: t,
+        },
+      });
     } else if (step === 2) {
       const out = Array.from({ length: 60 }, (_, i) => `src/file${i}.ts:${i + 1}: ${words(8)}`).join('\n');
-      push({ type: 'message', message: { role: 'toolResult', toolCallId: `call_${call}`, toolName: 'bash', content: [{ type: 'text', text: out }], isError: false, timestamp: t } });
+      push({
+        type: 'message',
+        message: { role: 'toolResult', toolCallId: `call_${call}`, toolName: 'bash', content: [{ type: 'text', text: out }], isError: false, timestamp: t },
+      });
     } else {
-      push({ type: 'message', message: { role: 'assistant', content: [
-        { type: 'text', text: `Found it. ${words(50)}\n\n\`\`\`ts\nexport function ${WORDS[call % WORDS.length]}(input: string): number {\n  // ${words(8)}\n  return input.length * ${call};\n}\n\`\`\`\n\n${words(160)}` },
-      ], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage: usage(), stopReason: 'stop', timestamp: t } });
+      push({
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'text',
+              text: `Found it. ${words(50)}\n\n\`\`\`ts\nexport function ${WORDS[call % WORDS.length]}(input: string): number {\n  // ${words(8)}\n  return input.length * ${call};\n}\n\`\`\`\n\n${words(160)}`,
+            },
+          ],
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          usage: usage(),
+          stopReason: 'stop',
+          timestamp: t,
+        },
+      });
     }
   }
   return lines.join('\n') + '\n';

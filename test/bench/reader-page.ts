@@ -27,7 +27,9 @@ export async function servePreview(port: number, opts: { outDir?: string; log?: 
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`http://localhost:${port}/`)).ok) return stop;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   stop();

@@ -15,8 +15,22 @@ import { importReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.READER_BENCH_PORT ?? 4202);
 
-interface Row { name: string; value: number; unit: string; baseline?: number; ratio?: number; target?: string; ok?: boolean; note?: string }
-interface Context { sizes: number[] | null; runs: number | null; row(row: Row): void; log(message: string): void }
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  target?: string;
+  ok?: boolean;
+  note?: string;
+}
+interface Context {
+  sizes: number[] | null;
+  runs: number | null;
+  row(row: Row): void;
+  log(message: string): void;
+}
 
 /** Milliseconds to read the stored file's bytes straight from OPFS (the floor for any reader). */
 async function readBytesMs(page: Page, size: number): Promise<number | null> {
@@ -45,7 +59,9 @@ async function openToLastMs(page: Page, id: string): Promise<{ total: number; fi
   return page.evaluate(async (id) => {
     let firstRow = 0;
     let longTask = 0;
-    const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) longTask = Math.max(longTask, e.duration); });
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longTask = Math.max(longTask, e.duration);
+    });
     observer.observe({ type: 'longtask', buffered: false });
     const t0 = performance.now();
     location.hash = `#/s/${encodeURIComponent(id)}`;
@@ -100,7 +116,12 @@ const scrollScript = (up: number, down: number) => `(async () => {
   return { longTask, longTasks, longFrame, p95Frame: frames[Math.floor(frames.length * 0.95)] };
 })()`;
 
-interface ScrollResult { longTask: number; longTasks: number; longFrame: number; p95Frame: number }
+interface ScrollResult {
+  longTask: number;
+  longTasks: number;
+  longFrame: number;
+  p95Frame: number;
+}
 
 /** The bench's fling (1500 px a frame up, 1200 down) or, slower, a scroll a reader could follow. */
 async function scrollLongestTask(page: Page, up = 1500, down = 1200): Promise<ScrollResult> {
@@ -134,16 +155,35 @@ export default {
           ...(entries >= 30_000 ? { target: '< 1000 ms', ok: openMs < 1000 } : {}),
         });
         ctx.row({ name: `reader open ${label}: choose → first message rendered`, value: firstRow, unit: 'ms' });
-        ctx.row({ name: `reader open ${label}: longest main-thread task until the last message is on screen`, value: openTask, unit: 'ms', note: openTask === 0 ? 'no task over 50 ms was reported' : undefined });
+        ctx.row({
+          name: `reader open ${label}: longest main-thread task until the last message is on screen`,
+          value: openTask,
+          unit: 'ms',
+          note: openTask === 0 ? 'no task over 50 ms was reported' : undefined,
+        });
         if (bytesMs !== null) ctx.row({ name: `read the file bytes from OPFS, ${label}`, value: bytesMs, unit: 'ms' });
         const { longTask, longTasks, longFrame, p95Frame } = await scrollLongestTask(page);
-        ctx.row({ name: `reader scroll ${label}: longest main-thread task`, value: longTask, unit: 'ms', target: '< 50 ms', ok: longTask < 50, note: longTask === 0 ? 'no task over 50 ms was reported' : undefined });
+        ctx.row({
+          name: `reader scroll ${label}: longest main-thread task`,
+          value: longTask,
+          unit: 'ms',
+          target: '< 50 ms',
+          ok: longTask < 50,
+          note: longTask === 0 ? 'no task over 50 ms was reported' : undefined,
+        });
         ctx.row({ name: `reader scroll ${label}: main-thread tasks over 50 ms`, value: longTasks, unit: 'tasks' });
         ctx.row({ name: `reader scroll ${label}: longest frame`, value: longFrame, unit: 'ms' });
         ctx.row({ name: `reader scroll ${label}: 95th-percentile frame`, value: p95Frame, unit: 'ms' });
         // 250 px a frame: slow enough that every frame renders real rows (no fling skeletons).
         const slow = await scrollLongestTask(page, 250, 250);
-        ctx.row({ name: `reader scroll ${label}, 250 px a frame: longest main-thread task`, value: slow.longTask, unit: 'ms', target: '< 50 ms', ok: slow.longTask < 50, note: slow.longTask === 0 ? 'no task over 50 ms was reported' : undefined });
+        ctx.row({
+          name: `reader scroll ${label}, 250 px a frame: longest main-thread task`,
+          value: slow.longTask,
+          unit: 'ms',
+          target: '< 50 ms',
+          ok: slow.longTask < 50,
+          note: slow.longTask === 0 ? 'no task over 50 ms was reported' : undefined,
+        });
         ctx.row({ name: `reader scroll ${label}, 250 px a frame: 95th-percentile frame`, value: slow.p95Frame, unit: 'ms' });
         await context.close();
       }

@@ -39,7 +39,9 @@ function arg(name: string): string | undefined {
 async function loadSuites(): Promise<BenchSuite[]> {
   const dir = dirname(fileURLToPath(import.meta.url));
   const suites: BenchSuite[] = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.bench.ts')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.bench.ts'))
+    .sort()) {
     const mod = (await import(pathToFileURL(join(dir, f)).href)) as { default: BenchSuite | BenchSuite[] };
     suites.push(...(Array.isArray(mod.default) ? mod.default : [mod.default]));
   }
@@ -49,7 +51,15 @@ async function loadSuites(): Promise<BenchSuite[]> {
 /** The rows as an aligned text table. */
 export function formatTable(rows: BenchRow[]): string {
   const head = ['measurement', 'value', 'unit', 'baseline', 'ratio', 'target', 'met'];
-  const body = rows.map((r) => [r.name, fmt(r.value), r.unit, fmt(r.baseline), r.ratio === undefined ? '' : fmt(r.ratio) + '×', r.target ?? '', r.ok === undefined ? '' : r.ok ? 'yes' : 'NO']);
+  const body = rows.map((r) => [
+    r.name,
+    fmt(r.value),
+    r.unit,
+    fmt(r.baseline),
+    r.ratio === undefined ? '' : fmt(r.ratio) + '×',
+    r.target ?? '',
+    r.ok === undefined ? '' : r.ok ? 'yes' : 'NO',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 2 || i === 5 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const notes = rows.filter((r) => r.note).map((r) => `  * ${r.name}: ${r.note}`);
@@ -75,7 +85,10 @@ async function main(): Promise<void> {
     const ctx: BenchContext = {
       sizes: sizes ?? suite.defaultSizes ?? null,
       runs,
-      row: (r) => { rows.push(r); process.stderr.write(`  ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== undefined ? ` (${fmt(r.ratio)}×)` : ''}\n`); },
+      row: (r) => {
+        rows.push(r);
+        process.stderr.write(`  ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== undefined ? ` (${fmt(r.ratio)}×)` : ''}\n`);
+      },
       log: (m) => process.stderr.write(`[${suite.name}] ${m}\n`),
     };
     ctx.log(`start (sizes ${ctx.sizes?.join(',') ?? 'default'})`);

@@ -44,7 +44,7 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
 
   // Session text of about `bytes` bytes: user turns, assistant turns with usage, tool results of 1–20 KB.
   let seed = 1;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const makeSession = (id: string, bytes: number) => {
     const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-01-01T00:00:00.000Z', cwd: '/home/u/proj' })];
     let size = lines[0].length + 1;
@@ -55,9 +55,37 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
       const id8 = (++n).toString(16).padStart(8, '0');
       const kind = n % 3;
       const message =
-        kind === 0 ? { role: 'user', content: word.repeat(3), timestamp: n }
-        : kind === 1 ? { role: 'assistant', content: [{ type: 'text', text: word.repeat(5) }, { type: 'toolCall', id: 'c' + n, name: 'read', arguments: { path: '/x' } }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 100, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 150, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } }, stopReason: 'toolUse', timestamp: n }
-        : { role: 'toolResult', toolCallId: 'c' + (n - 1), toolName: 'read', content: [{ type: 'text', text: word.repeat(Math.floor(12 + rand() * 250)) }], isError: false, timestamp: n };
+        kind === 0
+          ? { role: 'user', content: word.repeat(3), timestamp: n }
+          : kind === 1
+            ? {
+                role: 'assistant',
+                content: [
+                  { type: 'text', text: word.repeat(5) },
+                  { type: 'toolCall', id: 'c' + n, name: 'read', arguments: { path: '/x' } },
+                ],
+                api: 'anthropic-messages',
+                provider: 'anthropic',
+                model: 'claude-sonnet-4-5',
+                usage: {
+                  input: 100,
+                  output: 50,
+                  cacheRead: 0,
+                  cacheWrite: 0,
+                  totalTokens: 150,
+                  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 },
+                },
+                stopReason: 'toolUse',
+                timestamp: n,
+              }
+            : {
+                role: 'toolResult',
+                toolCallId: 'c' + (n - 1),
+                toolName: 'read',
+                content: [{ type: 'text', text: word.repeat(Math.floor(12 + rand() * 250)) }],
+                isError: false,
+                timestamp: n,
+              };
       const line = JSON.stringify({ type: 'message', id: id8, parentId: parent, timestamp: '2026-01-01T00:00:00.000Z', message });
       lines.push(line);
       size += line.length + 1;

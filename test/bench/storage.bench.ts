@@ -23,7 +23,13 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
   const sizeMb = ctx.sizes?.[0] ?? 100;
   const runs = ctx.runs ?? 3;
   const port = Number(process.env.BENCH_PORT ?? 4196);
-  const server = await createServer({ root, configFile: resolve(root, 'vite.config.ts'), logLevel: 'warn', server: { port, strictPort: false, hmr: false, watch: null }, optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] } });
+  const server = await createServer({
+    root,
+    configFile: resolve(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    server: { port, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
+  });
   await server.listen();
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
@@ -40,7 +46,14 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
       ctx.row({ name, value, unit: 'ms', baseline: base, ratio: value / base, target: '≤ 1.5×', ok: value / base <= 1.5 });
     ratioRow(`storage: import one ${Math.round(r.bigBytes / 1048576)} MB session vs raw OPFS write`, r.bigImport, r.bigRaw);
     ratioRow(`storage: import a folder of 500 sessions (${Math.round(r.folderBytes / 1048576)} MB) vs raw OPFS writes`, r.folderImport, r.folderRaw);
-    ctx.row({ name: 'storage: list 2,000 sessions, fresh worker (median)', value: r.listCold, unit: 'ms', target: '≤ 100 ms', ok: r.listCold <= 100, note: 'first call of a new worker: checks the index against the files, then reads it' });
+    ctx.row({
+      name: 'storage: list 2,000 sessions, fresh worker (median)',
+      value: r.listCold,
+      unit: 'ms',
+      target: '≤ 100 ms',
+      ok: r.listCold <= 100,
+      note: 'first call of a new worker: checks the index against the files, then reads it',
+    });
     ctx.row({ name: 'storage: list 2,000 sessions, warm (median)', value: r.listWarm, unit: 'ms', target: '≤ 100 ms', ok: r.listWarm <= 100 });
     ctx.row({ name: `storage: read the index bytes (${Math.round(r.indexBytes / 1024)} KB, median)`, value: r.readIndex, unit: 'ms' });
     ctx.row({ name: 'storage: import 2,000 small sessions in one call', value: r.listImportAll, unit: 'ms' });

@@ -8,8 +8,18 @@ import { cdp, commands } from 'vitest/browser';
 import { BROWSER_SIZES, deepNesting, hugeLine, longChain } from '../core/bad-input-big.ts';
 import { freshRoot, namesIn, removeRoot, sessionText, startWorker } from './helpers.ts';
 
-
-interface Case { file: string; core: unknown; import: { outcome?: string; line?: number; reason?: string; problems?: number; title?: string; items?: Array<{ name?: string; outcome: string; line?: number; reason?: string }> } }
+interface Case {
+  file: string;
+  core: unknown;
+  import: {
+    outcome?: string;
+    line?: number;
+    reason?: string;
+    problems?: number;
+    title?: string;
+    items?: Array<{ name?: string; outcome: string; line?: number; reason?: string }>;
+  };
+}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -55,7 +65,10 @@ describe('bad input through a real import in Chromium (OPFS)', () => {
     for (const c of all) {
       const mine = report.items.filter((i) => i.name === c.file || i.name.startsWith(`${c.file}/`));
       const want = c.import.items ?? [{ name: c.file, ...c.import }];
-      expect(mine.map((i) => (i.outcome === 'unchanged' ? 'added' : i.outcome)), c.file).toEqual(want.map((w) => w.outcome));
+      expect(
+        mine.map((i) => (i.outcome === 'unchanged' ? 'added' : i.outcome)),
+        c.file,
+      ).toEqual(want.map((w) => w.outcome));
       want.forEach((w, k) => {
         if (w.name) expect(mine[k].name).toBe(w.name);
         if ('line' in w || !c.import.items) expect(mine[k].line, c.file).toBe(w.line);
@@ -79,7 +92,8 @@ describe('bad input through a real import in Chromium (OPFS)', () => {
     await dir.removeEntry('index.json');
     const again = open(root);
     const rebuilt = await again.api.listSessions({});
-    const key = (s: { id: string; size: number; entryCount: number; problems: number; title: string | null }) => [s.id, s.size, s.entryCount, s.problems, s.title].join('|');
+    const key = (s: { id: string; size: number; entryCount: number; problems: number; title: string | null }) =>
+      [s.id, s.size, s.entryCount, s.problems, s.title].join('|');
     expect(rebuilt.map(key).sort()).toEqual(listed.map(key).sort());
     expect((await api.ping({ message: 'alive' })).pong).toBe('alive');
   });
@@ -113,10 +127,20 @@ describe('a full disk (CDP Storage.overrideQuotaForOrigin)', () => {
     cleanups.push(() => session.send('Storage.overrideQuotaForOrigin', { origin }));
     const small = new File([sessionText('small-fits', 1)], 'small.jsonl');
     const big = new File([sessionText('too-big', 1200)], 'big.jsonl');
-    const gz = new File([await new Response(new Blob([sessionText('too-big-gz', 1200)]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()], 'big.jsonl.gz');
+    const gz = new File(
+      [await new Response(new Blob([sessionText('too-big-gz', 1200)]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()],
+      'big.jsonl.gz',
+    );
     const zip = new File([zipSync({ 'sessions/too-big-zip.jsonl': strToU8(sessionText('too-big-zip', 1200)) })], 'big.zip');
-    for (const [files, culprit] of [[[small, big], 'big.jsonl'], [[gz], 'big.jsonl.gz'], [[zip], 'big.zip']] as const) {
-      const error = await api.importFiles({ files: [...files] }).then(() => null, (e: { code: string; file?: string; message: string }) => e);
+    for (const [files, culprit] of [
+      [[small, big], 'big.jsonl'],
+      [[gz], 'big.jsonl.gz'],
+      [[zip], 'big.zip'],
+    ] as const) {
+      const error = await api.importFiles({ files: [...files] }).then(
+        () => null,
+        (e: { code: string; file?: string; message: string }) => e,
+      );
       expect(error).toMatchObject({ code: 'quota-exceeded', file: culprit });
       expect(error!.message).toContain(culprit);
       await expectPrecious(api, before);

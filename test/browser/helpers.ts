@@ -43,7 +43,24 @@ export function sessionText(id: string, turns = 2, prefix = 'e'): string {
     const u = `${prefix}${(2 * i).toString(16).padStart(7, '0')}`;
     const a = `${prefix}${(2 * i + 1).toString(16).padStart(7, '0')}`;
     lines.push(JSON.stringify({ type: 'message', id: u, parentId: parent, timestamp: 't', message: { role: 'user', content: `question ${i}`, timestamp: 1 } }));
-    lines.push(JSON.stringify({ type: 'message', id: a, parentId: u, timestamp: 't', message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude', usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.5 } }, stopReason: 'stop', timestamp: 2 } }));
+    lines.push(
+      JSON.stringify({
+        type: 'message',
+        id: a,
+        parentId: u,
+        timestamp: 't',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: `answer ${i}` }],
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude',
+          usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.5 } },
+          stopReason: 'stop',
+          timestamp: 2,
+        },
+      }),
+    );
     parent = a;
   }
   return lines.join('\n') + '\n';

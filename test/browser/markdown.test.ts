@@ -31,8 +31,14 @@ function htmlOf(fragment: DocumentFragment): string {
 function activeIn(root: ParentNode) {
   const all = [...root.querySelectorAll('*')];
   return {
-    elements: all.filter((el) => /^(script|iframe|object|embed|img|svg|math|style|link|meta|base|form|input|video|audio|source)$/.test(el.localName)).map((el) => el.localName),
-    handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on') || a.name === 'style' || a.name === 'src' || a.name === 'srcset').map((a) => `${el.localName}[${a.name}]`)),
+    elements: all
+      .filter((el) => /^(script|iframe|object|embed|img|svg|math|style|link|meta|base|form|input|video|audio|source)$/.test(el.localName))
+      .map((el) => el.localName),
+    handlers: all.flatMap((el) =>
+      [...el.attributes]
+        .filter((a) => a.name.startsWith('on') || a.name === 'style' || a.name === 'src' || a.name === 'srcset')
+        .map((a) => `${el.localName}[${a.name}]`),
+    ),
     links: [...root.querySelectorAll('a')].map((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')].join(' ')),
   };
 }
@@ -95,16 +101,58 @@ describe("the worker's renderMarkdown", () => {
   test('markdown-it output passes the page allowlist untouched (nothing the reader shows is lost)', async () => {
     const api = worker();
     const text = [
-      '# Title', '', 'Some **bold**, *em*, ~~gone~~, `code` and https://example.com/x and <mail@example.com>.', '',
-      '> a quote', '', '3. three', '4. four', '', '- a', '- b', '', '---', '', 'line  ', 'break', '',
-      '| a | b |', '|---|---|', '| 1 | 2 |', '', '![alt](https://example.com/i.png)', '',
-      '```ts', 'export const answer: number = 42; // why', '```', '', '```', 'plain block', '```',
+      '# Title',
+      '',
+      'Some **bold**, *em*, ~~gone~~, `code` and https://example.com/x and <mail@example.com>.',
+      '',
+      '> a quote',
+      '',
+      '3. three',
+      '4. four',
+      '',
+      '- a',
+      '- b',
+      '',
+      '---',
+      '',
+      'line  ',
+      'break',
+      '',
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '',
+      '![alt](https://example.com/i.png)',
+      '',
+      '```ts',
+      'export const answer: number = 42; // why',
+      '```',
+      '',
+      '```',
+      'plain block',
+      '```',
     ].join('\n');
     const [html] = await api.renderMarkdown({ texts: [text] });
     const template = document.createElement('template');
     template.innerHTML = html;
     expect(htmlOf(sanitizeToFragment(html))).toBe(template.innerHTML);
-    for (const selector of ['h1', 'strong', 'em', 's', 'code', 'blockquote', 'ol[start="3"]', 'ul', 'hr', 'br', 'table td', 'span.md-image', 'a[href="https://example.com/x"]', 'a[href="mailto:mail@example.com"]', 'pre code.language-ts .hljs-keyword']) {
+    for (const selector of [
+      'h1',
+      'strong',
+      'em',
+      's',
+      'code',
+      'blockquote',
+      'ol[start="3"]',
+      'ul',
+      'hr',
+      'br',
+      'table td',
+      'span.md-image',
+      'a[href="https://example.com/x"]',
+      'a[href="mailto:mail@example.com"]',
+      'pre code.language-ts .hljs-keyword',
+    ]) {
       expect(template.content.querySelector(selector), selector).not.toBeNull();
     }
   });
@@ -146,10 +194,12 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
   test('plain text at once, then the worker-made markdown; hostile text never becomes active', async () => {
     const api = worker();
     let calls = 0;
-    cleanups.push(setMarkdownSource((texts) => {
-      calls++;
-      return api.renderMarkdown({ texts });
-    }));
+    cleanups.push(
+      setMarkdownSource((texts) => {
+        calls++;
+        return api.renderMarkdown({ texts });
+      }),
+    );
     const nice = host();
     const text = `Some **bold** and a [link](https://example.com/${Math.random()}).\n\n\`\`\`ts\nconst x = 1;\n\`\`\``;
     showMarkdown(nice, text);
@@ -176,7 +226,14 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
 
   test('a cancelled upgrade leaves the plain text; a failing source leaves it plain for good', async () => {
     let release: (() => void) | null = null;
-    cleanups.push(setMarkdownSource((texts) => new Promise((resolve) => { release = () => resolve(texts.map(() => '<p><strong>late</strong></p>')); })));
+    cleanups.push(
+      setMarkdownSource(
+        (texts) =>
+          new Promise((resolve) => {
+            release = () => resolve(texts.map(() => '<p><strong>late</strong></p>'));
+          }),
+      ),
+    );
     const gone = host();
     const cancel = showMarkdown(gone, `cancelled ${Math.random()}`);
     await expect.poll(() => release !== null, { timeout: 20_000 }).toBe(true);
@@ -214,12 +271,29 @@ describe('the slice scheduler', () => {
       return j;
     };
     const runTask = () => tasks.shift()?.();
-    return { scheduler, job, ran, tasks, sync, runTask, advance: (ms: number) => { clock += ms; } };
+    return {
+      scheduler,
+      job,
+      ran,
+      tasks,
+      sync,
+      runTask,
+      advance: (ms: number) => {
+        clock += ms;
+      },
+    };
   }
 
   test('each task stops once the budget is spent, most urgent first; the rest goes to later tasks', () => {
     const { scheduler, job, ran, tasks, runTask } = fakeScheduler(8);
-    for (const [name, rank] of [['far', 900], ['near', 0], ['mid', 300], ['farther', 2000], ['close', 10]] as const) scheduler.add(job(name, rank, 3));
+    for (const [name, rank] of [
+      ['far', 900],
+      ['near', 0],
+      ['mid', 300],
+      ['farther', 2000],
+      ['close', 10],
+    ] as const)
+      scheduler.add(job(name, rank, 3));
     expect(tasks).toHaveLength(1);
     expect(ran).toEqual([]);
     runTask();

@@ -77,7 +77,10 @@ describe('the OPFS store in a real worker', () => {
         { path: 'sessions/--p--/y.jsonl.gz', file: new File([gz], 'y.jsonl.gz') },
       ],
     });
-    expect(report.items.map((i) => [i.name, i.outcome])).toEqual([['sessions/--p--/x_f1.jsonl', 'added'], ['sessions/--p--/y.jsonl', 'added']]);
+    expect(report.items.map((i) => [i.name, i.outcome])).toEqual([
+      ['sessions/--p--/x_f1.jsonl', 'added'],
+      ['sessions/--p--/y.jsonl', 'added'],
+    ]);
     const bundle = await a.api.exportBundle({});
     const b = open();
     const restored = await b.api.importFiles({ files: [new File([bundle.blob], bundle.name)] });
@@ -97,15 +100,39 @@ describe('the OPFS store in a real worker', () => {
     channel.close();
   });
 
-  test('a cancelled import leaves no partial file and an unchanged list', async () => {
+  // The cancel must land mid-import on any machine: the test holds the write lock of the second
+  // file's session (as another tab writing it would), so the worker has stored the first file and
+  // waits on the second when the test cancels. Nothing here races a clock.
+  test('a cancelled import keeps what it finished, leaves no partial file, and stops waiting for a busy session', async () => {
     const { api, root } = open();
     await api.importFiles({ files: [new File([sessionText('small')], 's.jsonl')] });
-    const big = new File([sessionText('big', 15000)], 'big.jsonl');
+    const first = new File([sessionText('first', 40000)], 'first.jsonl');
+    const second = new File([sessionText('second', 200)], 'second.jsonl');
+    expect(first.size).toBeGreaterThan(2 * 4 * 1024 * 1024); // several chunks
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const holding = new Promise<void>((taken) =>
+      navigator.locks.request('rho-sessions:write:second', () => {
+        taken();
+        return held;
+      }),
+    );
+    await holding;
     const controller = new AbortController();
-    const call = api.importFiles({ files: [big] }, { signal: controller.signal, onProgress: (p) => p.done > 0 && p.done < p.total && controller.abort() });
-    await expect(call).rejects.toMatchObject({ code: 'aborted' });
-    expect((await api.listSessions({})).map((s) => s.id)).toEqual(['small']);
-    expect(await namesIn(root, 'sessions')).toEqual(['small.jsonl']);
+    const labels: string[] = [];
+    const call = api.importFiles({ files: [first, second] }, { signal: controller.signal, onProgress: (p) => labels.push(p.label ?? '') });
+    const outcome = call.then(
+      () => 'resolved',
+      (e) => e,
+    );
+    // The worker is waiting for the lock the test holds: an event to wait for, not a time.
+    await expect.poll(async () => (await navigator.locks.query()).pending?.some((l) => l.name === 'rho-sessions:write:second')).toBe(true);
+    controller.abort();
+    expect(await outcome).toMatchObject({ code: 'aborted' });
+    release();
+    expect(labels).toContain('first.jsonl');
+    expect((await api.listSessions({})).map((s) => s.id).sort()).toEqual(['first', 'small']);
+    expect(await namesIn(root, 'sessions')).toEqual(['first.jsonl', 'small.jsonl']);
     expect(await namesIn(root, 'tmp')).toEqual([]);
   });
 

@@ -33,7 +33,9 @@ export function hugeLine(mb: number): BigCase {
   // Text with escapes and non-ASCII, so the line is not just one repeated byte.
   const unit = 'lorem ipsum "quoted" \\ back\\slash \u00e9t\u00e9 \u2603 tab\t ';
   const reps = Math.ceil((mb * 1024 * 1024) / enc.encode(JSON.stringify(unit)).length);
-  const before = enc.encode(`${headerLine(id)}\n{"type":"message","id":"h0000001","parentId":null,"timestamp":"${T}","message":{"role":"user","timestamp":1,"content":`);
+  const before = enc.encode(
+    `${headerLine(id)}\n{"type":"message","id":"h0000001","parentId":null,"timestamp":"${T}","message":{"role":"user","timestamp":1,"content":`,
+  );
   const piece = JSON.stringify(unit).slice(1, -1);
   // One string value built from a repeated chunk of about 1 MB.
   const perChunk = Math.max(1, Math.floor(reps / Math.max(1, mb)));
@@ -41,7 +43,26 @@ export function hugeLine(mb: number): BigCase {
   const parts: Uint8Array[] = [before, enc.encode('"')];
   for (let done = 0; done < reps; done += perChunk) parts.push(chunk);
   parts.push(enc.encode('"}}\n'));
-  parts.push(enc.encode(JSON.stringify({ type: 'message', id: 'h0000002', parentId: 'h0000001', timestamp: T, message: { role: 'assistant', content: [{ type: 'text', text: 'after the huge line' }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-x', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: 'stop', timestamp: 2 } }) + '\n'));
+  parts.push(
+    enc.encode(
+      JSON.stringify({
+        type: 'message',
+        id: 'h0000002',
+        parentId: 'h0000001',
+        timestamp: T,
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'after the huge line' }],
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude-x',
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: 'stop',
+          timestamp: 2,
+        },
+      }) + '\n',
+    ),
+  );
   return make(`huge-line-${mb}mb.jsonl`, id, parts, 2, 2, 'h0000002');
 }
 
@@ -52,7 +73,9 @@ export function longChain(n: number): BigCase {
   let parent: string | null = null;
   for (let i = 0; i < n; i++) {
     const eid = i.toString(16).padStart(8, '0');
-    lines.push(`{"type":"custom","id":"${eid}","parentId":${parent === null ? 'null' : `"${parent}"`},"timestamp":"${T}","customType":"step","data":{"i":${i}}}`);
+    lines.push(
+      `{"type":"custom","id":"${eid}","parentId":${parent === null ? 'null' : `"${parent}"`},"timestamp":"${T}","customType":"step","data":{"i":${i}}}`,
+    );
     parent = eid;
   }
   // Parts of about 1 MB, so a Blob can be built without one giant string.
@@ -64,13 +87,15 @@ export function longChain(n: number): BigCase {
 /** A session with one entry whose field nests `depth` arrays and objects (100,000 at full size). */
 export function deepNesting(depth: number): BigCase {
   const id = `d0000000-0000-7000-8000-${String(depth).padStart(12, '0')}`;
-  const open = '[{"a":'.repeat(depth / 2) ;
+  const open = '[{"a":'.repeat(depth / 2);
   const close = '}]'.repeat(depth / 2);
   const parts = [
     enc.encode(`${headerLine(id)}\n`),
     enc.encode(`{"type":"message","id":"n0000001","parentId":null,"timestamp":"${T}","message":{"role":"user","timestamp":1,"content":"deep"}}\n`),
     enc.encode(`{"type":"custom","id":"n0000002","parentId":"n0000001","timestamp":"${T}","customType":"deep","data":${open}0${close}}\n`),
-    enc.encode(`{"type":"message","id":"n0000003","parentId":"n0000002","timestamp":"${T}","message":{"role":"user","timestamp":2,"content":${open}0${close}}}\n`),
+    enc.encode(
+      `{"type":"message","id":"n0000003","parentId":"n0000002","timestamp":"${T}","message":{"role":"user","timestamp":2,"content":${open}0${close}}}\n`,
+    ),
     enc.encode(`{"type":"message","id":"n0000004","parentId":"n0000003","timestamp":"${T}","message":{"role":"user","timestamp":3,"content":"after"}}\n`),
   ];
   return make(`deep-nesting-${depth}.jsonl`, id, parts, 4, 4, 'n0000004');

@@ -7,7 +7,13 @@ import { bytesOf, type BigCase } from './bad-input-big.ts';
 export const root = resolve(import.meta.dirname, '../..');
 
 /** What reading a case with the core must give. */
-export interface CoreOutcome { isSession: boolean; entries: number; branch: number; leafId: string | null; problems: Array<[string, number]> }
+export interface CoreOutcome {
+  isSession: boolean;
+  entries: number;
+  branch: number;
+  leafId: string | null;
+  problems: Array<[string, number]>;
+}
 /** What importing a case must give (one file, or the items of an archive). */
 export interface ImportOutcome {
   outcome?: string;
@@ -18,7 +24,13 @@ export interface ImportOutcome {
   items?: Array<{ name?: string; outcome: string; line?: number; reason?: string }>;
 }
 /** One case of the manifest. */
-export interface BadCase { file: string; case: string; core: CoreOutcome | null; import: ImportOutcome; note?: string }
+export interface BadCase {
+  file: string;
+  case: string;
+  core: CoreOutcome | null;
+  import: ImportOutcome;
+  note?: string;
+}
 
 /** Every committed case, in manifest order. */
 export const cases: BadCase[] = JSON.parse(readFileSync(resolve(root, 'fixtures/bad/cases.json'), 'utf8')).cases;

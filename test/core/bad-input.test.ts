@@ -20,7 +20,9 @@ describe('every committed bad-input case through the core', () => {
   test('the manifest names every file of fixtures/bad once', async () => {
     const { readdirSync } = await import('node:fs');
     const { resolve } = await import('node:path');
-    const files = readdirSync(resolve(import.meta.dirname, '../../fixtures/bad')).filter((f) => f !== 'cases.json').sort();
+    const files = readdirSync(resolve(import.meta.dirname, '../../fixtures/bad'))
+      .filter((f) => f !== 'cases.json')
+      .sort();
     expect(cases.map((c) => c.file).sort()).toEqual(files);
   });
 
@@ -78,7 +80,10 @@ describe('every committed bad-input case through the core', () => {
       }
       const a = parse(bytes);
       const b = parse(text);
-      expect(b.problems.map((p) => [p.code, p.line]), c.file).toEqual(a.problems.map((p) => [p.code, p.line]));
+      expect(
+        b.problems.map((p) => [p.code, p.line]),
+        c.file,
+      ).toEqual(a.problems.map((p) => [p.code, p.line]));
       expect(b.entries.length).toBe(a.entries.length);
     }
   });

@@ -71,9 +71,31 @@ const LINES = [
   JSON.stringify({ x: [{ a: [1, { b: null }], c: -1.5e3, d: [], e: {} }], y: 'é " \\ \n /', t: true, f: false, type: 't', id: 'i', parentId: 'p' }),
   '{"type":"custom","id":"a","parentId":null,"id":"b"}',
   '{"type":"x","id":"' + 'long'.repeat(40) + '"}',
-  '[1]', 'null', '{"type":5}', '{"id":"a\\u0062"}', '{"\\u0069d":"a"}', '{"type":"x"', '{"type":"x"} x', '{"a":nope}', '{"a" 1}',
-  '{"a":1,}x', '"s"', '{"a":[1,]}', '{"a":01}', '{"a":"\\x"}', '{"a":"\t"}', '{"a":{"b":1,}}', '{"a":[}', '{"a":tru}', '{"a":-}',
-  '{"a":1.}', '{"a":1e}', '{"a":"\\u12"}', '{"a":"\\', '{"a":"x\\"}', '{"type":"t","x":"unterminated',
+  '[1]',
+  'null',
+  '{"type":5}',
+  '{"id":"a\\u0062"}',
+  '{"\\u0069d":"a"}',
+  '{"type":"x"',
+  '{"type":"x"} x',
+  '{"a":nope}',
+  '{"a" 1}',
+  '{"a":1,}x',
+  '"s"',
+  '{"a":[1,]}',
+  '{"a":01}',
+  '{"a":"\\x"}',
+  '{"a":"\t"}',
+  '{"a":{"b":1,}}',
+  '{"a":[}',
+  '{"a":tru}',
+  '{"a":-}',
+  '{"a":1.}',
+  '{"a":1e}',
+  '{"a":"\\u12"}',
+  '{"a":"\\',
+  '{"a":"x\\"}',
+  '{"type":"t","x":"unterminated',
 ];
 
 describe('the envelope scanner on bytes', () => {
@@ -91,7 +113,19 @@ describe('the envelope scanner on bytes', () => {
 
   test('leaves invalid UTF-8, overlong forms, surrogates and raw control bytes undecided', () => {
     const wrap = (mid: number[]) => new Uint8Array([...encoder.encode('{"type":"t","x":"'), ...mid, ...encoder.encode('"}')]);
-    for (const bad of [[0xff], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc3], [0xe2, 0x82], [0x00], [0x09], [0x1f], [0x0d]]) {
+    for (const bad of [
+      [0xff],
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xc3],
+      [0xe2, 0x82],
+      [0x00],
+      [0x09],
+      [0x1f],
+      [0x0d],
+    ]) {
       expect(scanBytes(wrap(bad))).toBeNull();
       check(wrap(bad));
     }
@@ -107,16 +141,28 @@ describe('the envelope scanner on bytes', () => {
 
   test('property: JSON objects, and their byte mutations, agree with JSON.parse', () => {
     const envelope = fc.record(
-      { type: fc.oneof(fc.string(), fc.constant('message')), id: fc.string({ unit: 'grapheme' }), parentId: fc.oneof(fc.constant(null), fc.string({ unit: 'grapheme' })) },
+      {
+        type: fc.oneof(fc.string(), fc.constant('message')),
+        id: fc.string({ unit: 'grapheme' }),
+        parentId: fc.oneof(fc.constant(null), fc.string({ unit: 'grapheme' })),
+      },
       { requiredKeys: [] },
     );
-    const line = fc.tuple(envelope, fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }), fc.boolean()).map(([env, body, first]) => encoder.encode(JSON.stringify(first ? { ...env, ...body } : { ...body, ...env })));
-    fc.assert(fc.property(line, (bytes) => check(bytes)), { numRuns: 400 });
+    const line = fc
+      .tuple(envelope, fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }), fc.boolean())
+      .map(([env, body, first]) => encoder.encode(JSON.stringify(first ? { ...env, ...body } : { ...body, ...env })));
+    fc.assert(
+      fc.property(line, (bytes) => check(bytes)),
+      { numRuns: 400 },
+    );
     const mutated = fc.tuple(line, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 })).map(([bytes, flips]) => {
       const out = bytes.slice();
       for (const [at, value] of flips) if (out.length) out[at % out.length] = value === 10 ? 32 : value;
       return out;
     });
-    fc.assert(fc.property(mutated, (bytes) => check(bytes)), { numRuns: 1500 });
+    fc.assert(
+      fc.property(mutated, (bytes) => check(bytes)),
+      { numRuns: 1500 },
+    );
   });
 });

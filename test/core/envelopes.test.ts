@@ -1,6 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { bodiesOf, bodyOf, branch, branchOfIndex, children, childrenOfIndex, indexEnvelopes, leafOf, leafOfIndex, leaves, leavesOfIndex, parse, scanEnvelope, walkBranch, walkIndexBranch } from '../../src/core/index.ts';
+import {
+  bodiesOf,
+  bodyOf,
+  branch,
+  branchOfIndex,
+  children,
+  childrenOfIndex,
+  indexEnvelopes,
+  leafOf,
+  leafOfIndex,
+  leaves,
+  leavesOfIndex,
+  parse,
+  scanEnvelope,
+  walkBranch,
+  walkIndexBranch,
+} from '../../src/core/index.ts';
 import { HEADER, bytes, codes, e, fixtureFiles, jsonl, m } from './helpers.ts';
 
 /** Asserts the envelope index says what parse (without schema checks) says, body by body. */
@@ -23,7 +39,12 @@ function expectAgreement(input: Uint8Array) {
   expect(x.leafId).toBe(s.leafId);
   expect(x.problems).toEqual(s.problems);
   expect([...x.indexById]).toEqual([...s.indexById]);
-  expect(bodiesOf(x, s.entries.map((_, i) => i))).toEqual(s.entries);
+  expect(
+    bodiesOf(
+      x,
+      s.entries.map((_, i) => i),
+    ),
+  ).toEqual(s.entries);
   const walk = walkIndexBranch(x);
   const sWalk = walkBranch(s);
   expect(walk.indices.map((i) => x.ids[i])).toEqual(sWalk.entries.map((en) => en.id));
@@ -37,7 +58,6 @@ function expectAgreement(input: Uint8Array) {
     expect(leafOfIndex(x, id)).toBe(leafOf(s, id));
   }
 }
-
 
 const slot = { type: 'title', v: 1, title: 'T', source: 'auto', updatedAt: 'u', pad: '  ' };
 const user = (text: string) => ({ role: 'user', content: text, timestamp: 1 });
@@ -66,16 +86,30 @@ const CASES: Record<string, string | Uint8Array> = {
   'future version': jsonl({ ...HEADER, version: 9 }, e('a', null)),
   'title slot': jsonl(slot, { ...HEADER, title: 'stale' }, e('a', null)),
   'bad title slot': jsonl({ ...slot, v: 2 }, HEADER, e('a', null)),
-  'non-string envelopes': jsonl(HEADER, { type: 'custom', customType: 'x', id: 5, parentId: null, timestamp: 't' }, { type: 7, id: 'b', parentId: ['x'] }, { id: 'c', parentId: 'b' }),
-  'escaped envelope values and keys': jsonl(HEADER, '{"type":"custom","id":"a\\"b","parentId":null}', '{"\\u0074ype":"custom","id":"c","parentId":"a\\"b"}', '{"type":"custom","i\\u0064":"d","parentId":"c"}'),
-  'envelope after the body, nested decoys': jsonl(HEADER, { type: 'custom', customType: 'x', data: { id: 'inner', parentId: 'zz', type: 'session', s: '"id":"nope"' }, id: 'a', parentId: null }, { content: [{ type: 'text', text: '{"id":"x"}' }], type: 'custom_message', id: 'b', parentId: 'a' }),
+  'non-string envelopes': jsonl(
+    HEADER,
+    { type: 'custom', customType: 'x', id: 5, parentId: null, timestamp: 't' },
+    { type: 7, id: 'b', parentId: ['x'] },
+    { id: 'c', parentId: 'b' },
+  ),
+  'escaped envelope values and keys': jsonl(
+    HEADER,
+    '{"type":"custom","id":"a\\"b","parentId":null}',
+    '{"\\u0074ype":"custom","id":"c","parentId":"a\\"b"}',
+    '{"type":"custom","i\\u0064":"d","parentId":"c"}',
+  ),
+  'envelope after the body, nested decoys': jsonl(
+    HEADER,
+    { type: 'custom', customType: 'x', data: { id: 'inner', parentId: 'zz', type: 'session', s: '"id":"nope"' }, id: 'a', parentId: null },
+    { content: [{ type: 'text', text: '{"id":"x"}' }], type: 'custom_message', id: 'b', parentId: 'a' },
+  ),
   'duplicate keys in a line': '{"type":"session","version":3,"id":"s","timestamp":"t"}\n{"type":"custom","id":"a","parentId":null,"id":"b"}\n',
   'whitespace inside': jsonl(HEADER) + '  { "type" : "custom" , "id" : "a" , "parentId" : null , "x" : [ 1 , { "y" : true } ] }  \n',
   v1,
   v2: jsonl({ ...HEADER, version: 2 }, m('a', null, { role: 'hookMessage', customType: 'x', content: 'c', display: true })),
   'invalid utf-8': new Uint8Array([...bytes(jsonl(HEADER)), ...bytes('{"type":"custom","customType":"'), 0xff, ...bytes('","id":"a","parentId":null}\n')]),
   'unicode and line separators': jsonl(HEADER, m('a', null, user('héllo 🌍 \u2028 \u0085 ok'))),
-  'bom': '\ufeff' + jsonl(HEADER, e('a', null)),
+  bom: '\ufeff' + jsonl(HEADER, e('a', null)),
   'broken bodies (not JSON) are skipped as by parse': jsonl(
     HEADER,
     e('a', null),
@@ -127,7 +161,8 @@ describe('envelope index', () => {
 
   test('200,000-entry chain: no stack overflow, same branch as parse', () => {
     const lines = [JSON.stringify(HEADER)];
-    for (let i = 0; i < 200_000; i++) lines.push(`{"type":"custom","customType":"x","id":"${i.toString(16)}","parentId":${i ? `"${(i - 1).toString(16)}"` : 'null'}}`);
+    for (let i = 0; i < 200_000; i++)
+      lines.push(`{"type":"custom","customType":"x","id":"${i.toString(16)}","parentId":${i ? `"${(i - 1).toString(16)}"` : 'null'}}`);
     const x = indexEnvelopes(bytes(lines.join('\n') + '\n'));
     expect(x.problems).toEqual([]);
     const b = branchOfIndex(x);
@@ -141,7 +176,7 @@ describe('envelope index', () => {
     const x = indexEnvelopes(input);
     expect(x.ids).toEqual(['a']);
     expect(x.problems).toEqual([]);
-    expect(((bodyOf(x, 0)?.message as { content: string }).content).length).toBe(14 * 1024 * 1024);
+    expect((bodyOf(x, 0)!.message as { content: string }).content.length).toBe(14 * 1024 * 1024);
   }, 60_000);
 
   test('the branch of a real v1 file matches parse', () => {
@@ -160,13 +195,40 @@ describe('scanEnvelope', () => {
   });
 
   test('decides valid lines with nesting, escapes, numbers and literals', () => {
-    const line = JSON.stringify({ x: [{ a: [1, { b: null }], c: -1.5e3, d: [], e: {} }], y: 'é \u0001 " \\ \n /', t: true, f: false, type: 't', id: 'i', parentId: 'p' });
+    const line = JSON.stringify({
+      x: [{ a: [1, { b: null }], c: -1.5e3, d: [], e: {} }],
+      y: 'é \u0001 " \\ \n /',
+      t: true,
+      f: false,
+      type: 't',
+      id: 'i',
+      parentId: 'p',
+    });
     expect(scanEnvelope(line)).toEqual({ type: 't', id: 'i', parentId: 'p' });
     expect(scanEnvelope(' { "type" : "t" } ')).toEqual({ type: 't', id: undefined, parentId: undefined });
   });
 
   test('leaves undecided what JSON.parse must decide', () => {
-    for (const line of ['[1]', 'null', '{"type":5}', '{"id":"a\\u0062"}', '{"\\u0069d":"a"}', '{"type":"x"', '{"type":"x"} x', '{"a":nope}', '{"a" 1}', '{"a":1,}x', '"s"', '{"a":[1,]}', '{"a":01}', '{"a":"\\x"}', '{"a":"\t"}', '{"a":{"b":1,}}', '{"a":[}', '{"a":tru}']) {
+    for (const line of [
+      '[1]',
+      'null',
+      '{"type":5}',
+      '{"id":"a\\u0062"}',
+      '{"\\u0069d":"a"}',
+      '{"type":"x"',
+      '{"type":"x"} x',
+      '{"a":nope}',
+      '{"a" 1}',
+      '{"a":1,}x',
+      '"s"',
+      '{"a":[1,]}',
+      '{"a":01}',
+      '{"a":"\\x"}',
+      '{"a":"\t"}',
+      '{"a":{"b":1,}}',
+      '{"a":[}',
+      '{"a":tru}',
+    ]) {
       expect(scanEnvelope(line)).toBeNull();
     }
   });

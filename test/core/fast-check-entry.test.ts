@@ -5,10 +5,7 @@ import { EntrySchema, parse } from '../../src/core/index.ts';
 import { isSurelyValid } from '../../src/core/fast-check-entry.ts';
 import { fixtureFiles } from './helpers.ts';
 
-
-const entries = fixtureFiles().flatMap(
-  (f) => parse(new Uint8Array(readFileSync(f)), { validate: false }).entries,
-);
+const entries = fixtureFiles().flatMap((f) => parse(new Uint8Array(readFileSync(f)), { validate: false }).entries);
 const zodSays = (x: unknown) => EntrySchema.safeParse(x).success;
 
 // Every path to a value inside an object, so a mutation can reach deep fields.
@@ -46,7 +43,10 @@ describe('isSurelyValid (the pre-check before zod)', () => {
   });
 
   test('is never looser than zod on random mutations of real entries', () => {
-    const samples = entries.filter(isSurelyValid).filter((_, i) => i % 7 === 0).slice(0, 300);
+    const samples = entries
+      .filter(isSurelyValid)
+      .filter((_, i) => i % 7 === 0)
+      .slice(0, 300);
     fc.assert(
       fc.property(fc.nat(), fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.boolean(), (i, j, value, remove) => {
         const entry = samples[i % samples.length];
@@ -62,7 +62,12 @@ describe('isSurelyValid (the pre-check before zod)', () => {
     const base = { type: 'message', id: 'a', parentId: null, timestamp: 't' };
     expect(isSurelyValid({ ...base, message: { role: 'user', content: 'x', attachments: [] } })).toBe(false);
     expect(isSurelyValid({ ...base, message: { role: 'developer', content: 'x' } })).toBe(false);
-    expect(isSurelyValid({ ...base, message: { role: 'assistant', content: [{ type: 'image', data: 'x', mimeType: 'y' }], provider: 'p', model: 'm', stopReason: 'stop' } })).toBe(false);
+    expect(
+      isSurelyValid({
+        ...base,
+        message: { role: 'assistant', content: [{ type: 'image', data: 'x', mimeType: 'y' }], provider: 'p', model: 'm', stopReason: 'stop' },
+      }),
+    ).toBe(false);
     expect(isSurelyValid({ ...base, message: { role: 'assistant', content: [], provider: 'p', model: 'm', stopReason: 'stop' } })).toBe(true);
   });
 });

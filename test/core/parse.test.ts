@@ -173,7 +173,8 @@ describe('parse', () => {
 
   test('200,000-entry chain parses without stack overflow', () => {
     const lines = [JSON.stringify(HEADER)];
-    for (let i = 0; i < 200_000; i++) lines.push(`{"type":"custom","customType":"x","id":"${i.toString(16)}","parentId":${i ? `"${(i - 1).toString(16)}"` : 'null'},"timestamp":"t"}`);
+    for (let i = 0; i < 200_000; i++)
+      lines.push(`{"type":"custom","customType":"x","id":"${i.toString(16)}","parentId":${i ? `"${(i - 1).toString(16)}"` : 'null'},"timestamp":"t"}`);
     const { session, branch } = read(lines.join('\n') + '\n');
     expect(session.problems).toEqual([]);
     expect(branch).toHaveLength(200_000);

@@ -43,9 +43,27 @@ describe('entry readers', () => {
   test('typed drops the attachment envelopes, counted from the end', () => {
     const env = '<attachment name="a" type="t" path="p">\nx\n</attachment>';
     const att = { kind: 'file', name: 'a', path: 'p', mimeType: 't', about: 'x' };
-    expect(typed({ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: env }], attachments: [att] })).toBe('hi');
+    expect(
+      typed({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: env },
+        ],
+        attachments: [att],
+      }),
+    ).toBe('hi');
     // Typed text that itself looks like an envelope stays typed when there are fewer attachments.
-    expect(typed({ role: 'user', content: [{ type: 'text', text: env }, { type: 'text', text: env }], attachments: [att] })).toBe(env);
+    expect(
+      typed({
+        role: 'user',
+        content: [
+          { type: 'text', text: env },
+          { type: 'text', text: env },
+        ],
+        attachments: [att],
+      }),
+    ).toBe(env);
     expect(typed({ role: 'user', content: [{ type: 'text', text: env }] })).toBe(env);
     expect(attachments({ role: 'user', attachments: [att] })).toEqual([att]);
     expect(attachments({ role: 'user' })).toEqual([]);
@@ -74,7 +92,13 @@ describe('model specs', () => {
     const asst = (p: string, mo: string) => m('x', null, { role: 'assistant', provider: p, model: mo, content: [] });
     expect(model([e('1', null, 'model_change', { provider: 'openai-codex', modelId: 'gpt-5' })])).toBe('openai_codex:gpt-5');
     expect(model([e('1', null, 'model_change', { model: 'anthropic/claude:high' }), asst('openai', 'gpt')])).toBe('anthropic:claude');
-    expect(model([e('1', null, 'model_change', { model: 'a/b', role: 'default' }), e('2', null, 'model_change', { model: 'c/d', role: 'fallback' }), e('3', null, 'model_change', { model: 'e/f', role: 'smol' })])).toBe('a:b');
+    expect(
+      model([
+        e('1', null, 'model_change', { model: 'a/b', role: 'default' }),
+        e('2', null, 'model_change', { model: 'c/d', role: 'fallback' }),
+        e('3', null, 'model_change', { model: 'e/f', role: 'smol' }),
+      ]),
+    ).toBe('a:b');
     expect(model([asst('google-vertex', 'claude@20250514')])).toBe('google_vertex:claude@20250514');
     expect(model([e('1', null, 'model_change', { model: 'a/b@upstream' })])).toBe('a:b');
     expect(model([])).toBeNull();
@@ -83,15 +107,41 @@ describe('model specs', () => {
 
 describe('usage and totals', () => {
   test('usage: input excludes cached tokens; totalTokens sums four buckets; null gives zeros', () => {
-    expect(usage({ inputTokens: 100, outputTokens: 7, cachedInputTokens: 40 })).toMatchObject({ input: 60, output: 7, cacheRead: 40, cacheWrite: 0, totalTokens: 107 });
-    expect(usage({ inputTokens: 100, inputTokenDetails: { noCacheTokens: 50, cacheReadTokens: 30, cacheWriteTokens: 20 } })).toMatchObject({ input: 50, totalTokens: 100 });
-    expect(usage({ outputTokens: 1, cost: { input: 0.1, output: 0.2 } }).cost).toEqual({ input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.30000000000000004 });
-    expect(usage(null)).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    expect(usage({ inputTokens: 100, outputTokens: 7, cachedInputTokens: 40 })).toMatchObject({
+      input: 60,
+      output: 7,
+      cacheRead: 40,
+      cacheWrite: 0,
+      totalTokens: 107,
+    });
+    expect(usage({ inputTokens: 100, inputTokenDetails: { noCacheTokens: 50, cacheReadTokens: 30, cacheWriteTokens: 20 } })).toMatchObject({
+      input: 50,
+      totalTokens: 100,
+    });
+    expect(usage({ outputTokens: 1, cost: { input: 0.1, output: 0.2 } }).cost).toEqual({
+      input: 0.1,
+      output: 0.2,
+      cacheRead: 0,
+      cacheWrite: 0,
+      total: 0.30000000000000004,
+    });
+    expect(usage(null)).toEqual({
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    });
   });
 
   test('totals sums assistant usage on the branch; addUsage one at a time', () => {
     const a = (tokens: number, out: number, cost: number) =>
-      m('x', null, { role: 'assistant', content: [], usage: { input: tokens - out, output: out, cacheRead: 0, cacheWrite: 0, totalTokens: tokens, cost: { total: cost } } });
+      m('x', null, {
+        role: 'assistant',
+        content: [],
+        usage: { input: tokens - out, output: out, cacheRead: 0, cacheWrite: 0, totalTokens: tokens, cost: { total: cost } },
+      });
     const v1style = m('y', null, { role: 'assistant', content: [], usage: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4 } });
     const b = [a(10, 2, 0.5), m('u', null, { role: 'user', content: 'x', usage: { totalTokens: 99 } }), a(5, 1, 0.25), v1style];
     expect(totals(b)).toEqual({ tokens: 25, output: 5, cost: 0.75 });

@@ -41,8 +41,12 @@ describe('schemas', () => {
   test('known shapes are checked', () => {
     expect(EntrySchema.safeParse(e('a', null, 'compaction', { summary: 's', firstKeptEntryId: 'x', tokensBefore: '5' })).success).toBe(false);
     expect(EntrySchema.safeParse(e('a', null, 'custom_message', { customType: 'x', content: 5, display: true })).success).toBe(false);
-    expect(AssistantMessageSchema.safeParse({ role: 'assistant', content: [{ type: 'toolCall', id: 1 }], provider: 'p', model: 'm', stopReason: 'stop' }).success).toBe(false);
-    expect(AssistantMessageSchema.safeParse({ role: 'assistant', content: [{ type: 'novelPart', x: 1 }], provider: 'p', model: 'm', stopReason: 'stop' }).success).toBe(true);
+    expect(
+      AssistantMessageSchema.safeParse({ role: 'assistant', content: [{ type: 'toolCall', id: 1 }], provider: 'p', model: 'm', stopReason: 'stop' }).success,
+    ).toBe(false);
+    expect(
+      AssistantMessageSchema.safeParse({ role: 'assistant', content: [{ type: 'novelPart', x: 1 }], provider: 'p', model: 'm', stopReason: 'stop' }).success,
+    ).toBe(true);
     expect(UsageSchema.safeParse({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }).success).toBe(true);
     expect(TitleSlotSchema.safeParse({ type: 'title', v: 1, title: 't', updatedAt: 'u', pad: '' }).success).toBe(true);
     expect(HeaderSchema.safeParse({ ...HEADER, id: 5 }).success).toBe(false);
@@ -60,13 +64,30 @@ describe('schemas', () => {
       e('2', null, 'thinking_level_change', { thinkingLevel: null, configured: null }),
       e('3', null, 'title_change', { title: 't', source: 'auto' }),
       e('4', null, 'reset_boundary'),
-      e('5', null, 'model_usage', { purpose: 'title', api: 'a', provider: 'p', model: 'm', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' }),
+      e('5', null, 'model_usage', {
+        purpose: 'title',
+        api: 'a',
+        provider: 'p',
+        model: 'm',
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 },
+        stopReason: 'stop',
+      }),
       e('6', null, 'service_tier_change', { serviceTier: { openai: 'flex' } }),
       e('7', null, 'ttsr_injection', { injectedRules: ['r'] }),
       e('8', null, 'session_init', { systemPrompt: 's', task: 't', tools: ['read'] }),
       e('9', null, 'mode_change', { mode: 'plan' }),
       e('10', null, 'credential_pin', { provider: 'p', hash: 'h' }),
-      m('11', null, { role: 'assistant', content: [{ type: 'redactedThinking', data: 'x' }, { type: 'fallback', from: {}, to: {} }], provider: 'p', model: 'm', stopReason: 'error', retryRecovery: { kind: 'auto-retry', status: 'recovered' } }),
+      m('11', null, {
+        role: 'assistant',
+        content: [
+          { type: 'redactedThinking', data: 'x' },
+          { type: 'fallback', from: {}, to: {} },
+        ],
+        provider: 'p',
+        model: 'm',
+        stopReason: 'error',
+        retryRecovery: { kind: 'auto-retry', status: 'recovered' },
+      }),
       m('12', null, { role: 'developer', content: 'd' }),
       m('13', null, { role: 'fileMention', files: [{ path: 'a', content: 'b' }] }),
       m('14', null, { role: 'pythonExecution', code: 'x', output: '', cancelled: false, truncated: false }),

@@ -7,7 +7,8 @@ import { HEADER, codes, e, jsonl } from './helpers.ts';
 //    b   d
 //    |   |
 //    c   f      (g is an orphan root; h has no id)
-const tree = () => parse(jsonl(HEADER, e('a', null), e('b', 'a'), e('c', 'b'), e('d', 'a'), e('f', 'd'), e('g', 'zz'), { type: 'custom', customType: 'x', parentId: 'f' }));
+const tree = () =>
+  parse(jsonl(HEADER, e('a', null), e('b', 'a'), e('c', 'b'), e('d', 'a'), e('f', 'd'), e('g', 'zz'), { type: 'custom', customType: 'x', parentId: 'f' }));
 const ids = (xs: { id?: string }[]) => xs.map((x) => x.id ?? '-');
 
 describe('branch', () => {

@@ -44,7 +44,15 @@ describe('newSession and append', () => {
     expect(h.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Object.keys(h)).toEqual(['type', 'version', 'id', 'timestamp', 'cwd', 'title']);
     // The header's UUIDv7 took three randomId calls.
-    expect(mc).toEqual({ type: 'model_change', id: '00000004', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', model: 'openai-codex/gpt-5', provider: 'openai-codex', modelId: 'gpt-5' });
+    expect(mc).toEqual({
+      type: 'model_change',
+      id: '00000004',
+      parentId: null,
+      timestamp: '2026-01-01T00:00:01.000Z',
+      model: 'openai-codex/gpt-5',
+      provider: 'openai-codex',
+      modelId: 'gpt-5',
+    });
     expect(en).toEqual(r.entry);
     expect(Object.keys(en).slice(0, 4)).toEqual(['type', 'id', 'parentId', 'timestamp']);
     expect(en.parentId).toBe('00000004');
@@ -58,7 +66,11 @@ describe('newSession and append', () => {
     let s: Session = newSession({ model: 'anthropic:claude-sonnet-4-5', title: 'Given', ...deps() });
     let file = '';
     const entries = [];
-    for (const body of [user('hi'), assistant({ text: 'hello', stopReason: 'stop', spec: 'anthropic:claude-sonnet-4-5', api: 'anthropic-messages' }), custom('notice', 'ran out')]) {
+    for (const body of [
+      user('hi'),
+      assistant({ text: 'hello', stopReason: 'stop', spec: 'anthropic:claude-sonnet-4-5', api: 'anthropic-messages' }),
+      custom('notice', 'ran out'),
+    ]) {
       const r = append(s, body);
       file += decode(r.bytes);
       entries.push(r.entry);
@@ -133,7 +145,14 @@ describe('builders', () => {
   test('user: typed text, then per attachment an envelope and a picture part; fields for the chat', () => {
     const body = user('look', {
       attachments: [
-        { kind: 'image', name: 'a "b" & <c>.png', path: '/w/a.png', mimeType: 'image/png', about: 'photo', image: { mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) } },
+        {
+          kind: 'image',
+          name: 'a "b" & <c>.png',
+          path: '/w/a.png',
+          mimeType: 'image/png',
+          about: 'photo',
+          image: { mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) },
+        },
         { kind: 'text', name: 'n.txt', path: '/w/n.txt', mimeType: 'text/plain', about: '2 lines', text: 'one\ntwo' },
       ],
       steering: true,
@@ -157,7 +176,9 @@ describe('builders', () => {
 
   test('user with empty text writes no empty text part', () => {
     const msg = user('', { attachments: [{ kind: 'file', name: 'f', path: '/f', mimeType: 'application/zip', about: 'zip' }] }).message as any;
-    expect(msg.content).toEqual([{ type: 'text', text: attachmentEnvelope({ kind: 'file', name: 'f', path: '/f', mimeType: 'application/zip', about: 'zip' }) }]);
+    expect(msg.content).toEqual([
+      { type: 'text', text: attachmentEnvelope({ kind: 'file', name: 'f', path: '/f', mimeType: 'application/zip', about: 'zip' }) },
+    ]);
     expect(typed(msg)).toBe('');
   });
 
@@ -176,27 +197,72 @@ describe('builders', () => {
     }).message as any;
     expect(msg.content.map((p: any) => p.type)).toEqual(['thinking', 'text', 'image', 'toolCall']);
     expect(msg.content[0]).toEqual({ type: 'thinking', thinking: 'plan', thinkingSignature: 'sig' });
-    expect(msg).toMatchObject({ role: 'assistant', provider: 'openai-codex', model: 'gpt-5', api: 'openai-codex-responses', stopReason: 'error', errorMessage: 'boom' });
-    expect(msg.usage).toEqual({ input: 60, output: 20, cacheRead: 30, cacheWrite: 10, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.5 } });
+    expect(msg).toMatchObject({
+      role: 'assistant',
+      provider: 'openai-codex',
+      model: 'gpt-5',
+      api: 'openai-codex-responses',
+      stopReason: 'error',
+      errorMessage: 'boom',
+    });
+    expect(msg.usage).toEqual({
+      input: 60,
+      output: 20,
+      cacheRead: 30,
+      cacheWrite: 10,
+      totalTokens: 120,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.5 },
+    });
   });
 
   test('toolResult: text then images; details kept when given; isError', () => {
-    const msg = toolResult('t1', 'shot', 'ok', { images: [{ mimeType: 'image/jpeg', data: new Uint8Array([255]) }], details: { w: 1 }, isError: true }).message as any;
-    expect(msg).toEqual({ role: 'toolResult', toolCallId: 't1', toolName: 'shot', content: [{ type: 'text', text: 'ok' }, { type: 'image', data: '/w==', mimeType: 'image/jpeg' }], details: { w: 1 }, isError: true });
+    const msg = toolResult('t1', 'shot', 'ok', { images: [{ mimeType: 'image/jpeg', data: new Uint8Array([255]) }], details: { w: 1 }, isError: true })
+      .message as any;
+    expect(msg).toEqual({
+      role: 'toolResult',
+      toolCallId: 't1',
+      toolName: 'shot',
+      content: [
+        { type: 'text', text: 'ok' },
+        { type: 'image', data: '/w==', mimeType: 'image/jpeg' },
+      ],
+      details: { w: 1 },
+      isError: true,
+    });
     expect('details' in (toolResult('t', 'n', 'x', { details: null }).message as object)).toBe(false);
   });
 
   test('custom, compaction, modelChange shapes', () => {
     expect(custom('error', 'x')).toEqual({ type: 'custom_message', customType: 'rho.error', content: 'x', display: true });
     expect(custom('aside', 'x', { namespace: 'operator' }).customType).toBe('operator.aside');
-    expect(compaction('S', 'k1', 1000, 200)).toEqual({ type: 'compaction', summary: 'S', firstKeptEntryId: 'k1', tokensBefore: 1000, tokensAfter: 200, method: 'soft', fromExtension: false });
-    expect(modelChange('openrouter:anthropic/claude:beta')).toEqual({ type: 'model_change', model: 'openrouter/anthropic/claude:beta', provider: 'openrouter', modelId: 'anthropic/claude:beta' });
+    expect(compaction('S', 'k1', 1000, 200)).toEqual({
+      type: 'compaction',
+      summary: 'S',
+      firstKeptEntryId: 'k1',
+      tokensBefore: 1000,
+      tokensAfter: 200,
+      method: 'soft',
+      fromExtension: false,
+    });
+    expect(modelChange('openrouter:anthropic/claude:beta')).toEqual({
+      type: 'model_change',
+      model: 'openrouter/anthropic/claude:beta',
+      provider: 'openrouter',
+      modelId: 'anthropic/claude:beta',
+    });
   });
 
   test('every builder output validates once appended', () => {
     let s = newSession({ model: 'a:b', ...deps() });
     let file = '';
-    for (const body of [user('x'), assistant({ text: 'y', stopReason: 'stop', provider: 'a', model: 'b' }), toolResult('c', 'n', 't'), custom('notice', 'n'), compaction('s', 'x', 1, 1), modelChange('a:c')]) {
+    for (const body of [
+      user('x'),
+      assistant({ text: 'y', stopReason: 'stop', provider: 'a', model: 'b' }),
+      toolResult('c', 'n', 't'),
+      custom('notice', 'n'),
+      compaction('s', 'x', 1, 1),
+      modelChange('a:c'),
+    ]) {
       const r = append(s, body);
       s = r.session;
       file += decode(r.bytes);

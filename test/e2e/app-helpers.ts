@@ -18,10 +18,20 @@ export const SAMPLE = { path: 'samples/welcome.jsonl', id: '0193a5c2-7e10-7c4e-9
 /** A tiny valid v3 session with its own id, title and first message. */
 export function makeSession(id: string, title: string, cwd = '/home/test/project'): string {
   const t = '2026-11-29T10:00:00.000Z';
-  return [
-    { type: 'session', version: 3, id, timestamp: t, cwd, title },
-    { type: 'message', id: `${id.slice(0, 6)}01`, parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: `Question about ${title}` }], timestamp: 1 } },
-  ].map((e) => JSON.stringify(e)).join('\n') + '\n';
+  return (
+    [
+      { type: 'session', version: 3, id, timestamp: t, cwd, title },
+      {
+        type: 'message',
+        id: `${id.slice(0, 6)}01`,
+        parentId: null,
+        timestamp: t,
+        message: { role: 'user', content: [{ type: 'text', text: `Question about ${title}` }], timestamp: 1 },
+      },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n') + '\n'
+  );
 }
 
 /** Opens the app on an empty library and waits until it has read it. */
@@ -60,8 +70,16 @@ export function card(page: Page, title: string) {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jsonl': 'application/x-ndjson', '.map': 'application/json',
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jsonl': 'application/x-ndjson',
+  '.map': 'application/json',
 };
 
 /**
@@ -74,7 +92,10 @@ export async function serveBuild(): Promise<{ url: string; deploy(marker: string
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const file = join(dist, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404).end(); return; }
+    if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
     let body: Buffer = readFileSync(file);
     if (path === '/sw.js' && marker) body = Buffer.concat([body, Buffer.from(`\n// ${marker}\n`)]);
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' }).end(body);
@@ -83,8 +104,14 @@ export async function serveBuild(): Promise<{ url: string; deploy(marker: string
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    deploy: (next) => { marker = next; },
-    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    deploy: (next) => {
+      marker = next;
+    },
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
@@ -108,12 +135,17 @@ export async function importFixture(page: Page, path: string): Promise<string> {
  */
 export async function watchForHostileEffects(page: Page, baseURL: string) {
   const seen = { dialogs: [] as string[], foreign: [] as string[], errors: [] as string[] };
-  page.on('dialog', (d) => { seen.dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    seen.dialogs.push(d.message());
+    void d.dismiss();
+  });
   page.on('request', (r) => {
     const url = r.url();
     if (!url.startsWith(baseURL) && !url.startsWith('blob:') && !url.startsWith('data:')) seen.foreign.push(url);
   });
-  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') seen.errors.push(m.text());
+  });
   page.on('pageerror', (e) => seen.errors.push(e.message));
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };

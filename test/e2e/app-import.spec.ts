@@ -39,17 +39,32 @@ test('dropping a folder walks it recursively, past readEntries batches of 100', 
     // Chromium's DataTransfer cannot be given directories from script, so the entries are built here
     // with the shape of the File and Directory Entries API; readEntries answers in batches of 100.
     const fileEntry = (dir: string, f: { name: string; text: string }) => ({
-      isFile: true, isDirectory: false, name: f.name, fullPath: `${dir}/${f.name}`,
+      isFile: true,
+      isDirectory: false,
+      name: f.name,
+      fullPath: `${dir}/${f.name}`,
       file: (ok: (file: File) => void) => ok(new File([f.text], f.name)),
     });
     const dirEntry = (fullPath: string, children: unknown[]) => ({
-      isFile: false, isDirectory: true, name: fullPath.split('/').pop(), fullPath,
+      isFile: false,
+      isDirectory: true,
+      name: fullPath.split('/').pop(),
+      fullPath,
       createReader() {
         let at = 0;
-        return { readEntries(ok: (batch: unknown[]) => void) { const batch = children.slice(at, at + 100); at += 100; setTimeout(() => ok(batch)); } };
+        return {
+          readEntries(ok: (batch: unknown[]) => void) {
+            const batch = children.slice(at, at + 100);
+            at += 100;
+            setTimeout(() => ok(batch));
+          },
+        };
       },
     });
-    const inner = dirEntry('/sessions/--home-test--', sessions.slice(5).map((f) => fileEntry('/sessions/--home-test--', f)));
+    const inner = dirEntry(
+      '/sessions/--home-test--',
+      sessions.slice(5).map((f) => fileEntry('/sessions/--home-test--', f)),
+    );
     const top = dirEntry('/sessions', [...sessions.slice(0, 5).map((f) => fileEntry('/sessions', f)), inner]);
     const data = { types: ['Files'], files: [], items: [{ kind: 'file', webkitGetAsEntry: () => top, getAsFile: () => null }], dropEffect: 'none' };
     const drop = new Event('drop', { bubbles: true, cancelable: true });

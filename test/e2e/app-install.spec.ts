@@ -7,7 +7,9 @@ test('an Install button appears when the browser offers to install, and opens it
   // Chromium fires beforeinstallprompt only when its engagement heuristics are met; this is that event.
   await page.evaluate(() => {
     const event = new Event('beforeinstallprompt', { cancelable: true }) as Event & Record<string, unknown>;
-    event.prompt = async () => { (window as unknown as { __prompted: boolean }).__prompted = true; };
+    event.prompt = async () => {
+      (window as unknown as { __prompted: boolean }).__prompted = true;
+    };
     event.userChoice = Promise.resolve({ outcome: 'accepted' });
     window.dispatchEvent(event);
   });
@@ -33,7 +35,10 @@ test('after the first import the page asks for persistent storage, and the meter
   await page.addInitScript(() => {
     // Record the request (Chromium decides by its own heuristics; the answer is not the point here).
     const original = navigator.storage.persist.bind(navigator.storage);
-    navigator.storage.persist = async () => { (window as unknown as { __persistAsked: number }).__persistAsked = ((window as unknown as { __persistAsked?: number }).__persistAsked ?? 0) + 1; return original(); };
+    navigator.storage.persist = async () => {
+      (window as unknown as { __persistAsked: number }).__persistAsked = ((window as unknown as { __persistAsked?: number }).__persistAsked ?? 0) + 1;
+      return original();
+    };
   });
   await openEmptyLibrary(page);
   expect(await page.evaluate(() => (window as unknown as { __persistAsked?: number }).__persistAsked ?? 0)).toBe(0);
@@ -48,15 +53,40 @@ test('after the first import the page asks for persistent storage, and the meter
 test('a long import shows its progress and can be cancelled', async ({ page }) => {
   test.setTimeout(120_000);
   await openEmptyLibrary(page);
+  const BIG = '88888888-0000-4000-8000-000000000001';
+  await page.evaluate(
+    (id) =>
+      new Promise<void>((taken) => {
+        navigator.locks.request(`rho-sessions:write:${id}`, () => {
+          taken();
+          return new Promise<void>((release) => Object.assign(window, { releaseLock: release }));
+        });
+      }),
+    BIG,
+  );
   // About 60 MB of one valid session, made in the page so nothing big crosses from the test.
   await page.evaluate(() => {
-    const head = JSON.stringify({ type: 'session', version: 3, id: '88888888-0000-4000-8000-000000000001', timestamp: '2026-11-29T10:00:00.000Z', cwd: '/home/test/big' });
+    const head = JSON.stringify({
+      type: 'session',
+      version: 3,
+      id: '88888888-0000-4000-8000-000000000001',
+      timestamp: '2026-11-29T10:00:00.000Z',
+      cwd: '/home/test/big',
+    });
     const lines = [head];
     const pad = 'x'.repeat(6000);
     let parent: string | null = null;
     for (let i = 0; i < 10_000; i++) {
       const id = i.toString(16).padStart(8, '0');
-      lines.push(JSON.stringify({ type: 'message', id, parentId: parent, timestamp: '2026-11-29T10:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: pad }], timestamp: i } }));
+      lines.push(
+        JSON.stringify({
+          type: 'message',
+          id,
+          parentId: parent,
+          timestamp: '2026-11-29T10:00:01.000Z',
+          message: { role: 'user', content: [{ type: 'text', text: pad }], timestamp: i },
+        }),
+      );
       parent = id;
     }
     const data = new DataTransfer();
@@ -65,9 +95,15 @@ test('a long import shows its progress and can be cancelled', async ({ page }) =
   });
   const panel = page.getByRole('region', { name: 'Import' });
   await expect(panel.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
+  // The worker now waits for the session's write lock the page holds (as another tab writing it
+  // would): the cancel lands mid-import however fast this machine is.
+  await expect
+    .poll(() => page.evaluate(async (id) => (await navigator.locks.query()).pending?.some((l) => l.name === `rho-sessions:write:${id}`), BIG))
+    .toBe(true);
   await panel.getByRole('button', { name: 'Cancel' }).click();
   // "Cancelling…" lasts only until the worker reaches its next check, which can be too short to
   // observe; what must hold is the outcome: the import reports itself cancelled and stores nothing.
   await expect(panel).toContainText('Import cancelled', IMPORTED);
+  await page.evaluate(() => (window as unknown as { releaseLock(): void }).releaseLock());
   await expect(page.getByRole('heading', { name: 'Your library is empty' })).toBeVisible();
 });

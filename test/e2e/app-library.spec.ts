@@ -32,7 +32,9 @@ test('a library row shows title, date, model, size, entries and cost, grouped by
   await menu.getByRole('button', { name: 'Export active branch' }).click();
   const branch = await download;
   expect(branch.suggestedFilename()).toMatch(/\.jsonl$/);
-  const lines = readFileSync(await branch.path(), 'utf8').trimEnd().split('\n');
+  const lines = readFileSync(await branch.path(), 'utf8')
+    .trimEnd()
+    .split('\n');
   const whole = fixture(SAMPLE.path).toString('utf8').trimEnd().split('\n');
   expect(lines.length).toBeGreaterThan(2);
   expect(lines.length).toBeLessThan(whole.length);
@@ -61,7 +63,11 @@ test('a selection exports as one zip bundle holding each session byte for byte',
   await openEmptyLibrary(page);
   const a = makeSession('33333333-0000-4000-8000-000000000001', 'Bundle one');
   const b = makeSession('33333333-0000-4000-8000-000000000002', 'Bundle two');
-  await dropFiles(page, [{ name: 'a.jsonl', text: a }, { name: 'b.jsonl', text: b }, { name: 'c.jsonl', text: makeSession('33333333-0000-4000-8000-000000000003', 'Not chosen') }]);
+  await dropFiles(page, [
+    { name: 'a.jsonl', text: a },
+    { name: 'b.jsonl', text: b },
+    { name: 'c.jsonl', text: makeSession('33333333-0000-4000-8000-000000000003', 'Not chosen') },
+  ]);
   await expect(importSummary(page)).toHaveText('Added: 3', IMPORTED);
   await page.getByLabel('Select Bundle one').check();
   await page.getByLabel('Select Bundle two').check();
@@ -69,7 +75,9 @@ test('a selection exports as one zip bundle holding each session byte for byte',
   const download = page.waitForEvent('download');
   await page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Export bundle' }).click();
   const zip = unzipSync(readFileSync(await (await download).path()));
-  const jsonl = Object.entries(zip).filter(([name]) => name.endsWith('.jsonl')).map(([, data]) => Buffer.from(data).toString('utf8'));
+  const jsonl = Object.entries(zip)
+    .filter(([name]) => name.endsWith('.jsonl'))
+    .map(([, data]) => Buffer.from(data).toString('utf8'));
   expect(jsonl.sort()).toEqual([a, b].sort());
 });
 

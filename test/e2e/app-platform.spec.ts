@@ -33,14 +33,21 @@ test('"Open with" (launchQueue): launched files are imported and the single sess
     // Chromium only fills launchQueue for an installed app opened from the OS; this stands in for it.
     Object.defineProperty(window, 'launchQueue', {
       configurable: true,
-      value: { setConsumer(consumer: unknown) { (window as unknown as { __launch: unknown }).__launch = consumer; } },
+      value: {
+        setConsumer(consumer: unknown) {
+          (window as unknown as { __launch: unknown }).__launch = consumer;
+        },
+      },
     });
   });
   await openEmptyLibrary(page);
-  await page.evaluate((text) => {
-    const handle = { kind: 'file', name: 'launched.jsonl', getFile: async () => new File([text], 'launched.jsonl') };
-    (window as unknown as { __launch: (p: unknown) => void }).__launch({ files: [handle] });
-  }, makeSession('66666666-0000-4000-8000-000000000001', 'Launched from the desktop'));
+  await page.evaluate(
+    (text) => {
+      const handle = { kind: 'file', name: 'launched.jsonl', getFile: async () => new File([text], 'launched.jsonl') };
+      (window as unknown as { __launch: (p: unknown) => void }).__launch({ files: [handle] });
+    },
+    makeSession('66666666-0000-4000-8000-000000000001', 'Launched from the desktop'),
+  );
   await expect(page).toHaveURL(/#\/s\/66666666-0000-4000-8000-000000000001$/, IMPORTED);
   await page.goto('/#/');
   await expect(card(page, 'Launched from the desktop')).toBeVisible();
@@ -79,7 +86,9 @@ test('a new service worker is announced, waits for the user, and the reload keep
 
     // A new deploy: the same service worker with a different body.
     server.deploy('next version');
-    await page.evaluate(async () => { await (await navigator.serviceWorker.getRegistration())?.update(); });
+    await page.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update();
+    });
     await expect(page.getByRole('alert').filter({ hasText: 'Update available' })).toBeVisible();
     // Not applied by itself: it waits until the user says so.
     expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(true);

@@ -19,7 +19,8 @@ async function expectTapTargets(page: Page) {
     [...document.querySelectorAll<HTMLElement>('button, select, summary, input[type="search"]')]
       .filter((el) => el.offsetParent !== null && !el.classList.contains('link'))
       .filter((el) => el.getBoundingClientRect().height < 44)
-      .map((el) => el.textContent || el.getAttribute('aria-label')));
+      .map((el) => el.textContent || el.getAttribute('aria-label')),
+  );
   expect(small).toEqual([]);
 }
 
@@ -30,7 +31,10 @@ async function expectNoSeriousAxeViolations(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['laptop', { width: 1280, height: 800 }]] as const) {
+for (const [label, viewport] of [
+  ['phone', { width: 360, height: 740 }],
+  ['laptop', { width: 1280, height: 800 }],
+] as const) {
   test(`${label}: empty state, library, menu, report and settings fit the screen`, async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize(viewport);
@@ -42,7 +46,14 @@ for (const [label, viewport] of [['phone', { width: 360, height: 740 }], ['lapto
     await dropFiles(page, [
       { name: 'welcome.jsonl', text: fixture(SAMPLE.path).toString('utf8') },
       { name: 'large.jsonl', text: fixture('real/pi-mono-large-session.jsonl').toString('utf8') },
-      { name: 'other.jsonl', text: makeSession('77777777-0000-4000-8000-000000000001', 'A much longer title for a session that wraps on a phone screen', '/home/test/another-project-with-a-long-name') },
+      {
+        name: 'other.jsonl',
+        text: makeSession(
+          '77777777-0000-4000-8000-000000000001',
+          'A much longer title for a session that wraps on a phone screen',
+          '/home/test/another-project-with-a-long-name',
+        ),
+      },
       { name: 'broken.jsonl', text: 'not json\n' },
     ]);
     await expect(importSummary(page)).toContainText('Added: 3', IMPORTED);

@@ -12,7 +12,16 @@ type Summary = { id: string; size: number; entryCount: number; problems: number;
 function chain(id: string, n: number): string {
   const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-05-06T07:08:09.000Z', cwd: '/home/u/tabs', title: 'Shared by two tabs' })];
   for (let i = 0; i < n; i++) {
-    lines.push(JSON.stringify({ type: 'custom', id: `t${i.toString(16).padStart(7, '0')}`, parentId: i ? `t${(i - 1).toString(16).padStart(7, '0')}` : null, timestamp: '2026-05-06T07:08:09.000Z', customType: 'step', data: { i } }));
+    lines.push(
+      JSON.stringify({
+        type: 'custom',
+        id: `t${i.toString(16).padStart(7, '0')}`,
+        parentId: i ? `t${(i - 1).toString(16).padStart(7, '0')}` : null,
+        timestamp: '2026-05-06T07:08:09.000Z',
+        customType: 'step',
+        data: { i },
+      }),
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -25,12 +34,16 @@ async function openTab(page: Page) {
 
 async function sessionBytes(page: Page, id: string): Promise<string> {
   return page.evaluate(async (id) => {
-    const f = await (await (await (await navigator.storage.getDirectory()).getDirectoryHandle('sessions')).getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile();
+    const f = await (
+      await (await (await navigator.storage.getDirectory()).getDirectoryHandle('sessions')).getFileHandle(`${encodeURIComponent(id)}.jsonl`)
+    ).getFile();
     return f.text();
   }, id);
 }
 
-test('two tabs import and append to the same session at once: every entry exactly once, every file valid, both tabs show the final state', async ({ context }) => {
+test('two tabs import and append to the same session at once: every entry exactly once, every file valid, both tabs show the final state', async ({
+  context,
+}) => {
   test.setTimeout(180_000);
   const a = await context.newPage();
   const b = await context.newPage();
@@ -38,16 +51,23 @@ test('two tabs import and append to the same session at once: every entry exactl
   await openTab(b);
   const ID = '77777777-0000-4000-8000-000000000001';
   await call(a, 'importFiles', { files: [] });
-  await a.evaluate(async (t) => (window as unknown as { __rho: { call(m: string, p: unknown): Promise<unknown> } }).__rho.call('importFiles', { files: [new File([t], 'shared.jsonl')] }), chain(ID, 50));
+  await a.evaluate(
+    async (t) =>
+      (window as unknown as { __rho: { call(m: string, p: unknown): Promise<unknown> } }).__rho.call('importFiles', { files: [new File([t], 'shared.jsonl')] }),
+    chain(ID, 50),
+  );
   // At once: tab A imports longer and longer copies (another device appended) and labels; tab B labels.
   const work = (page: Page, who: string, imports: string[]) =>
-    page.evaluate(async ({ who, imports, ID }) => {
-      const rho = (window as unknown as { __rho: { call(m: string, p: unknown): Promise<unknown> } }).__rho;
-      const jobs: Promise<unknown>[] = [];
-      for (let i = 0; i < 12; i++) jobs.push(rho.call('labelEntry', { id: ID, entryId: `t${(i * 3).toString(16).padStart(7, '0')}`, label: `${who} ${i}` }));
-      for (const [k, text] of imports.entries()) jobs.push(rho.call('importFiles', { files: [new File([text], `copy-${k}.jsonl`)] }));
-      return Promise.all(jobs);
-    }, { who, imports, ID });
+    page.evaluate(
+      async ({ who, imports, ID }) => {
+        const rho = (window as unknown as { __rho: { call(m: string, p: unknown): Promise<unknown> } }).__rho;
+        const jobs: Promise<unknown>[] = [];
+        for (let i = 0; i < 12; i++) jobs.push(rho.call('labelEntry', { id: ID, entryId: `t${(i * 3).toString(16).padStart(7, '0')}`, label: `${who} ${i}` }));
+        for (const [k, text] of imports.entries()) jobs.push(rho.call('importFiles', { files: [new File([text], `copy-${k}.jsonl`)] }));
+        return Promise.all(jobs);
+      },
+      { who, imports, ID },
+    );
   await Promise.all([work(a, 'A', [chain(ID, 120), chain(ID, 200)]), work(b, 'B', [chain(ID, 150)])]);
 
   // Every file of the session (the session and any variant kept beside it) is valid, each id once.
@@ -77,7 +97,10 @@ test('two tabs import and append to the same session at once: every entry exactl
   }
 });
 
-test('a drop that does not fit (quota lowered through CDP): a clear message naming the file; the library and the stored bytes unchanged; no partial file', async ({ page, context }) => {
+test('a drop that does not fit (quota lowered through CDP): a clear message naming the file; the library and the stored bytes unchanged; no partial file', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await installDriver(page);
   await openEmptyLibrary(page);
@@ -105,20 +128,40 @@ test('a drop that does not fit (quota lowered through CDP): a clear message nami
   }
 });
 
-test('hostile file names, titles, folders and rejected lines in the library and the import report: shown as text, nothing runs, nothing is fetched', async ({ page, baseURL }) => {
+test('hostile file names, titles, folders and rejected lines in the library and the import report: shown as text, nothing runs, nothing is fetched', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const { dialogs, foreign, errors, cspViolations } = await watchForHostileEffects(page, baseURL!);
   await openEmptyLibrary(page);
   const evil = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned=2</script><svg onload=alert(3)>';
-  const hostile = [
-    JSON.stringify({ type: 'session', version: 3, id: `"><img src=x onerror=alert(4)>`, timestamp: '2026-01-01T00:00:00.000Z', cwd: `/home/${evil}/proj`, title: `Title ${evil}` }),
-    JSON.stringify({ type: 'message', id: 'x0000001', parentId: null, timestamp: 't', message: { role: 'user', content: `First message ${evil} [link](javascript:alert(5)) http://evil.invalid/x.png`, timestamp: 1 } }),
-    JSON.stringify({ type: `custom<script>alert(6)</script>`, id: '<b>id</b>', parentId: 'x0000001', timestamp: 't' }),
-  ].join('\n') + '\n';
+  const hostile =
+    [
+      JSON.stringify({
+        type: 'session',
+        version: 3,
+        id: `"><img src=x onerror=alert(4)>`,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        cwd: `/home/${evil}/proj`,
+        title: `Title ${evil}`,
+      }),
+      JSON.stringify({
+        type: 'message',
+        id: 'x0000001',
+        parentId: null,
+        timestamp: 't',
+        message: { role: 'user', content: `First message ${evil} [link](javascript:alert(5)) http://evil.invalid/x.png`, timestamp: 1 },
+      }),
+      JSON.stringify({ type: `custom<script>alert(6)</script>`, id: '<b>id</b>', parentId: 'x0000001', timestamp: 't' }),
+    ].join('\n') + '\n';
   await dropFiles(page, [
     { name: `${evil}.jsonl`, text: hostile },
     { name: `rejected ${evil}.jsonl`, text: `<script>alert(7)</script>\n` },
-    { name: 'torn.jsonl', text: makeSession('99999999-0000-4000-8000-000000000001', `Torn ${evil}`) + `{"type":"message","evil":"${evil.replace(/"/g, '\\"')}` },
+    {
+      name: 'torn.jsonl',
+      text: makeSession('99999999-0000-4000-8000-000000000001', `Torn ${evil}`) + `{"type":"message","evil":"${evil.replace(/"/g, '\\"')}`,
+    },
   ]);
   await expect(importSummary(page)).toContainText('Added: 2');
   await expect(importSummary(page)).toContainText('Rejected: 1');

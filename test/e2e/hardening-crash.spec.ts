@@ -43,7 +43,9 @@ async function expectIndexRight(page: Page, files: Record<string, { size: number
   return list;
 }
 
-test('killing the page during a large import or a run of appends leaves each session old or new, never half-written; the index stays right', async ({ context }) => {
+test('killing the page during a large import or a run of appends leaves each session old or new, never half-written; the index stays right', async ({
+  context,
+}) => {
   test.setTimeout(420_000);
   const rand = prng(SEED);
   const log: string[] = [];
@@ -73,35 +75,47 @@ test('killing the page during a large import or a run of appends leaves each ses
     await fresh(page);
     // A new 1 MB session, and 4.5 MB more for `grow` (two 4 MB chunks: an append that takes several steps).
     const nextGrow = growEntries + (await page.evaluate(() => (window as unknown as { __gen: Gen }).__gen.entriesFor(4.5 * 1024)));
-    const plan = await page.evaluate(async ({ round, growEntries, nextGrow }) => {
-      const g = (window as unknown as { __gen: Gen }).__gen;
-      const rho = (window as unknown as { __rho: { start(m: string, p: unknown): number } }).__rho;
-      const fresh = g.lines(`crash-${round}`, 0, g.entriesFor(1024));
-      const grown = g.lines('grow', 0, nextGrow);
-      const importId = rho.start('importFiles', { files: [new File([fresh], `crash-${round}.jsonl`), new File([grown], 'grow.jsonl')] });
-      // Labels appended one by one meanwhile (each an appendLines under the session's lock).
-      const appendIds: number[] = [];
-      for (let i = 0; i < 12; i++) appendIds.push(rho.start('labelEntry', { id: 'notes', entryId: `c${(i % 10).toString(16).padStart(7, '0')}`, label: `round ${round} label ${i}` }));
-      const started = performance.now();
-      const freshSha = await g.sha(fresh);
-      const grownSha = await g.sha(grown);
-      return { importId, freshSha, grownSha, growEntries, hashMs: performance.now() - started };
-    }, { round, growEntries, nextGrow });
+    const plan = await page.evaluate(
+      async ({ round, growEntries, nextGrow }) => {
+        const g = (window as unknown as { __gen: Gen }).__gen;
+        const rho = (window as unknown as { __rho: { start(m: string, p: unknown): number } }).__rho;
+        const fresh = g.lines(`crash-${round}`, 0, g.entriesFor(1024));
+        const grown = g.lines('grow', 0, nextGrow);
+        const importId = rho.start('importFiles', { files: [new File([fresh], `crash-${round}.jsonl`), new File([grown], 'grow.jsonl')] });
+        // Labels appended one by one meanwhile (each an appendLines under the session's lock).
+        const appendIds: number[] = [];
+        for (let i = 0; i < 12; i++)
+          appendIds.push(rho.start('labelEntry', { id: 'notes', entryId: `c${(i % 10).toString(16).padStart(7, '0')}`, label: `round ${round} label ${i}` }));
+        const started = performance.now();
+        const freshSha = await g.sha(fresh);
+        const grownSha = await g.sha(grown);
+        return { importId, freshSha, grownSha, growEntries, hashMs: performance.now() - started };
+      },
+      { round, growEntries, nextGrow },
+    );
     const startedAt = Date.now() - plan.hashMs;
     // Where to kill: round 0 lets the import finish (timing it) and kills a moment later, in the
     // index flush window; later rounds kill at a random moment of an import of the same size.
     const f = round === 0 ? 1 + rand() : rand() * 1.2;
     const how = rand() < 0.5 ? 'close' : 'crash';
-    const doneNow = (id: number) => page.evaluate((id) => (window as unknown as { __rho: { results: Record<number, unknown> } }).__rho.results[id] !== 'running', id);
+    const doneNow = (id: number) =>
+      page.evaluate((id) => (window as unknown as { __rho: { results: Record<number, unknown> } }).__rho.results[id] !== 'running', id);
     if (round === 0) {
-      await page.waitForFunction((id) => (window as unknown as { __rho: { results: Record<number, unknown> } }).__rho.results[id] !== 'running', plan.importId, { timeout: 120_000 });
+      await page.waitForFunction(
+        (id) => (window as unknown as { __rho: { results: Record<number, unknown> } }).__rho.results[id] !== 'running',
+        plan.importId,
+        { timeout: 120_000 },
+      );
       importMs = Date.now() - startedAt;
       await page.waitForTimeout(Math.floor((f - 1) * 1200));
     } else {
       const at = startedAt + f * importMs;
       while (Date.now() < at && !(await doneNow(plan.importId))) await page.waitForTimeout(Math.min(25, Math.max(1, at - Date.now())));
     }
-    const finished = await page.evaluate((id) => (window as unknown as { __rho: { results: Record<number, unknown> } }).__rho.results[id] !== 'running', plan.importId);
+    const finished = await page.evaluate(
+      (id) => (window as unknown as { __rho: { results: Record<number, unknown> } }).__rho.results[id] !== 'running',
+      plan.importId,
+    );
     await kill(page, how);
 
     // Reopen and check.
@@ -131,7 +145,9 @@ test('killing the page during a large import or a run of appends leaves each ses
     } else outcomes.old++;
     notes = notesNow;
     console.log(`[hardening-crash] round ${round} checked`);
-    log.push(`round ${round}: kill ${f < 1 ? `${Math.round(f * 100)}% into the import's time` : 'just after the import'} (${how}${finished ? ', import had finished' : ''}) → grow ${grow === plan.grownSha ? 'new' : 'old'}, crash-${round} ${crash ? 'whole' : 'absent'}, tmp leftovers ${disk.tmp.length}`);
+    log.push(
+      `round ${round}: kill ${f < 1 ? `${Math.round(f * 100)}% into the import's time` : 'just after the import'} (${how}${finished ? ', import had finished' : ''}) → grow ${grow === plan.grownSha ? 'new' : 'old'}, crash-${round} ${crash ? 'whole' : 'absent'}, tmp leftovers ${disk.tmp.length}`,
+    );
     await check.close();
   }
   test.info().annotations.push({ type: 'kills', description: `seed ${SEED}: ${log.join('; ')}` });

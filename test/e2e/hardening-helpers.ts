@@ -45,7 +45,10 @@ export async function installDriver(page: Page): Promise<void> {
       start(method: string, params: unknown): number {
         const id = next;
         rho.results[id] = 'running';
-        void rho.call(method, params).then((v) => (rho.results[id] = { ok: v }), (e) => (rho.results[id] = { error: e }));
+        void rho.call(method, params).then(
+          (v) => (rho.results[id] = { ok: v }),
+          (e) => (rho.results[id] = { error: e }),
+        );
         return id;
       },
     };
@@ -62,7 +65,10 @@ export async function openApp(page: Page): Promise<void> {
 
 /** Calls a worker API method through the driver's own worker. */
 export function call<T = unknown>(page: Page, method: string, params: unknown = {}): Promise<T> {
-  return page.evaluate(([m, p]) => (window as unknown as { __rho: { call(m: string, p: unknown): Promise<unknown> } }).__rho.call(m, p), [method, params] as const) as Promise<T>;
+  return page.evaluate(([m, p]) => (window as unknown as { __rho: { call(m: string, p: unknown): Promise<unknown> } }).__rho.call(m, p), [
+    method,
+    params,
+  ] as const) as Promise<T>;
 }
 
 /**
@@ -74,7 +80,14 @@ export async function installGenerators(page: Page): Promise<void> {
     const T = '2026-05-06T07:08:09.000Z';
     const header = (id: string) => JSON.stringify({ type: 'session', version: 3, id, timestamp: T, cwd: '/home/u/crash' });
     const entry = (i: number, prefix: string) =>
-      JSON.stringify({ type: 'custom', id: `${prefix}${i.toString(16).padStart(7, '0')}`, parentId: i === 0 ? null : `${prefix}${(i - 1).toString(16).padStart(7, '0')}`, timestamp: T, customType: 'step', data: { i, text: `step ${i} `.repeat(90) } });
+      JSON.stringify({
+        type: 'custom',
+        id: `${prefix}${i.toString(16).padStart(7, '0')}`,
+        parentId: i === 0 ? null : `${prefix}${(i - 1).toString(16).padStart(7, '0')}`,
+        timestamp: T,
+        customType: 'step',
+        data: { i, text: `step ${i} `.repeat(90) },
+      });
     const gen = {
       /** Lines [from, to) of session `id`'s chain (entry 0 is a root), each ending in "\n". */
       lines(id: string, from: number, to: number, prefix = 'c'): string {
@@ -107,52 +120,60 @@ export function opfsState(
   hash?: string[],
   prefixes: Record<string, number> = {},
 ): Promise<{ sessions: Record<string, { size: number; sha: string; prefixSha?: string }>; tmp: string[]; spool: string[]; journal: string[]; index: unknown }> {
-  return page.evaluate(async ({ hash, prefixes }) => {
-    const root = await navigator.storage.getDirectory();
-    const dir = async (name: string) => {
-      try {
-        return await root.getDirectoryHandle(name);
-      } catch {
-        return null;
-      }
-    };
-    const sha = async (b: ArrayBuffer) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', b)), (x) => x.toString(16).padStart(2, '0')).join('');
-    const sessions: Record<string, { size: number; sha: string; prefixSha?: string }> = {};
-    // Each file is read under the app's own write lock for that session (the name store.ts uses), so
-    // a worker still finishing a write (a killed page's, or the reopened app's recovery) is waited
-    // for rather than read half-way; a file swapped in while read (NotReadableError) is read again.
-    const lockName = (name: string) => `rho-sessions:write:${decodeURIComponent(name.slice(0, -'.jsonl'.length)).replace(/~\d+$/, '')}`;
-    const s = await dir('sessions');
-    if (s) for await (const [name, h] of (s as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }).entries()) {
-      sessions[name] = await navigator.locks.request(lockName(name), async () => {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            const f = await h.getFile();
-            const bytes = !hash || hash.includes(name) || name in prefixes ? await f.arrayBuffer() : null;
-            const out: { size: number; sha: string; prefixSha?: string } = { size: f.size, sha: bytes && (!hash || hash.includes(name)) ? await sha(bytes) : '' };
-            if (bytes && name in prefixes) out.prefixSha = await sha(bytes.slice(0, prefixes[name]));
-            return out;
-          } catch (e) {
-            if (attempt >= 20 || (e as Error).name !== 'NotReadableError') throw e;
-            await new Promise((r) => setTimeout(r, 100));
-          }
+  return page.evaluate(
+    async ({ hash, prefixes }) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = async (name: string) => {
+        try {
+          return await root.getDirectoryHandle(name);
+        } catch {
+          return null;
         }
-      });
-    }
-    const names = async (n: string) => {
-      const d = await dir(n);
-      const out: string[] = [];
-      if (d) for await (const k of (d as unknown as { keys(): AsyncIterable<string> }).keys()) out.push(k);
-      return out;
-    };
-    let index: unknown = null;
-    try {
-      index = JSON.parse(await (await (await root.getFileHandle('index.json')).getFile()).text());
-    } catch {
-      index = null;
-    }
-    return { sessions, tmp: await names('tmp'), spool: await names('spool'), journal: await names('journal'), index };
-  }, { hash, prefixes });
+      };
+      const sha = async (b: ArrayBuffer) =>
+        Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', b)), (x) => x.toString(16).padStart(2, '0')).join('');
+      const sessions: Record<string, { size: number; sha: string; prefixSha?: string }> = {};
+      // Each file is read under the app's own write lock for that session (the name store.ts uses), so
+      // a worker still finishing a write (a killed page's, or the reopened app's recovery) is waited
+      // for rather than read half-way; a file swapped in while read (NotReadableError) is read again.
+      const lockName = (name: string) => `rho-sessions:write:${decodeURIComponent(name.slice(0, -'.jsonl'.length)).replace(/~\d+$/, '')}`;
+      const s = await dir('sessions');
+      if (s)
+        for await (const [name, h] of (s as unknown as { entries(): AsyncIterable<[string, FileSystemFileHandle]> }).entries()) {
+          sessions[name] = await navigator.locks.request(lockName(name), async () => {
+            for (let attempt = 0; ; attempt++) {
+              try {
+                const f = await h.getFile();
+                const bytes = !hash || hash.includes(name) || name in prefixes ? await f.arrayBuffer() : null;
+                const out: { size: number; sha: string; prefixSha?: string } = {
+                  size: f.size,
+                  sha: bytes && (!hash || hash.includes(name)) ? await sha(bytes) : '',
+                };
+                if (bytes && name in prefixes) out.prefixSha = await sha(bytes.slice(0, prefixes[name]));
+                return out;
+              } catch (e) {
+                if (attempt >= 20 || (e as Error).name !== 'NotReadableError') throw e;
+                await new Promise((r) => setTimeout(r, 100));
+              }
+            }
+          });
+        }
+      const names = async (n: string) => {
+        const d = await dir(n);
+        const out: string[] = [];
+        if (d) for await (const k of (d as unknown as { keys(): AsyncIterable<string> }).keys()) out.push(k);
+        return out;
+      };
+      let index: unknown = null;
+      try {
+        index = JSON.parse(await (await (await root.getFileHandle('index.json')).getFile()).text());
+      } catch {
+        index = null;
+      }
+      return { sessions, tmp: await names('tmp'), spool: await names('spool'), journal: await names('journal'), index };
+    },
+    { hash, prefixes },
+  );
 }
 
 /** A small seeded PRNG (mulberry32), so a failing kill point can be replayed. */

@@ -53,10 +53,14 @@ test('a hostile session renders as text: no script runs, no dialog, no CSP viola
     const reader = document.querySelector('.rd')!;
     return {
       scripts: reader.querySelectorAll('script, iframe, object, embed, form, style, link, meta, base').length,
-      handlers: [...reader.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on') || a.name === 'style' && /url|expression/i.test(a.value))).length,
+      handlers: [...reader.querySelectorAll('*')].filter((el) =>
+        [...el.attributes].some((a) => a.name.startsWith('on') || (a.name === 'style' && /url|expression/i.test(a.value))),
+      ).length,
       svgFromFile: [...reader.querySelectorAll('svg')].filter((s) => !s.classList.contains('rd-svg-icon') && !s.closest('.rd-chart')).length,
       links: [...reader.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')!).filter((h) => !/^(https?:|mailto:|#\/s\/)/.test(h)),
-      unsafeTargets: [...reader.querySelectorAll('a[target="_blank"]')].filter((a) => !/noopener/.test(a.getAttribute('rel') ?? '') || !/noreferrer/.test(a.getAttribute('rel') ?? '')).length,
+      unsafeTargets: [...reader.querySelectorAll('a[target="_blank"]')].filter(
+        (a) => !/noopener/.test(a.getAttribute('rel') ?? '') || !/noreferrer/.test(a.getAttribute('rel') ?? ''),
+      ).length,
       images: [...reader.querySelectorAll('img')].map((i) => i.getAttribute('src')!).filter((s) => !s.startsWith('blob:')),
     };
   });

@@ -9,7 +9,9 @@ const row = (page: Page, entryId: string) => page.locator(`.rd-row[data-entry="$
 /** Serious or critical axe violations, as short strings. */
 async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).include('.rd').analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.describe('reader', () => {
@@ -112,7 +114,9 @@ test.describe('reader', () => {
     await expect(page.getByRole('heading', { name: 'What the model sees' })).toBeVisible();
     await expect(page.locator('.rd-dropped summary')).toContainText('not part of the model context');
     // The interrupted push never got a result: the core adds a synthetic one, marked as such.
-    await page.locator('.vl').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await page.locator('.vl').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await expect(page.getByText('synthetic: the call never got a result')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: resolve(shots, 'reader-laptop-context.png') });
@@ -132,8 +136,12 @@ test.describe('reader', () => {
     await page.goto(`/#/s/${encodeURIComponent(id)}?entry=0a1b2c3d`);
     await expect(row(page, '0a1b2c3d')).toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    const small = await page.locator('.rd-bar button, .rd-toolbar button, .rd-toolbar select, .rd-link, .rd-more').evaluateAll((els) =>
-      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getBoundingClientRect()).filter((r) => r.height < 44 || r.width < 44).length,
+    const small = await page.locator('.rd-bar button, .rd-toolbar button, .rd-toolbar select, .rd-link, .rd-more').evaluateAll(
+      (els) =>
+        els
+          .filter((e) => (e as HTMLElement).offsetParent !== null)
+          .map((e) => e.getBoundingClientRect())
+          .filter((r) => r.height < 44 || r.width < 44).length,
     );
     expect(small).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
@@ -156,13 +164,29 @@ test.describe('reader', () => {
   test('markdown made in the worker replaces the plain text on screen; a fling draws skeletons, then the rows', async ({ page }) => {
     // A long session of markdown turns, made here: bold, a coloured code block, a web link, a javascript: link and raw HTML.
     const id = '0193a5c2-0000-7000-8000-00000000e2e5';
-    const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-11-30T10:00:00.000Z', cwd: '/home/test/md', title: 'Markdown from the worker' })];
+    const lines = [
+      JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-11-30T10:00:00.000Z', cwd: '/home/test/md', title: 'Markdown from the worker' }),
+    ];
     const idOf = (i: number) => `e${i.toString(16).padStart(7, '0')}`;
     const turns = 300;
     for (let i = 0; i < 2 * turns; i++) {
-      const message = i % 2 === 0
-        ? { role: 'user', content: [{ type: 'text', text: `Question ${i}: **bold ${i}**` }], timestamp: 1 }
-        : { role: 'assistant', content: [{ type: 'text', text: `Answer ${i} with [a link](https://example.com/${i}), [bad](javascript:alert(${i})) and <b>raw ${i}</b>.\n\n\`\`\`ts\nconst n${i}: number = ${i};\n\`\`\`` }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude', stopReason: 'stop', timestamp: 2 };
+      const message =
+        i % 2 === 0
+          ? { role: 'user', content: [{ type: 'text', text: `Question ${i}: **bold ${i}**` }], timestamp: 1 }
+          : {
+              role: 'assistant',
+              content: [
+                {
+                  type: 'text',
+                  text: `Answer ${i} with [a link](https://example.com/${i}), [bad](javascript:alert(${i})) and <b>raw ${i}</b>.\n\n\`\`\`ts\nconst n${i}: number = ${i};\n\`\`\``,
+                },
+              ],
+              api: 'anthropic-messages',
+              provider: 'anthropic',
+              model: 'claude',
+              stopReason: 'stop',
+              timestamp: 2,
+            };
       lines.push(JSON.stringify({ type: 'message', id: idOf(i), parentId: i ? idOf(i - 1) : null, timestamp: '2026-11-30T10:00:01.000Z', message }));
     }
     await openEmptyLibrary(page);
@@ -202,7 +226,9 @@ test.describe('reader', () => {
     await expect(row(page, idOf(0)).locator('.md[data-md="html"] strong')).toHaveText('bold 0');
     await expect(row(page, idOf(1)).locator('.md[data-md="html"] .hljs-keyword').first()).toHaveText('const');
     // A jump into the middle (a drag of the scrollbar) ends the same way.
-    await page.locator('.vl').evaluate((el) => { el.scrollTop = el.scrollHeight / 2; });
+    await page.locator('.vl').evaluate((el) => {
+      el.scrollTop = el.scrollHeight / 2;
+    });
     await expect(page.locator('.vl-skeleton')).toHaveCount(0);
     await expect(page.locator('.vl-row .rd-row').first()).toBeVisible();
     await expect(page.locator('.vl-row .rd-row .md[data-md="html"]').first()).toBeVisible();

@@ -43,7 +43,9 @@ async function startWorker(page: Page, url: string, root: string): Promise<void>
 
 type Call = (method: string, params: unknown) => Promise<unknown>;
 declare global {
-  interface Window { rhoTest: { call: Call; heard: unknown[] } }
+  interface Window {
+    rhoTest: { call: Call; heard: unknown[] };
+  }
 }
 
 function sessionText(id: string, turns: number): string {
@@ -51,7 +53,9 @@ function sessionText(id: string, turns: number): string {
   let parent: string | null = null;
   for (let i = 0; i < turns; i++) {
     const u = `u${i.toString(16).padStart(7, '0')}`;
-    lines.push(JSON.stringify({ type: 'message', id: u, parentId: parent, timestamp: 't', message: { role: 'user', content: `question ${i} ✓`, timestamp: 1 } }));
+    lines.push(
+      JSON.stringify({ type: 'message', id: u, parentId: parent, timestamp: 't', message: { role: 'user', content: `question ${i} ✓`, timestamp: 1 } }),
+    );
     parent = u;
   }
   return lines.join('\n') + '\n';
@@ -69,7 +73,12 @@ test('two tabs write the same session at once: one writer at a time, nothing los
   await a.evaluate((text) => window.rhoTest.call('importFiles', { files: [new File([text], 's.jsonl')] }), text);
   const label = (page: Page, tag: string) =>
     page.evaluate(
-      (tag) => Promise.all(Array.from({ length: 8 }, (_, i) => window.rhoTest.call('labelEntry', { id: 'shared', entryId: `u${i.toString(16).padStart(7, '0')}`, label: `${tag}${i}` }))),
+      (tag) =>
+        Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            window.rhoTest.call('labelEntry', { id: 'shared', entryId: `u${i.toString(16).padStart(7, '0')}`, label: `${tag}${i}` }),
+          ),
+        ),
       tag,
     );
   await Promise.all([label(a, 'a'), label(b, 'b')]);
@@ -77,7 +86,10 @@ test('two tabs write the same session at once: one writer at a time, nothing los
     const r = (await window.rhoTest.call('exportSession', { id: 'shared' })) as { blob: Blob };
     return r.blob.text();
   });
-  const lines = exported.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const lines = exported
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const labels = lines.filter((l) => l.type === 'label');
   expect(labels.map((l) => l.label).sort()).toEqual([...Array.from({ length: 8 }, (_, i) => `a${i}`), ...Array.from({ length: 8 }, (_, i) => `b${i}`)].sort());
   // Each label was appended after the real leaf: one chain, no two entries with the same parent.

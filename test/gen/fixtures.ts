@@ -36,7 +36,11 @@ export function ensureGenerated(sizeMb: number, opts: { flavor?: Flavor; seed?: 
     for (const line of generateSessionLines({ seed, targetBytes: Math.round(sizeMb * 1e6), flavor })) {
       batch.push(line);
       batchBytes += line.length;
-      if (batchBytes > 4e6) { writeSync(fd, batch.join('\n') + '\n'); batch = []; batchBytes = 0; }
+      if (batchBytes > 4e6) {
+        writeSync(fd, batch.join('\n') + '\n');
+        batch = [];
+        batchBytes = 0;
+      }
     }
     if (batch.length > 0) writeSync(fd, batch.join('\n') + '\n');
   } finally {
@@ -51,9 +55,33 @@ export async function smallFixtures(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [name, text] of Object.entries(edgeCaseFiles())) out[`fixtures/synthetic/${name}.jsonl`] = text;
   out['fixtures/synthetic/pi-1mb.jsonl'] = generateSessionText({ seed: 11, targetBytes: 1e6, flavor: 'pi', imageBytes: [256, 12000] });
-  out['fixtures/synthetic/rho-300kb.jsonl'] = generateSessionText({ seed: 12, targetBytes: 3e5, flavor: 'rho', imageBytes: [128, 4000], compactionEvery: 60000, branchRate: 0.15, abortRate: 0.12 });
-  out['fixtures/synthetic/pi-branchy-200kb.jsonl'] = generateSessionText({ seed: 13, targetBytes: 2e5, flavor: 'pi', imageBytes: [64, 2000], compactionEvery: 40000, branchRate: 0.3, abortRate: 0.2 });
-  out['fixtures/omp/omp-generated-400kb.jsonl'] = generateSessionText({ seed: 14, targetBytes: 4e5, flavor: 'omp', imageBytes: [200, 6000], compactionEvery: 80000, branchRate: 0.1, abortRate: 0.15 });
+  out['fixtures/synthetic/rho-300kb.jsonl'] = generateSessionText({
+    seed: 12,
+    targetBytes: 3e5,
+    flavor: 'rho',
+    imageBytes: [128, 4000],
+    compactionEvery: 60000,
+    branchRate: 0.15,
+    abortRate: 0.12,
+  });
+  out['fixtures/synthetic/pi-branchy-200kb.jsonl'] = generateSessionText({
+    seed: 13,
+    targetBytes: 2e5,
+    flavor: 'pi',
+    imageBytes: [64, 2000],
+    compactionEvery: 40000,
+    branchRate: 0.3,
+    abortRate: 0.2,
+  });
+  out['fixtures/omp/omp-generated-400kb.jsonl'] = generateSessionText({
+    seed: 14,
+    targetBytes: 4e5,
+    flavor: 'omp',
+    imageBytes: [200, 6000],
+    compactionEvery: 80000,
+    branchRate: 0.1,
+    abortRate: 0.15,
+  });
   for (const [name, text] of Object.entries(ompShapeFiles())) out[`fixtures/omp/${name}.jsonl`] = text;
   const { piFixtureFiles } = await import('./pi-fixtures.ts');
   for (const [name, text] of Object.entries(piFixtureFiles())) out[`fixtures/pi/${name}.jsonl`] = text;

@@ -6,7 +6,7 @@
  * Operations refer to earlier entries by number (`pick`), resolved modulo what exists at the time
  * of application, so any random list is applicable.
  */
-import { SessionManager } from '@mariozechner/pi-coding-agent';
+import type { SessionManager } from '@mariozechner/pi-coding-agent';
 
 /** One content part an op can ask for. */
 export type PartSpec =
@@ -17,11 +17,29 @@ export type PartSpec =
 
 /** One step applied to a SessionManager. */
 export type PiOp =
-  | { op: 'user'; text: string; images?: { data: string; mimeType: string }[]; asString?: boolean; attachments?: { name: string; path: string; mimeType: string; about: string }[] }
-  | { op: 'assistant'; parts: PartSpec[]; stopReason: 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'; errorMessage?: string; retryRecovery?: 'recovered' | 'superseded'; model?: number }
+  | {
+      op: 'user';
+      text: string;
+      images?: { data: string; mimeType: string }[];
+      asString?: boolean;
+      attachments?: { name: string; path: string; mimeType: string; about: string }[];
+    }
+  | {
+      op: 'assistant';
+      parts: PartSpec[];
+      stopReason: 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
+      errorMessage?: string;
+      retryRecovery?: 'recovered' | 'superseded';
+      model?: number;
+    }
   | { op: 'toolResults'; answer: number; text: string; images?: { data: string; mimeType: string }[]; isError: boolean; extraText?: string; orphan?: boolean }
   | { op: 'bash'; command: string; output: string; exitCode?: number; cancelled: boolean; truncated: boolean; fullOutputPath?: string; exclude?: boolean }
-  | { op: 'customMessage'; customType: string; content: string | { kind: 'text' | 'image'; text?: string; data?: string; mimeType?: string }[]; display: boolean }
+  | {
+      op: 'customMessage';
+      customType: string;
+      content: string | { kind: 'text' | 'image'; text?: string; data?: string; mimeType?: string }[];
+      display: boolean;
+    }
   | { op: 'custom'; customType: string; data: unknown }
   | { op: 'compaction'; summary: string; pick: number; tokensBefore: number; unknownFirstKept?: boolean }
   | { op: 'branch'; pick: number }
@@ -78,12 +96,27 @@ export function applyPiOps(sm: SessionManager, ops: PiOp[], clock: () => number)
           return { type: 'toolCall', id, name: p.name, arguments: p.args };
         });
         const msg: Record<string, unknown> = {
-          role: 'assistant', content, api: m.api, provider: m.provider, model: m.model,
-          usage: { ...ZERO_USAGE, output: 10, totalTokens: 10 }, stopReason: o.stopReason, timestamp: clock(),
+          role: 'assistant',
+          content,
+          api: m.api,
+          provider: m.provider,
+          model: m.model,
+          usage: { ...ZERO_USAGE, output: 10, totalTokens: 10 },
+          stopReason: o.stopReason,
+          timestamp: clock(),
         };
         if (o.errorMessage !== undefined) msg.errorMessage = o.errorMessage;
-        if (o.retryRecovery === 'recovered') msg.retryRecovery = { kind: 'auto-retry', status: 'recovered', attempt: 1, recoveredAt: '2026-01-01T00:00:00.000Z', recovery: 'wait', note: 'rate-limited; waited; retried' };
-        if (o.retryRecovery === 'superseded') msg.retryRecovery = { kind: 'auto-retry', status: 'superseded', attempt: 1, recovery: 'plain', note: 'error; retried' };
+        if (o.retryRecovery === 'recovered')
+          msg.retryRecovery = {
+            kind: 'auto-retry',
+            status: 'recovered',
+            attempt: 1,
+            recoveredAt: '2026-01-01T00:00:00.000Z',
+            recovery: 'wait',
+            note: 'rate-limited; waited; retried',
+          };
+        if (o.retryRecovery === 'superseded')
+          msg.retryRecovery = { kind: 'auto-retry', status: 'superseded', attempt: 1, recovery: 'plain', note: 'error; retried' };
         sm.appendMessage(msg as never);
         pending = calls;
         break;
@@ -95,11 +128,27 @@ export function applyPiOps(sm: SessionManager, ops: PiOp[], clock: () => number)
         const content: unknown[] = [{ type: 'text', text: o.text }];
         for (const img of o.images ?? []) content.push({ type: 'image', data: img.data, mimeType: img.mimeType });
         if (o.extraText !== undefined) content.push({ type: 'text', text: o.extraText });
-        sm.appendMessage({ role: 'toolResult', toolCallId: call.id, toolName: call.name, content, details: { lines: 3 }, isError: o.isError, timestamp: clock() } as never);
+        sm.appendMessage({
+          role: 'toolResult',
+          toolCallId: call.id,
+          toolName: call.name,
+          content,
+          details: { lines: 3 },
+          isError: o.isError,
+          timestamp: clock(),
+        } as never);
         break;
       }
       case 'bash': {
-        const msg: Record<string, unknown> = { role: 'bashExecution', command: o.command, output: o.output, exitCode: o.exitCode, cancelled: o.cancelled, truncated: o.truncated, timestamp: clock() };
+        const msg: Record<string, unknown> = {
+          role: 'bashExecution',
+          command: o.command,
+          output: o.output,
+          exitCode: o.exitCode,
+          cancelled: o.cancelled,
+          truncated: o.truncated,
+          timestamp: clock(),
+        };
         if (o.fullOutputPath !== undefined) msg.fullOutputPath = o.fullOutputPath;
         if (o.exclude) msg.excludeFromContext = true;
         sm.appendMessage(msg as never);
@@ -107,8 +156,14 @@ export function applyPiOps(sm: SessionManager, ops: PiOp[], clock: () => number)
         break;
       }
       case 'customMessage': {
-        const content = typeof o.content === 'string' ? o.content
-          : o.content.map((p) => (p.kind === 'text' ? { type: 'text' as const, text: p.text ?? '' } : { type: 'image' as const, data: p.data ?? '', mimeType: p.mimeType ?? 'image/png' }));
+        const content =
+          typeof o.content === 'string'
+            ? o.content
+            : o.content.map((p) =>
+                p.kind === 'text'
+                  ? { type: 'text' as const, text: p.text ?? '' }
+                  : { type: 'image' as const, data: p.data ?? '', mimeType: p.mimeType ?? 'image/png' },
+              );
         sm.appendCustomMessageEntry(o.customType, content, o.display);
         break;
       }

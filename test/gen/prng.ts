@@ -19,9 +19,15 @@ export interface Rng {
 
 /** Creates a generator from a 32-bit seed; the same seed always yields the same sequence. */
 export function createRng(seed: number): Rng {
-  let a = 0x9e3779b9 ^ seed, b = 0x243f6a88 ^ (seed << 7), c = 0xb7e15162 ^ (seed >>> 3), d = 1;
+  let a = 0x9e3779b9 ^ seed,
+    b = 0x243f6a88 ^ (seed << 7),
+    c = 0xb7e15162 ^ (seed >>> 3),
+    d = 1;
   const u32 = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (a + b + d) >>> 0;
     d = (d + 1) >>> 0;
     a = b ^ (b >>> 9);
@@ -47,7 +53,10 @@ export function createRng(seed: number): Rng {
       let i = 0;
       for (; i + 4 <= n; i += 4) {
         const v = u32();
-        out[i] = v; out[i + 1] = v >>> 8; out[i + 2] = v >>> 16; out[i + 3] = v >>> 24;
+        out[i] = v;
+        out[i + 1] = v >>> 8;
+        out[i + 2] = v >>> 16;
+        out[i + 3] = v >>> 24;
       }
       for (; i < n; i++) out[i] = u32();
       return out;

@@ -34,7 +34,12 @@ export interface GenerateOptions {
   startMs?: number;
 }
 
-interface Node { id: string; parentId: string | null; type: string; role?: string }
+interface Node {
+  id: string;
+  parentId: string | null;
+  type: string;
+  role?: string;
+}
 
 const MODELS_PI = [
   { api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5' },
@@ -94,12 +99,20 @@ class SessionGen {
     const rng = this.rng;
     if (this.flavor === 'omp') this.emitLine(titleSlot(rng.pick(['Fix the parser', 'Refactor tree walk', 'Ünïcödé title 日本語', '']), this.iso()));
     const header: Record<string, unknown> = {
-      type: 'session', version: 3, id: this.uuidv7(), timestamp: this.iso(), cwd: '/home/dev/project',
+      type: 'session',
+      version: 3,
+      id: this.uuidv7(),
+      timestamp: this.iso(),
+      cwd: '/home/dev/project',
     };
-    if (this.flavor === 'omp' && rng.chance(0.5)) { header.title = 'Stale header title'; header.titleSource = 'auto'; }
+    if (this.flavor === 'omp' && rng.chance(0.5)) {
+      header.title = 'Stale header title';
+      header.titleSource = 'auto';
+    }
     this.emitLine(JSON.stringify(header));
     this.modelChange();
-    if (this.flavor !== 'rho') this.entry('thinking_level_change', this.flavor === 'omp' ? { thinkingLevel: 'high', configured: 'high' } : { thinkingLevel: 'high' });
+    if (this.flavor !== 'rho')
+      this.entry('thinking_level_change', this.flavor === 'omp' ? { thinkingLevel: 'high', configured: 'high' } : { thinkingLevel: 'high' });
     yield* this.drain();
     while (this.bytes < this.o.targetBytes) {
       this.turn();
@@ -123,15 +136,22 @@ class SessionGen {
       this.compaction();
     }
     if (rng.chance(0.03)) this.modelChange();
-    if (rng.chance(0.03)) this.entry('thinking_level_change', this.flavor === 'omp'
-      ? { thinkingLevel: rng.pick(['low', 'high', null]), configured: rng.pick(['auto', null, 'low']) }
-      : { thinkingLevel: rng.pick(['off', 'low', 'medium', 'high']) });
+    if (rng.chance(0.03))
+      this.entry(
+        'thinking_level_change',
+        this.flavor === 'omp'
+          ? { thinkingLevel: rng.pick(['low', 'high', null]), configured: rng.pick(['auto', null, 'low']) }
+          : { thinkingLevel: rng.pick(['off', 'low', 'medium', 'high']) },
+      );
     if (this.flavor === 'omp' && rng.chance(0.02)) this.entry('reset_boundary', {});
     this.sideEntries();
     this.userMessage();
     const rounds = rng.chance(0.15) ? 0 : rng.int(1, 8);
     for (let r = 0; r < rounds; r++) {
-      if (rng.chance(this.o.abortRate)) { this.brokenTurn(); if (rng.chance(0.5)) return; }
+      if (rng.chance(this.o.abortRate)) {
+        this.brokenTurn();
+        if (rng.chance(0.5)) return;
+      }
       this.toolRound();
     }
     this.finalReply();
@@ -153,12 +173,26 @@ class SessionGen {
     }
     if (this.flavor === 'pi' && rng.chance(0.01)) this.entry('session_info', { name: sentence(rng, 3) });
     if (this.flavor === 'omp' && rng.chance(0.01)) this.entry('title_change', { title: sentence(rng, 3), source: 'auto', trigger: 'auto' });
-    if (this.flavor === 'omp' && rng.chance(0.02)) this.entry('model_usage', { purpose: 'title', api: 'anthropic-messages', provider: 'anthropic', model: 'claude-haiku-4-5', usage: this.usageObj(), stopReason: 'stop' });
+    if (this.flavor === 'omp' && rng.chance(0.02))
+      this.entry('model_usage', {
+        purpose: 'title',
+        api: 'anthropic-messages',
+        provider: 'anthropic',
+        model: 'claude-haiku-4-5',
+        usage: this.usageObj(),
+        stopReason: 'stop',
+      });
     if (this.flavor !== 'rho' && rng.chance(0.03)) {
       this.message({
-        role: 'bashExecution', command: rng.pick(['ls -la', 'npm test', 'git status']), output: rng.chance(0.8) ? toolOutput(rng, rng.int(50, 2000)) : '',
-        exitCode: rng.pick([0, 0, 1, undefined]), cancelled: rng.chance(0.1), truncated: rng.chance(0.1),
-        fullOutputPath: this.flavor === 'pi' && rng.chance(0.5) ? '/tmp/out.log' : undefined, timestamp: this.tick(), excludeFromContext: rng.chance(0.2) || undefined,
+        role: 'bashExecution',
+        command: rng.pick(['ls -la', 'npm test', 'git status']),
+        output: rng.chance(0.8) ? toolOutput(rng, rng.int(50, 2000)) : '',
+        exitCode: rng.pick([0, 0, 1, undefined]),
+        cancelled: rng.chance(0.1),
+        truncated: rng.chance(0.1),
+        fullOutputPath: this.flavor === 'pi' && rng.chance(0.5) ? '/tmp/out.log' : undefined,
+        timestamp: this.tick(),
+        excludeFromContext: rng.chance(0.2) || undefined,
       });
     }
   }
@@ -200,8 +234,12 @@ class SessionGen {
       if (rng.chance(this.o.imageRate)) resultContent.push(this.image());
       if (rng.chance(0.1)) resultContent.push({ type: 'text', text: sentence(rng) });
       const tr: Record<string, unknown> = {
-        role: 'toolResult', toolCallId: call.id, toolName: call.name, content: resultContent,
-        isError: rng.chance(0.08), timestamp: this.tick(),
+        role: 'toolResult',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: resultContent,
+        isError: rng.chance(0.08),
+        timestamp: this.tick(),
       };
       if (rng.chance(0.4)) tr.details = { diff: code(rng, 3), truncated: false };
       this.message(tr);
@@ -289,11 +327,23 @@ class SessionGen {
     const summary = `## Goal\n${paragraph(rng)}\n\n## Progress\n- ${sentence(rng)}\n- ${sentence(rng)}\n\n<read-files>\n${path(rng)}\n</read-files>`;
     const tokensBefore = rng.int(20000, 190000);
     if (this.flavor === 'pi') {
-      this.entry('compaction', { summary, firstKeptEntryId: firstKept, tokensBefore, details: { readFiles: ['src/a.ts'], modifiedFiles: [] }, fromHook: false });
+      this.entry('compaction', {
+        summary,
+        firstKeptEntryId: firstKept,
+        tokensBefore,
+        details: { readFiles: ['src/a.ts'], modifiedFiles: [] },
+        fromHook: false,
+      });
     } else if (this.flavor === 'omp') {
       this.entry('compaction', {
-        summary, shortSummary: sentence(rng, 8), firstKeptEntryId: firstKept, tokensBefore, tokensAfter: rng.int(2000, 20000),
-        method: rng.pick(['soft', 'soft', 'handoff']), details: { readFiles: ['src/a.ts'], modifiedFiles: [] }, fromExtension: false,
+        summary,
+        shortSummary: sentence(rng, 8),
+        firstKeptEntryId: firstKept,
+        tokensBefore,
+        tokensAfter: rng.int(2000, 20000),
+        method: rng.pick(['soft', 'soft', 'handoff']),
+        details: { readFiles: ['src/a.ts'], modifiedFiles: [] },
+        fromExtension: false,
       });
     } else {
       this.entry('compaction', { summary, firstKeptEntryId: firstKept, tokensBefore, tokensAfter: rng.int(2000, 20000), method: 'soft', fromExtension: false });
@@ -301,7 +351,7 @@ class SessionGen {
   }
 
   private modelChange(): void {
-    const m = MODELS_PI[this.modelIx = this.rng.int(0, MODELS_PI.length - 1)];
+    const m = MODELS_PI[(this.modelIx = this.rng.int(0, MODELS_PI.length - 1))];
     if (this.flavor === 'pi') this.entry('model_change', { provider: m.provider, modelId: m.model });
     else if (this.flavor === 'omp') {
       const role = this.rng.chance(0.2) ? this.rng.pick(['smol', 'fallback', 'plan']) : undefined;
@@ -315,9 +365,12 @@ class SessionGen {
     const rng = this.rng;
     const name = rng.pick(TOOLS);
     const id = rng.pick(['toolu_', 'call_', 'fc_']) + rng.hex(16) + (this.toolSeq++).toString(36);
-    const args: Record<string, unknown> = name === 'bash' ? { command: rng.pick(['npm test', 'ls src', 'git diff --stat']) }
-      : name === 'edit' ? { path: path(rng), oldText: code(rng, 2), newText: code(rng, 3) }
-        : { path: path(rng), offset: rng.int(1, 400) };
+    const args: Record<string, unknown> =
+      name === 'bash'
+        ? { command: rng.pick(['npm test', 'ls src', 'git diff --stat']) }
+        : name === 'edit'
+          ? { path: path(rng), oldText: code(rng, 2), newText: code(rng, 3) }
+          : { path: path(rng), offset: rng.int(1, 400) };
     return { type: 'toolCall', id, name, arguments: args };
   }
 
@@ -346,7 +399,10 @@ class SessionGen {
 
   private usageObj(): Record<string, unknown> {
     const rng = this.rng;
-    const input = rng.int(10, 5000), output = rng.int(10, 3000), cacheRead = rng.int(0, 100000), cacheWrite = rng.int(0, 4000);
+    const input = rng.int(10, 5000),
+      output = rng.int(10, 3000),
+      cacheRead = rng.int(0, 100000),
+      cacheWrite = rng.int(0, 4000);
     const c = (t: number, per: number) => Math.round(t * per) / 1e6;
     const cost = { input: c(input, 3), output: c(output, 15), cacheRead: c(cacheRead, 0.3), cacheWrite: c(cacheWrite, 3.75), total: 0 };
     cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
@@ -356,8 +412,14 @@ class SessionGen {
   private assistantMsg(content: unknown[], stopReason: string, errorMessage?: string): Record<string, unknown> {
     const m = MODELS_PI[this.modelIx];
     const msg: Record<string, unknown> = {
-      role: 'assistant', content, api: m.api, provider: m.provider, model: m.model,
-      usage: stopReason === 'error' || stopReason === 'aborted' ? zeroUsage() : this.usageObj(), stopReason, timestamp: this.tick(),
+      role: 'assistant',
+      content,
+      api: m.api,
+      provider: m.provider,
+      model: m.model,
+      usage: stopReason === 'error' || stopReason === 'aborted' ? zeroUsage() : this.usageObj(),
+      stopReason,
+      timestamp: this.tick(),
     };
     if (errorMessage) msg.errorMessage = errorMessage;
     if (this.rng.chance(0.3)) msg.responseId = 'resp_' + this.rng.hex(24);
@@ -399,7 +461,10 @@ class SessionGen {
   private newId(): string {
     for (;;) {
       const id = this.rng.hex(8);
-      if (!this.ids.has(id)) { this.ids.add(id); return id; }
+      if (!this.ids.has(id)) {
+        this.ids.add(id);
+        return id;
+      }
     }
   }
 
@@ -413,7 +478,7 @@ class SessionGen {
   }
 
   private uuidv7(): string {
-    const h = this.now.toString(16).padStart(12, '0') + '7' + this.rng.hex(3) + ((8 + this.rng.int(0, 3)).toString(16)) + this.rng.hex(15);
+    const h = this.now.toString(16).padStart(12, '0') + '7' + this.rng.hex(3) + (8 + this.rng.int(0, 3)).toString(16) + this.rng.hex(15);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   }
 }
@@ -427,12 +492,15 @@ function zeroUsage(): Record<string, unknown> {
  * including its '\n' exactly 256 UTF-8 bytes; long titles are cut on code points.
  */
 export function titleSlot(title: string, updatedAt: string, source?: 'auto' | 'user'): string {
-  const build = (t: string, pad: string) => JSON.stringify(source ? { type: 'title', v: 1, title: t, source, updatedAt, pad } : { type: 'title', v: 1, title: t, updatedAt, pad });
+  const build = (t: string, pad: string) =>
+    JSON.stringify(source ? { type: 'title', v: 1, title: t, source, updatedAt, pad } : { type: 'title', v: 1, title: t, updatedAt, pad });
   const cps = Array.from(title);
-  let lo = 0, hi = cps.length;
+  let lo = 0,
+    hi = cps.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (Buffer.byteLength(build(cps.slice(0, mid).join(''), '')) + 1 <= 256) lo = mid; else hi = mid - 1;
+    if (Buffer.byteLength(build(cps.slice(0, mid).join(''), '')) + 1 <= 256) lo = mid;
+    else hi = mid - 1;
   }
   const t = cps.slice(0, lo).join('');
   const line = build(t, ' '.repeat(256 - 1 - Buffer.byteLength(build(t, ''))));

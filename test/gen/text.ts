@@ -5,18 +5,41 @@
  */
 import type { Rng } from './prng.ts';
 
-const WORDS = ('the a to of and in is it that for on with as this be are file function test session ' +
+const WORDS = (
+  'the a to of and in is it that for on with as this be are file function test session ' +
   'entry branch parse read write line buffer error value result tool call model context message user ' +
   'assistant thinking compaction summary index tree leaf parent node cache token usage cost image ' +
   'config build check type schema field record import export return const let await async promise ' +
   'array string number object map set update render view worker store bytes offset length problem ' +
-  'fix refactor rename move delete add change keep drop split join trim slice chunk stream').split(' ');
+  'fix refactor rename move delete add change keep drop split join trim slice chunk stream'
+).split(' ');
 const UNICODE = ['naïve', 'café', 'Grüße', '日本語', 'emoji 🎉', 'Ω≈ç√', 'Ünïcödé', '→', '“quoted”'];
 const RARE = ['\u2028', '\u2029', '\u0085', '\t', '"', '\\', '</summary>', '\r'];
-const IDENTS = ['parseLine', 'buildIndex', 'readSession', 'walkBranch', 'appendEntry', 'renderItem',
-  'toolResult', 'compactBranch', 'loadBlob', 'sessionStore', 'messageView', 'tokenCount'];
-const PATHS = ['src/core/parse.ts', 'src/core/tree.ts', 'src/ui/Reader.tsx', 'package.json', 'README.md',
-  'src/storage/opfs.ts', 'test/core/parse.test.ts', 'docs/notes.md', 'src/worker/api.ts'];
+const IDENTS = [
+  'parseLine',
+  'buildIndex',
+  'readSession',
+  'walkBranch',
+  'appendEntry',
+  'renderItem',
+  'toolResult',
+  'compactBranch',
+  'loadBlob',
+  'sessionStore',
+  'messageView',
+  'tokenCount',
+];
+const PATHS = [
+  'src/core/parse.ts',
+  'src/core/tree.ts',
+  'src/ui/Reader.tsx',
+  'package.json',
+  'README.md',
+  'src/storage/opfs.ts',
+  'test/core/parse.test.ts',
+  'docs/notes.md',
+  'src/worker/api.ts',
+];
 
 /** A sentence of n words (with an occasional unusual character). */
 export function sentence(rng: Rng, n = rng.int(4, 18)): string {
@@ -44,11 +67,20 @@ export function code(rng: Rng, lines = rng.int(3, 40)): string {
     const ident = rng.pick(IDENTS);
     const indent = '  '.repeat(rng.int(0, 3));
     switch (rng.int(0, 4)) {
-      case 0: out.push(`${indent}export function ${ident}(input: string, opts = {}) {`); break;
-      case 1: out.push(`${indent}const ${ident}${i} = await ${rng.pick(IDENTS)}(${JSON.stringify(rng.pick(WORDS))});`); break;
-      case 2: out.push(`${indent}// ${sentence(rng, rng.int(3, 10))}`); break;
-      case 3: out.push(`${indent}if (${ident}.length > ${rng.int(0, 999)}) return null;`); break;
-      default: out.push(`${indent}}`);
+      case 0:
+        out.push(`${indent}export function ${ident}(input: string, opts = {}) {`);
+        break;
+      case 1:
+        out.push(`${indent}const ${ident}${i} = await ${rng.pick(IDENTS)}(${JSON.stringify(rng.pick(WORDS))});`);
+        break;
+      case 2:
+        out.push(`${indent}// ${sentence(rng, rng.int(3, 10))}`);
+        break;
+      case 3:
+        out.push(`${indent}if (${ident}.length > ${rng.int(0, 999)}) return null;`);
+        break;
+      default:
+        out.push(`${indent}}`);
     }
   }
   return out.join('\n');

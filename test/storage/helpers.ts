@@ -18,9 +18,21 @@ export function messageLine(id: string, parentId: string | null, role: 'user' | 
     role === 'user'
       ? { role, content: text, timestamp: 1 }
       : {
-          role, content: [{ type: 'text', text }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5',
-          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.01 } },
-          stopReason: 'stop', timestamp: 2,
+          role,
+          content: [{ type: 'text', text }],
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          usage: {
+            input: 10,
+            output: 5,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 15,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.01 },
+          },
+          stopReason: 'stop',
+          timestamp: 2,
         };
   return JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-01-02T03:04:06.000Z', message, ...extra });
 }

@@ -72,11 +72,12 @@ describe('scanSession agrees with the core parse', () => {
   });
 
   test('v1 files get the same deterministic ids and linear chain', async () => {
-    const text = [
-      JSON.stringify({ type: 'session', id: 'old', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/x' }),
-      JSON.stringify({ type: 'message', timestamp: 't', message: { role: 'user', content: 'hi', timestamp: 1 } }),
-      JSON.stringify({ type: 'message', timestamp: 't', message: { role: 'hookMessage', customType: 'x', content: 'y', display: true, timestamp: 1 } }),
-    ].join('\n') + '\n';
+    const text =
+      [
+        JSON.stringify({ type: 'session', id: 'old', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/x' }),
+        JSON.stringify({ type: 'message', timestamp: 't', message: { role: 'user', content: 'hi', timestamp: 1 } }),
+        JSON.stringify({ type: 'message', timestamp: 't', message: { role: 'hookMessage', customType: 'x', content: 'y', display: true, timestamp: 1 } }),
+      ].join('\n') + '\n';
     const b = bytes(text);
     expect(await actual(b)).toEqual(expected(b));
   });
@@ -89,11 +90,25 @@ describe('scanSession agrees with the core parse', () => {
 
   test('first user message and omp blob refs', async () => {
     const sha = 'ab'.repeat(32);
-    const text = [
-      headerLine('s2'),
-      messageLine('a1', null, 'user', '  Fix   the\nbuild  '),
-      JSON.stringify({ type: 'message', id: 'a2', parentId: 'a1', timestamp: 't', message: { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [{ type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }], isError: false, timestamp: 1 } }),
-    ].join('\n') + '\n';
+    const text =
+      [
+        headerLine('s2'),
+        messageLine('a1', null, 'user', '  Fix   the\nbuild  '),
+        JSON.stringify({
+          type: 'message',
+          id: 'a2',
+          parentId: 'a1',
+          timestamp: 't',
+          message: {
+            role: 'toolResult',
+            toolCallId: 'c',
+            toolName: 'read',
+            content: [{ type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }],
+            isError: false,
+            timestamp: 1,
+          },
+        }),
+      ].join('\n') + '\n';
     const scan = await scanSession(chunked(bytes(text), 13));
     expect(scan.digest.firstMessage).toBe('Fix the build');
     expect([...scan.blobRefs]).toEqual([sha]);

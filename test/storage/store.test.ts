@@ -15,7 +15,14 @@ describe('store over a memory disk', () => {
     await store.create('b', once(bytes(sessionText('b', 3))));
     const list = await store.list();
     expect(list.map((s) => s.id)).toEqual(['b', 'a']);
-    expect(list[0]).toMatchObject({ path: sessionPath('b'), entryCount: 6, branchCount: 1, cwd: '/home/u/proj', modified: 2000, model: 'anthropic:claude-sonnet-4-5' });
+    expect(list[0]).toMatchObject({
+      path: sessionPath('b'),
+      entryCount: 6,
+      branchCount: 1,
+      cwd: '/home/u/proj',
+      modified: 2000,
+      model: 'anthropic:claude-sonnet-4-5',
+    });
     expect(list[0].totals).toEqual({ tokens: 45, output: 15, cost: expect.closeTo(0.03, 9) });
     expect(decoder.decode(await store.readBytes('a'))).toBe(sessionText('a'));
     expect(await store.latest()).toBe(sessionPath('b'));
@@ -36,7 +43,10 @@ describe('store over a memory disk', () => {
     const again = createStore(disk, { flushDelay: 0 });
     const list = await again.list();
     expect(list.map((s) => s.id).sort()).toEqual(['a', 'b']);
-    expect(list.find((s) => s.id === 'a')).toMatchObject({ entryCount: before.find((s) => s.id === 'a')!.entryCount, size: before.find((s) => s.id === 'a')!.size });
+    expect(list.find((s) => s.id === 'a')).toMatchObject({
+      entryCount: before.find((s) => s.id === 'a')!.entryCount,
+      size: before.find((s) => s.id === 'a')!.size,
+    });
   });
 
   test('an index gone while the store is open is rebuilt on the next list', async () => {

@@ -9,10 +9,26 @@ const src = join(root, 'src');
 /** folder → { allowed folders, allowed packages, why } */
 const rules = {
   core: { folders: ['core'], packages: ['zod'], why: 'the core is pure and runs in Node, the worker and the page: only zod and itself, no DOM, no I/O' },
-  storage: { folders: ['core', 'storage'], packages: ['idb-keyval'], why: 'storage keeps bytes for the worker: it may use the core and idb-keyval, never the UI or the worker' },
-  worker: { folders: ['core', 'storage', 'worker'], packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js'], why: 'the worker owns parsing and storage; it never reaches into the UI' },
-  ui: { folders: ['core', 'ui', 'worker'], packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window'], why: 'the page reaches storage only through the worker client' },
-  sw: { folders: ['sw'], packages: ['workbox-precaching', 'workbox-routing', 'workbox-core', 'workbox-strategies', 'workbox-expiration', 'idb-keyval'], why: 'the service worker is small and boring: workbox only' },
+  storage: {
+    folders: ['core', 'storage'],
+    packages: ['idb-keyval'],
+    why: 'storage keeps bytes for the worker: it may use the core and idb-keyval, never the UI or the worker',
+  },
+  worker: {
+    folders: ['core', 'storage', 'worker'],
+    packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js'],
+    why: 'the worker owns parsing and storage; it never reaches into the UI',
+  },
+  ui: {
+    folders: ['core', 'ui', 'worker'],
+    packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window'],
+    why: 'the page reaches storage only through the worker client',
+  },
+  sw: {
+    folders: ['sw'],
+    packages: ['workbox-precaching', 'workbox-routing', 'workbox-core', 'workbox-strategies', 'workbox-expiration', 'idb-keyval'],
+    why: 'the service worker is small and boring: workbox only',
+  },
 };
 
 function* files(dir) {
@@ -23,7 +39,8 @@ function* files(dir) {
   }
 }
 
-const importRe = /(?:^|[\n;])\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new\s+URL\(\s*['"]([^'"]+)['"]/g;
+const importRe =
+  /(?:^|[\n;])\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new\s+URL\(\s*['"]([^'"]+)['"]/g;
 const problems = [];
 for (const file of files(src)) {
   const rel = relative(src, file);
@@ -45,8 +62,7 @@ for (const file of files(src)) {
         continue;
       }
       const targetFolder = target.split(sep)[0];
-      if (!rule.folders.includes(targetFolder))
-        problems.push(`${where}: src/${folder} may not import src/${targetFolder} (${spec}) — ${rule.why}`);
+      if (!rule.folders.includes(targetFolder)) problems.push(`${where}: src/${folder} may not import src/${targetFolder} (${spec}) — ${rule.why}`);
       // The page may only reach the worker through its client (and types of its API).
       if (folder === 'ui' && targetFolder === 'worker' && !/client(\.ts)?$|protocol(\.ts)?$/.test(spec) && !typeOnly)
         problems.push(`${where}: the page must reach the worker through src/worker/client.ts, not ${spec}`);
@@ -57,10 +73,8 @@ for (const file of files(src)) {
         problems.push(`${where}: src/${folder} may not import the package '${pkg}' — ${rule.why}`);
     }
   }
-  if (folder === 'ui' && /new\s+Worker\s*\(/.test(text))
-    problems.push(`src/${rel}: creates a Worker — only src/worker/client.ts starts the worker`);
-  if (folder === 'ui' && /navigator\.storage\.getDirectory/.test(text))
-    problems.push(`src/${rel}: opens OPFS — the page never touches OPFS; ask the worker`);
+  if (folder === 'ui' && /new\s+Worker\s*\(/.test(text)) problems.push(`src/${rel}: creates a Worker — only src/worker/client.ts starts the worker`);
+  if (folder === 'ui' && /navigator\.storage\.getDirectory/.test(text)) problems.push(`src/${rel}: opens OPFS — the page never touches OPFS; ask the worker`);
 }
 if (problems.length) {
   console.error(`✗ import rules: ${problems.length} violation(s)\n` + problems.map((p) => '  ' + p).join('\n'));

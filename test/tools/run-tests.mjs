@@ -23,32 +23,61 @@ function run(label, command, args, env = {}) {
 
 /** Adds a vitest JSON report's counts; a runner that crashed before reporting counts as one failure. */
 function countVitest(file, ok, label) {
-  if (!existsSync(file)) { if (!ok) { total.failed++; failedSteps.push(label); } return; }
+  if (!existsSync(file)) {
+    if (!ok) {
+      total.failed++;
+      failedSteps.push(label);
+    }
+    return;
+  }
   const r = JSON.parse(readFileSync(file, 'utf8'));
   total.passed += r.numPassedTests;
   total.failed += r.numFailedTests;
   total.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  if (!ok && r.numFailedTests === 0) { total.failed++; failedSteps.push(label); }
-  else if (r.numFailedTests) failedSteps.push(label);
+  if (!ok && r.numFailedTests === 0) {
+    total.failed++;
+    failedSteps.push(label);
+  } else if (r.numFailedTests) failedSteps.push(label);
 }
 
 function countPlaywright(file, ok) {
-  if (!existsSync(file)) { if (!ok) { total.failed++; failedSteps.push('e2e'); } return; }
+  if (!existsSync(file)) {
+    if (!ok) {
+      total.failed++;
+      failedSteps.push('e2e');
+    }
+    return;
+  }
   const s = JSON.parse(readFileSync(file, 'utf8')).stats;
   total.passed += s.expected;
   total.failed += s.unexpected + s.flaky;
   total.skipped += s.skipped;
-  if (!ok && s.unexpected + s.flaky === 0) { total.failed++; failedSteps.push('e2e'); }
-  else if (s.unexpected + s.flaky) failedSteps.push('e2e');
+  if (!ok && s.unexpected + s.flaky === 0) {
+    total.failed++;
+    failedSteps.push('e2e');
+  } else if (s.unexpected + s.flaky) failedSteps.push('e2e');
 }
 
 // 1. Types and import rules: a failure counts as one failed check.
 if (run('type-check and import rules', process.execPath, ['test/tools/typecheck.mjs'])) total.passed++;
-else { total.failed++; failedSteps.push('typecheck'); }
+else {
+  total.failed++;
+  failedSteps.push('typecheck');
+}
+
+// 1b. Format and lint (Biome): `npm run format` fixes what it reports.
+if (run('format and lint (Biome)', 'npx', ['biome', 'ci', '.'])) total.passed++;
+else {
+  total.failed++;
+  failedSteps.push('format and lint');
+}
 
 // 2. The production build, shared by the build test and the e2e tests.
 const built = run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
-if (!built) { total.failed++; failedSteps.push('build'); }
+if (!built) {
+  total.failed++;
+  failedSteps.push('build');
+}
 
 // 3. Unit tests in Node.
 const unitJson = resolve(reports, 'vitest.json');
@@ -58,7 +87,15 @@ countVitest(unitJson, unitOk, 'unit');
 // 4. Browser unit tests (OPFS store, worker) in Chromium.
 if (existsSync(resolve(root, 'test/browser/vitest.config.ts'))) {
   const browserJson = resolve(reports, 'vitest-browser.json');
-  const ok = run('browser unit tests (Chromium)', 'npx', ['vitest', 'run', '-c', 'test/browser/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${browserJson}`]);
+  const ok = run('browser unit tests (Chromium)', 'npx', [
+    'vitest',
+    'run',
+    '-c',
+    'test/browser/vitest.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${browserJson}`,
+  ]);
   countVitest(browserJson, ok, 'browser');
 }
 

@@ -16,9 +16,15 @@ export function ensureDependencies() {
 
 function playwrightChromium() {
   try {
-    const out = execSync(`node -e "import('@playwright/test').then(m => console.log(m.chromium.executablePath()))"`, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const out = execSync(`node -e "import('@playwright/test').then(m => console.log(m.chromium.executablePath()))"`, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return out && existsSync(out) ? out : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Returns a Chromium path (CHROMIUM_PATH, Debian's, Playwright's own), installing one when none exists. */
@@ -28,11 +34,13 @@ export function ensureChromium() {
   const isRoot = process.getuid?.() === 0;
   const hasApt = existsSync('/usr/bin/apt-get');
   if (isRoot && hasApt) {
-    console.log('No Chromium found: installing Debian\'s (apt-get install -y chromium) …');
-    const run = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium'], { stdio: 'inherit' });
+    console.log("No Chromium found: installing Debian's (apt-get install -y chromium) …");
+    const run = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium'], {
+      stdio: 'inherit',
+    });
     if (run.status === 0 && existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   } else if (!hasApt) {
-    console.log('No Chromium found: installing Playwright\'s (npx playwright install chromium) …');
+    console.log("No Chromium found: installing Playwright's (npx playwright install chromium) …");
     const run = spawnSync('npx', ['playwright', 'install', 'chromium'], { cwd: root, stdio: 'inherit' });
     const own = run.status === 0 ? playwrightChromium() : undefined;
     if (own) return own;

@@ -8,8 +8,10 @@ let failed = 0;
 for (const project of projects) {
   if (!existsSync(`${project}/tsconfig.json`)) continue;
   const run = spawnSync('npx', ['tsc', '-p', project], { stdio: 'inherit' });
-  if (run.status !== 0) { failed++; console.error(`✗ type errors in ${project}`); }
-  else console.log(`✓ types: ${project}`);
+  if (run.status !== 0) {
+    failed++;
+    console.error(`✗ type errors in ${project}`);
+  } else console.log(`✓ types: ${project}`);
 }
 const imports = spawnSync(process.execPath, ['test/tools/check-imports.mjs'], { stdio: 'inherit' });
 if (imports.status !== 0) failed++;

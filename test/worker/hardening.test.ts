@@ -37,7 +37,10 @@ function strayFiles(disk: ReturnType<typeof setup>['disk']): string[] {
 function checkItem(c: BadCase, items: Array<{ name: string; outcome: string; line?: number; reason?: string; problems?: number; id?: string }>) {
   const want = c.import;
   if (want.items) {
-    expect(items.map((i) => i.outcome), c.file).toEqual(want.items.map((i) => i.outcome));
+    expect(
+      items.map((i) => i.outcome),
+      c.file,
+    ).toEqual(want.items.map((i) => i.outcome));
     want.items.forEach((w, k) => {
       const got = items[k];
       if (w.name) expect(got.name).toBe(w.name);
@@ -154,7 +157,9 @@ describe('big generated cases through importFiles (modest sizes; full sizes in t
     const before = await storePrecious(api);
     const report = await api.importFiles({ files: [file(c.name, new Blob(c.parts as BlobPart[]) as unknown as Uint8Array)] });
     const deep = c.name.startsWith('deep');
-    expect(report.items).toEqual([{ name: c.name, outcome: 'added', id: c.id, problems: deep ? 1 : 0, ...(deep ? { line: 4, reason: expect.stringContaining('') } : {}) }]);
+    expect(report.items).toEqual([
+      { name: c.name, outcome: 'added', id: c.id, problems: deep ? 1 : 0, ...(deep ? { line: 4, reason: expect.stringContaining('') } : {}) },
+    ]);
     const s = await api.getSession({ id: c.id });
     expect(s.entryCount).toBe(c.entries);
     expect(s.size).toBe(c.size);
@@ -170,10 +175,12 @@ describe('a full disk (memory disk with a quota)', () => {
     const beforeList = await api.listSessions({});
     const small = sessionText('fits-too', 2);
     const big = sessionText('too-big', 400);
-    const error = await api.importFiles({ files: [file('small.jsonl', small), file('big.jsonl', big), file('later.jsonl', sessionText('never-reached', 1))] }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await api
+      .importFiles({ files: [file('small.jsonl', small), file('big.jsonl', big), file('later.jsonl', sessionText('never-reached', 1))] })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toMatchObject({ code: 'quota-exceeded', file: 'big.jsonl' });
     expect((error as Error).message).toContain('big.jsonl');
     expect((error as Error).message).toContain('1 file imported before it was kept');

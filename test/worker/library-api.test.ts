@@ -35,12 +35,15 @@ describe('import outcomes by bytes', () => {
     const otherLonger = sessionText('s1', 3, { prefix: 'f' });
     expect((await api.importFiles({ files: [file('c.jsonl', otherLonger)] })).items[0]).toMatchObject({ outcome: 'updated', id: 's1~2' });
     const list = await api.listSessions({});
-    expect(list.map((s) => [s.id, s.variantOf]).sort()).toEqual([['s1', undefined], ['s1~2', 's1']]);
+    expect(list.map((s) => [s.id, s.variantOf]).sort()).toEqual([
+      ['s1', undefined],
+      ['s1~2', 's1'],
+    ]);
     expect(await text((await api.exportSession({ id: 's1' })).blob)).toBe(three);
     expect(await text((await api.exportSession({ id: 's1~2' })).blob)).toBe(otherLonger);
   });
 
-  test('another tab\'s import not yet in the index is still seen: diverged bytes become a variant, never an overwrite', async () => {
+  test("another tab's import not yet in the index is still seen: diverged bytes become a variant, never an overwrite", async () => {
     const { createMemoryDisk } = await import('../../src/storage/memory-disk.ts');
     const { createStore } = await import('../../src/storage/store.ts');
     const disk = createMemoryDisk();
@@ -117,10 +120,24 @@ describe('import outcomes by bytes', () => {
     const sha = createHash('sha256').update(png).digest('hex');
     const unused = bytes('unreferenced');
     const shaUnused = createHash('sha256').update(unused).digest('hex');
-    const withImage = [
-      headerLine('omp1'),
-      JSON.stringify({ type: 'message', id: 'a1', parentId: null, timestamp: 't', message: { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }], timestamp: 1 } }),
-    ].join('\n') + '\n';
+    const withImage =
+      [
+        headerLine('omp1'),
+        JSON.stringify({
+          type: 'message',
+          id: 'a1',
+          parentId: null,
+          timestamp: 't',
+          message: {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'see' },
+              { type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' },
+            ],
+            timestamp: 1,
+          },
+        }),
+      ].join('\n') + '\n';
     const files = [
       { path: 'sessions/--home-u-proj--/2026-01-01T00-00-00-000Z_p1.jsonl', file: file('x', sessionText('p1')) },
       { path: 'sessions/-code-proj/2026-01-01_omp1.jsonl', file: file('y', withImage) },
@@ -144,8 +161,23 @@ describe('import outcomes by bytes', () => {
   test('a blob whose bytes do not match its name is refused', async () => {
     const { api, store } = setup();
     const sha = 'ee'.repeat(32);
-    const s = headerLine('b1') + '\n' + JSON.stringify({ type: 'message', id: 'a', parentId: null, timestamp: 't', message: { role: 'user', content: [{ type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }], timestamp: 1 } }) + '\n';
-    const report = await api.importFiles({ files: [{ path: 's.jsonl', file: file('s', s) }, { path: `blobs/${sha}`, file: file(sha, 'lies') }] });
+    const s =
+      headerLine('b1') +
+      '\n' +
+      JSON.stringify({
+        type: 'message',
+        id: 'a',
+        parentId: null,
+        timestamp: 't',
+        message: { role: 'user', content: [{ type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }], timestamp: 1 },
+      }) +
+      '\n';
+    const report = await api.importFiles({
+      files: [
+        { path: 's.jsonl', file: file('s', s) },
+        { path: `blobs/${sha}`, file: file(sha, 'lies') },
+      ],
+    });
     expect(report.items[1]).toMatchObject({ outcome: 'rejected', reason: expect.stringContaining('sha256') });
     expect(await store.readBlob(sha)).toBeNull();
   });
@@ -157,15 +189,37 @@ describe('bundles and export', () => {
     const png = bytes('image!');
     const { createHash } = await import('node:crypto');
     const sha = createHash('sha256').update(png).digest('hex');
-    const withImage = headerLine('img', { cwd: '/home/u/other' }) + '\n' + JSON.stringify({ type: 'message', id: 'a1', parentId: null, timestamp: 't', message: { role: 'user', content: [{ type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }], timestamp: 1 } }) + '\n';
-    await a.api.importFiles({ files: [file('1.jsonl', sessionText('one')), file('2.jsonl', sessionText('two', 5)), { path: 'x/img.jsonl', file: file('img.jsonl', withImage) }, { path: `x/blobs/${sha}`, file: file(sha, png) }] });
+    const withImage =
+      headerLine('img', { cwd: '/home/u/other' }) +
+      '\n' +
+      JSON.stringify({
+        type: 'message',
+        id: 'a1',
+        parentId: null,
+        timestamp: 't',
+        message: { role: 'user', content: [{ type: 'image', data: `blob:sha256:${sha}`, mimeType: 'image/png' }], timestamp: 1 },
+      }) +
+      '\n';
+    await a.api.importFiles({
+      files: [
+        file('1.jsonl', sessionText('one')),
+        file('2.jsonl', sessionText('two', 5)),
+        { path: 'x/img.jsonl', file: file('img.jsonl', withImage) },
+        { path: `x/blobs/${sha}`, file: file(sha, png) },
+      ],
+    });
     const progress: Progress[] = [];
     const ctx: CallContext = { signal: new AbortController().signal, progress: (p) => progress.push(p) };
     const bundle = await a.api.exportBundle({}, ctx);
     expect(bundle.name).toBe('rho-sessions-2026-03-04.zip');
     expect(progress.at(-1)).toMatchObject({ done: progress.at(-1)!.total });
     const names = Object.keys(unzipSync(new Uint8Array(await bundle.blob.arrayBuffer()))).sort();
-    expect(names).toEqual([`blobs/${sha}`, 'sessions/--home-u-other--/2026-01-02T03-04-05-678Z_img.jsonl', 'sessions/--home-u-proj--/2026-01-02T03-04-05-678Z_one.jsonl', 'sessions/--home-u-proj--/2026-01-02T03-04-05-678Z_two.jsonl']);
+    expect(names).toEqual([
+      `blobs/${sha}`,
+      'sessions/--home-u-other--/2026-01-02T03-04-05-678Z_img.jsonl',
+      'sessions/--home-u-proj--/2026-01-02T03-04-05-678Z_one.jsonl',
+      'sessions/--home-u-proj--/2026-01-02T03-04-05-678Z_two.jsonl',
+    ]);
 
     const b = setup();
     const report = await b.api.importFiles({ files: [file(bundle.name, new Uint8Array(await bundle.blob.arrayBuffer()))] });
@@ -196,7 +250,12 @@ describe('bundles and export', () => {
 
   test('exportBranch: header and the active branch only, original line bytes', async () => {
     const { api } = setup();
-    const lines = [headerLine('br'), messageLine('a1', null, 'user', 'q'), messageLine('a2', 'a1', 'assistant', 'old answer'), messageLine('a3', 'a1', 'assistant', 'new answer')];
+    const lines = [
+      headerLine('br'),
+      messageLine('a1', null, 'user', 'q'),
+      messageLine('a2', 'a1', 'assistant', 'old answer'),
+      messageLine('a3', 'a1', 'assistant', 'new answer'),
+    ];
     await api.importFiles({ files: [file('br.jsonl', lines.join('\n') + '\n')] });
     expect(await text((await api.exportBranch({ id: 'br' })).blob)).toBe([lines[0], lines[1], lines[3]].join('\n') + '\n');
     expect(await text((await api.exportBranch({ id: 'br', leafId: 'a2' })).blob)).toBe([lines[0], lines[1], lines[2]].join('\n') + '\n');
@@ -215,7 +274,12 @@ describe('bundles and export', () => {
 
   test('forkBranch: a new session (new id, parentSession) with that branch', async () => {
     const { api } = setup();
-    const lines = [headerLine('src'), messageLine('a1', null, 'user', 'q'), messageLine('a2', 'a1', 'assistant', 'old'), messageLine('a3', 'a1', 'assistant', 'new')];
+    const lines = [
+      headerLine('src'),
+      messageLine('a1', null, 'user', 'q'),
+      messageLine('a2', 'a1', 'assistant', 'old'),
+      messageLine('a3', 'a1', 'assistant', 'new'),
+    ];
     await api.importFiles({ files: [file('src.jsonl', lines.join('\n') + '\n')] });
     const fork = await api.forkBranch({ id: 'src', leafId: 'a2' });
     expect(fork.id).not.toBe('src');
@@ -245,7 +309,14 @@ describe('library writes', () => {
   test('rename of an omp file rewrites its 256-byte title slot and keeps everything else', async () => {
     const { api } = setup();
     const slot = JSON.stringify({ type: 'title', v: 1, title: 'Old', source: 'auto', updatedAt: '2026-01-01T00:00:00.000Z', pad: '' });
-    const padded = JSON.stringify({ type: 'title', v: 1, title: 'Old', source: 'auto', updatedAt: '2026-01-01T00:00:00.000Z', pad: ' '.repeat(255 - slot.length) });
+    const padded = JSON.stringify({
+      type: 'title',
+      v: 1,
+      title: 'Old',
+      source: 'auto',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      pad: ' '.repeat(255 - slot.length),
+    });
     const body = sessionText('omp2');
     await api.importFiles({ files: [file('o.jsonl', padded + '\n' + body)] });
     const s = await api.renameSession({ id: 'omp2', title: 'Ünïcode title ✓' });
@@ -268,7 +339,11 @@ describe('library writes', () => {
 
   test('appending to a v1 file is refused as unsupported', async () => {
     const { api } = setup();
-    const v1 = JSON.stringify({ type: 'session', id: 'v1s', timestamp: 't', cwd: '' }) + '\n' + JSON.stringify({ type: 'message', timestamp: 't', message: { role: 'user', content: 'hi', timestamp: 1 } }) + '\n';
+    const v1 =
+      JSON.stringify({ type: 'session', id: 'v1s', timestamp: 't', cwd: '' }) +
+      '\n' +
+      JSON.stringify({ type: 'message', timestamp: 't', message: { role: 'user', content: 'hi', timestamp: 1 } }) +
+      '\n';
     await api.importFiles({ files: [file('v1.jsonl', v1)] });
     const e = await api.renameSession({ id: 'v1s', title: 'x' }).catch((x) => x);
     expect(toApiError(e)).toMatchObject({ code: 'unsupported' });
@@ -318,5 +393,37 @@ describe('progress and cancel', () => {
     const e = await api.importFiles({ files: [file('x.jsonl', sessionText('x'))] }, { signal: controller.signal, progress: () => undefined }).catch((x) => x);
     expect(toApiError(e).code).toBe('aborted');
     expect((await api.listSessions({})).map((s) => s.id)).toEqual(['big']);
+  });
+
+  // In-process the progress callback runs inside the import, so the abort lands exactly after the
+  // first chunk reached the disk, whatever the machine's speed.
+  test('a cancel after the first chunk was written leaves no partial file and an unchanged list', async () => {
+    const { api, disk } = setup();
+    await api.importFiles({ files: [file('small.jsonl', sessionText('small'))] });
+    const big = file('big.jsonl', sessionText('big', 30000));
+    expect(big.size).toBeGreaterThan(3 * 4 * 1024 * 1024);
+    const before = [...disk.files.keys()].sort();
+    const controller = new AbortController();
+    const seen: Progress[] = [];
+    const progress = (p: Progress) => {
+      seen.push(p);
+      if (p.done > 0 && p.done < p.total) controller.abort();
+    };
+    const e = await api.importFiles({ files: [big] }, { signal: controller.signal, progress }).catch((x) => x);
+    expect(toApiError(e).code).toBe('aborted');
+    expect(seen.filter((p) => p.done > 0 && p.done < p.total)).toHaveLength(1);
+    expect([...disk.files.keys()].sort()).toEqual(before);
+    expect((await api.listSessions({})).map((s) => s.id)).toEqual(['small']);
+  });
+
+  test('every file of an import is reported as it starts, however fast the import is', async () => {
+    const { api } = setup();
+    const names = ['a', 'b', 'c', 'd'].map((n) => `${n}.jsonl`);
+    const seen: string[] = [];
+    await api.importFiles(
+      { files: names.map((n, i) => file(n, sessionText(`s${i}`))) },
+      { signal: new AbortController().signal, progress: (p) => seen.push(p.label ?? '') },
+    );
+    expect([...new Set(seen)]).toEqual(names);
   });
 });

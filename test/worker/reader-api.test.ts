@@ -9,17 +9,22 @@ const welcome = new Uint8Array(readFileSync(new URL('../../fixtures/samples/welc
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const SHA = 'a'.repeat(64);
 
-const images = new TextEncoder().encode(jsonl(
-  HEADER,
-  m('i1', null, { role: 'user', content: [
-    { type: 'text', text: 'pictures' },
-    { type: 'image', data: PNG, mimeType: 'image/png' },
-    { type: 'image', data: btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), mimeType: 'image/svg+xml' },
-    { type: 'image', data: btoa('<html><script>alert(1)</script></html>'.repeat(10)), mimeType: 'image/png' },
-    { type: 'image', data: `blob:sha256:${SHA}`, mimeType: 'image/png' },
-    { type: 'image', data: `blob:sha256:${'b'.repeat(64)}`, mimeType: 'image/png' },
-  ] }),
-));
+const images = new TextEncoder().encode(
+  jsonl(
+    HEADER,
+    m('i1', null, {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'pictures' },
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+        { type: 'image', data: btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), mimeType: 'image/svg+xml' },
+        { type: 'image', data: btoa('<html><script>alert(1)</script></html>'.repeat(10)), mimeType: 'image/png' },
+        { type: 'image', data: `blob:sha256:${SHA}`, mimeType: 'image/png' },
+        { type: 'image', data: `blob:sha256:${'b'.repeat(64)}`, mimeType: 'image/png' },
+      ],
+    }),
+  ),
+);
 
 const pngBytes = Uint8Array.from(atob(PNG), (c) => c.charCodeAt(0));
 const { store } = memoryStore({ now: () => 1_700_000_000_000 });

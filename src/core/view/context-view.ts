@@ -35,7 +35,12 @@ function toMessageView(message: ModelMessage, realResults: ReadonlySet<string>):
       case 'tool-result': {
         const output = isObject(part.output) ? part.output : {};
         const value = output.value;
-        const text = typeof value === 'string' ? value : Array.isArray(value) ? value.map((v) => (isObject(v) && v.type === 'text' ? str(v.text) : '[image]')).join('\n') : prettyJson(value);
+        const text =
+          typeof value === 'string'
+            ? value
+            : Array.isArray(value)
+              ? value.map((v) => (isObject(v) && v.type === 'text' ? str(v.text) : '[image]')).join('\n')
+              : prettyJson(value);
         const isError = output.type === 'error-text';
         const synthetic = isError && text === ABORTED_TOOL_TEXT && !realResults.has(str(part.toolCallId));
         parts.push(textPart('tool-result', text, { toolName: str(part.toolName), isError, ...(synthetic ? { synthetic: true } : {}) }));
@@ -87,7 +92,13 @@ function describe(entry: Entry): string {
  * compaction summary first), with synthetic tool results marked and every entry that sends
  * nothing listed with the reason. `itemOf` maps entry ids to transcript positions.
  */
-export function buildContextView(branch: readonly Entry[], leafId: string | null, itemOf: (entryId: string) => number | null, model: string | null, opts: ContextOptions = {}): ContextView {
+export function buildContextView(
+  branch: readonly Entry[],
+  leafId: string | null,
+  itemOf: (entryId: string) => number | null,
+  model: string | null,
+  opts: ContextOptions = {},
+): ContextView {
   const { compaction, kept } = compacted(branch);
   const realResults = new Set<string>();
   for (const e of branch) {
@@ -109,7 +120,12 @@ export function buildContextView(branch: readonly Entry[], leafId: string | null
     messages,
     dropped,
     compaction: compaction
-      ? { entryId: str(compaction.id), tokensBefore: num(compaction.tokensBefore), tokensAfter: num(compaction.tokensAfter), firstKeptEntryId: str(compaction.firstKeptEntryId) || null }
+      ? {
+          entryId: str(compaction.id),
+          tokensBefore: num(compaction.tokensBefore),
+          tokensAfter: num(compaction.tokensAfter),
+          firstKeptEntryId: str(compaction.firstKeptEntryId) || null,
+        }
       : null,
     model,
   };

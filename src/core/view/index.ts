@@ -9,6 +9,16 @@ export { buildContextView } from './context-view.ts';
 export { openSource, newestLeaf, titleOf, type SessionSource } from './source.ts';
 export { splitUserContent, parseEnvelope, imageRef, MAX_PART_CHARS } from './parts.ts';
 export {
-  openBranch, itemAt, chooseLeaf, keptOf, countOf, positionOf, marksOf, scanOf, buildSessionView, windowOf, findInBranch,
+  openBranch,
+  itemAt,
+  chooseLeaf,
+  keptOf,
+  countOf,
+  positionOf,
+  marksOf,
+  scanOf,
+  buildSessionView,
+  windowOf,
+  findInBranch,
   type ReaderBranch,
 } from './session.ts';

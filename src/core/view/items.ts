@@ -31,7 +31,8 @@ function assistantBlocks(message: Loose, entryId: string, pending: Map<string, T
   content.forEach((part, i) => {
     if (!isObject(part)) return;
     if (part.type === 'text') blocks.push({ kind: 'text', text: clip(str(part.text)).text });
-    else if (part.type === 'thinking') blocks.push({ kind: 'thinking', text: part.redacted === true ? '' : clip(str(part.thinking)).text, redacted: part.redacted === true });
+    else if (part.type === 'thinking')
+      blocks.push({ kind: 'thinking', text: part.redacted === true ? '' : clip(str(part.thinking)).text, redacted: part.redacted === true });
     else if (part.type === 'redactedThinking') blocks.push({ kind: 'thinking', text: '', redacted: true });
     else if (part.type === 'image') blocks.push({ kind: 'image', image: imageRef(part, entryId, i) });
     else if (part.type === 'toolCall') {
@@ -54,7 +55,16 @@ function messageDraft(entry: Loose, entryId: string, pending: Map<string, ToolVi
   if (role === 'user' || role === 'developer') {
     const { text, attachments, images } = splitUserContent(message.content, entryId);
     const from = typeof message.from === 'string' ? message.from : undefined;
-    return { kind: 'user', text: clip(text).text, attachments, images, steering: message.steering === true, synthetic: message.synthetic === true || role === 'developer', from, ask: message.ask !== undefined && message.ask !== null && message.ask !== false };
+    return {
+      kind: 'user',
+      text: clip(text).text,
+      attachments,
+      images,
+      steering: message.steering === true,
+      synthetic: message.synthetic === true || role === 'developer',
+      from,
+      ask: message.ask !== undefined && message.ask !== null && message.ask !== false,
+    };
   }
   if (role === 'assistant') {
     return {
@@ -126,7 +136,11 @@ function entryDraft(entry: Loose, entryId: string, pending: Map<string, ToolView
     case 'model_change':
       return { kind: 'divider', type: 'model_change', text: modelChangeText(entry) };
     case 'thinking_level_change':
-      return { kind: 'divider', type: 'thinking_level_change', text: `Thinking: ${str(entry.thinkingLevel, 'off')}${typeof entry.configured === 'string' ? ` (configured ${entry.configured})` : ''}` };
+      return {
+        kind: 'divider',
+        type: 'thinking_level_change',
+        text: `Thinking: ${str(entry.thinkingLevel, 'off')}${typeof entry.configured === 'string' ? ` (configured ${entry.configured})` : ''}`,
+      };
     case 'reset_boundary':
       return { kind: 'divider', type: 'reset_boundary', text: 'Context reset: the model sees nothing before this point' };
     case 'service_tier_change':
@@ -155,7 +169,11 @@ function entryDraft(entry: Loose, entryId: string, pending: Map<string, ToolView
       return { kind: 'state', type: `custom: ${str(entry.customType, '?')}`, text: shortJson(entry.data ?? null) };
     case 'model_usage': {
       const usage = toUsage(entry.usage);
-      return { kind: 'state', type: 'model usage', text: `${str(entry.purpose, 'side call')} · ${str(entry.provider)}/${str(entry.model)} · ${usage?.totalTokens ?? 0} tokens` };
+      return {
+        kind: 'state',
+        type: 'model usage',
+        text: `${str(entry.purpose, 'side call')} · ${str(entry.provider)}/${str(entry.model)} · ${usage?.totalTokens ?? 0} tokens`,
+      };
     }
     case 'ttsr_injection':
       return { kind: 'state', type: 'rules injected', text: Array.isArray(entry.injectedRules) ? entry.injectedRules.map((r) => String(r)).join(', ') : '' };
@@ -210,7 +228,7 @@ function callIds(message: Loose): string[] {
  */
 export function ownerRow(source: SessionSource, branch: readonly number[], row: number): number | null {
   const message = messageOf(source.body(branch[row]));
-  if (!message || message.role !== 'toolResult') return null;
+  if (message?.role !== 'toolResult') return null;
   const callId = str(message.toolCallId);
   for (let r = row - 1; r >= 0 && r >= row - PAIR_REACH; r--) {
     const m = messageOf(source.body(branch[r]));

@@ -15,7 +15,11 @@ export function previewOf(entry: Entry): string {
     if (role === 'user' || role === 'assistant') text = contentText(entry.message.content);
   } else if (entry.type === 'branch_summary' || entry.type === 'compaction') text = str(entry.summary);
   else if (entry.type === 'custom_message') text = contentText(entry.content);
-  text = text.replace(/<attachment[\s\S]*?<\/attachment>/g, '').replace(/[*`]+/g, '').replace(/\s+/g, ' ').trim();
+  text = text
+    .replace(/<attachment[\s\S]*?<\/attachment>/g, '')
+    .replace(/[*`]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 

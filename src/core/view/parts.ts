@@ -7,7 +7,17 @@ export type Loose = Record<string, unknown>;
 export const MAX_PART_CHARS = 200_000;
 
 /** Raster image types the page shows as pictures. SVG is excluded: it can carry script. */
-const SHOWABLE = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
+const SHOWABLE = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/jpg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
 
 const BLOB_REF = /^blob:sha256:([0-9a-f]{64})$/;
 
@@ -76,7 +86,11 @@ const ATTRIBUTE = /([a-zA-Z]+)="([^"]*)"/g;
 
 /** Undoes the attribute escaping of the envelope (`&`, `"`, `<`). */
 function unescapeAttribute(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Reads one `<attachment name= type= path=>ABOUT\n[TEXT]</attachment>` text part, or null. */

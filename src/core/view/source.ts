@@ -105,7 +105,11 @@ export function titleOf(source: SessionSource): string {
     if (index.types[i] !== 'message') continue;
     const message = source.body(i).message;
     if (!isObject(message) || message.role !== 'user') continue;
-    const first = contentText(message.content).replace(/<attachment[\s\S]*?<\/attachment>/g, '').trim().split('\n')[0].slice(0, 80);
+    const first = contentText(message.content)
+      .replace(/<attachment[\s\S]*?<\/attachment>/g, '')
+      .trim()
+      .split('\n')[0]
+      .slice(0, 80);
     if (first) return first;
   }
   return 'Untitled session';

@@ -21,7 +21,7 @@ function addEntry(totals: TotalsView, entry: Entry): { model: string; prompt: nu
   if (message.role === 'user') totals.userMessages++;
   if (message.role !== 'assistant') return null;
   const usage = isObject(message.usage) ? message.usage : {};
-  const cost = isObject(usage.cost) ? num(usage.cost.total) ?? 0 : num(usage.cost) ?? 0;
+  const cost = isObject(usage.cost) ? (num(usage.cost.total) ?? 0) : (num(usage.cost) ?? 0);
   const input = num(usage.input) ?? 0;
   const output = num(usage.output) ?? 0;
   const cacheRead = num(usage.cacheRead) ?? 0;

@@ -93,19 +93,49 @@ export interface ItemBase {
 }
 
 /** Another branch starting at an entry. */
-export interface ForkView { leafId: string; preview: string; count: number }
+export interface ForkView {
+  leafId: string;
+  preview: string;
+  count: number;
+}
 
 /** One row of the transcript. */
 export type RenderItem = ItemBase &
   (
     | { kind: 'user'; text: string; attachments: AttachmentView[]; images: ImageRef[]; steering: boolean; synthetic: boolean; from?: string; ask: boolean }
-    | { kind: 'assistant'; blocks: AssistantBlock[]; model: string | null; provider: string | null; stopReason: string | null; errorMessage: string | null; usage: UsageView | null }
+    | {
+        kind: 'assistant';
+        blocks: AssistantBlock[];
+        model: string | null;
+        provider: string | null;
+        stopReason: string | null;
+        errorMessage: string | null;
+        usage: UsageView | null;
+      }
     | { kind: 'toolResult'; tool: ToolView }
-    | { kind: 'bash'; command: string; output: string; exitCode: number | null; cancelled: boolean; truncated: boolean; excluded: boolean; language: 'bash' | 'python'; images: ImageRef[] }
+    | {
+        kind: 'bash';
+        command: string;
+        output: string;
+        exitCode: number | null;
+        cancelled: boolean;
+        truncated: boolean;
+        excluded: boolean;
+        language: 'bash' | 'python';
+        images: ImageRef[];
+      }
     | { kind: 'notice'; notice: 'notice' | 'error' | 'aside'; customType: string; text: string; images: ImageRef[] }
     | { kind: 'custom'; customType: string; text: string; images: ImageRef[]; display: boolean; inContext: boolean }
     | { kind: 'divider'; type: string; text: string }
-    | { kind: 'compaction'; summary: string; tokensBefore: number | null; tokensAfter: number | null; firstKeptEntryId: string | null; firstKeptIndex: number | null; method: string | null }
+    | {
+        kind: 'compaction';
+        summary: string;
+        tokensBefore: number | null;
+        tokensAfter: number | null;
+        firstKeptEntryId: string | null;
+        firstKeptIndex: number | null;
+        method: string | null;
+      }
     | { kind: 'branchSummary'; summary: string; fromId: string }
     | { kind: 'labelChange'; targetId: string; text: string }
     | { kind: 'state'; type: string; text: string }
@@ -173,7 +203,11 @@ export interface SessionView {
 export const VIEW_PAGE = 40;
 
 /** Positions of user messages, tool calls and errors in a filtered list. */
-export interface Marks { user: number[]; tool: number[]; error: number[] }
+export interface Marks {
+  user: number[];
+  tool: number[];
+  error: number[];
+}
 
 /** One message of the model context, as the page shows it. */
 export interface ContextMessageView {
@@ -199,7 +233,12 @@ export interface ContextView {
   leafId: string | null;
   messages: ContextMessageView[];
   /** Branch entries that send nothing, grouped by why. */
-  dropped: Array<{ entryId: string; index: number | null; reason: 'summarized' | 'before-reset' | 'empty-turn' | 'retried' | 'not-sent' | 'excluded'; what: string }>;
+  dropped: Array<{
+    entryId: string;
+    index: number | null;
+    reason: 'summarized' | 'before-reset' | 'empty-turn' | 'retried' | 'not-sent' | 'excluded';
+    what: string;
+  }>;
   compaction: { entryId: string; tokensBefore: number | null; tokensAfter: number | null; firstKeptEntryId: string | null } | null;
   model: string | null;
 }

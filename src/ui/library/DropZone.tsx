@@ -9,16 +9,32 @@ export function DropZone() {
   const active = useSignal(false);
   useEffect(() => {
     let depth = 0;
-    const enter = (e: DragEvent) => { if (!isFileDrag(e)) return; e.preventDefault(); depth++; active.value = true; };
-    const over = (e: DragEvent) => { if (!isFileDrag(e)) return; e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; };
-    const leave = (e: DragEvent) => { if (!isFileDrag(e)) return; depth = Math.max(0, depth - 1); if (!depth) active.value = false; };
+    const enter = (e: DragEvent) => {
+      if (!isFileDrag(e)) return;
+      e.preventDefault();
+      depth++;
+      active.value = true;
+    };
+    const over = (e: DragEvent) => {
+      if (!isFileDrag(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const leave = (e: DragEvent) => {
+      if (!isFileDrag(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (!depth) active.value = false;
+    };
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer || !isFileDrag(e)) return;
       e.preventDefault();
       depth = 0;
       active.value = false;
       readDrop(e.dataTransfer)
-        .then((files) => { if (files.length) void importFiles(files, 'drop'); else showToast('Nothing to import in that drop.'); })
+        .then((files) => {
+          if (files.length) void importFiles(files, 'drop');
+          else showToast('Nothing to import in that drop.');
+        })
         .catch((err: unknown) => showToast(`Could not read the drop: ${String(err)}`));
     };
     window.addEventListener('dragenter', enter);

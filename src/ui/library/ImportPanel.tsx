@@ -17,7 +17,7 @@ export function ImportPanel() {
   const job = importJob.value;
   if (job.status === 'idle') return null;
   return (
-    <section class="import-panel" role="region" aria-label="Import">
+    <section class="import-panel" aria-label="Import">
       {job.status === 'running' && (
         <>
           <h2>Importing {plural(job.count, 'file')}…</h2>
@@ -25,13 +25,19 @@ export function ImportPanel() {
           <p class="muted">
             {job.progress ? `${job.progress.label ?? ''} ${formatBytes(job.progress.done)} of ${formatBytes(job.progress.total)}` : 'Reading…'}
           </p>
-          <button type="button" onClick={cancelImport} disabled={job.cancelling}>{job.cancelling ? 'Cancelling…' : 'Cancel'}</button>
+          <button type="button" onClick={cancelImport} disabled={job.cancelling}>
+            {job.cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
         </>
       )}
       {job.status === 'done' && <ReportView report={job.report} />}
       {job.status === 'failed' && <p role="alert">Import failed: {job.message}</p>}
       {job.status === 'cancelled' && <p role="status">Import cancelled. Files already stored were kept.</p>}
-      {job.status !== 'running' && <button type="button" onClick={dismissImport}>Close</button>}
+      {job.status !== 'running' && (
+        <button type="button" onClick={dismissImport}>
+          Close
+        </button>
+      )}
     </section>
   );
 }
@@ -43,16 +49,32 @@ function ReportView({ report }: { report: ImportReport }) {
   return (
     <>
       <h2>Import report</h2>
-      <p role="status" class="import-summary">{summary || 'Nothing to import.'}</p>
+      <p role="status" class="import-summary">
+        {summary || 'Nothing to import.'}
+      </p>
       <ul class="report-list">
         {report.items.map((item, i) => (
           <li key={i} class={`outcome-${item.outcome}`}>
             <span class="outcome">{OUTCOME_LABEL[item.outcome]}</span>
             <span class="name">{item.name}</span>
-            {item.reason && <span class="reason">{item.reason}{item.line ? ` (line ${item.line})` : ''}</span>}
+            {item.reason && (
+              <span class="reason">
+                {item.reason}
+                {item.line ? ` (line ${item.line})` : ''}
+              </span>
+            )}
             {!!item.problems && <span class="reason">{plural(item.problems, 'problem')} noted</span>}
             {item.id && item.outcome !== 'rejected' && (
-              <button type="button" class="link" onClick={() => { dismissImport(); navigate({ name: 'reader', id: item.id! }); }}>Open</button>
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  dismissImport();
+                  navigate({ name: 'reader', id: item.id! });
+                }}
+              >
+                Open
+              </button>
             )}
           </li>
         ))}

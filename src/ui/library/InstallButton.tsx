@@ -3,7 +3,11 @@ import { installApp, installPrompt } from '../models/install.ts';
 /** "Install" where the browser offers its install prompt (Chromium's beforeinstallprompt). */
 export function InstallButton() {
   if (!installPrompt.value) return null;
-  return <button type="button" class="install" onClick={() => void installApp()}>Install</button>;
+  return (
+    <button type="button" class="install" onClick={() => void installApp()}>
+      Install
+    </button>
+  );
 }
 
 /**
@@ -13,9 +17,8 @@ export function InstallButton() {
 export function IOSInstallAdvice() {
   return (
     <div class="advice" role="note">
-      <strong>On iPhone or iPad, install first.</strong> Tap <span aria-label="the Share button">Share</span>, then
-      “Add to Home Screen”, and open Rho Sessions from there before importing: the installed app keeps its
-      own storage, separate from Safari’s.
+      <strong>On iPhone or iPad, install first.</strong> Tap <strong>Share</strong>, then “Add to Home Screen”, and open Rho Sessions from there before
+      importing: the installed app keeps its own storage, separate from Safari’s.
     </div>
   );
 }

@@ -10,11 +10,24 @@ import { SessionCard } from './SessionCard.tsx';
 /** The library: sessions grouped by project, newest first, with search, sort and filter. */
 export function LibraryScreen() {
   if (!loaded.value) return <main class="library" aria-busy="true" />;
-  if (listError.value) return <main class="library"><p role="alert">Could not read the library: {listError.value}</p></main>;
+  if (listError.value)
+    return (
+      <main class="library">
+        <p role="alert">Could not read the library: {listError.value}</p>
+      </main>
+    );
   const memoryOnly = storage.value?.opfs === false && (
-    <p class="advice" role="note">This browser gives the app no file storage here (a private window?): sessions open for now but are <strong>not kept</strong>.</p>
+    <p class="advice" role="note">
+      This browser gives the app no file storage here (a private window?): sessions open for now but are <strong>not kept</strong>.
+    </p>
   );
-  if (!sessions.value.length) return <main class="library">{memoryOnly}<EmptyState /></main>;
+  if (!sessions.value.length)
+    return (
+      <main class="library">
+        {memoryOnly}
+        <EmptyState />
+      </main>
+    );
   const shown = groups.value;
   return (
     <main class="library">
@@ -22,14 +35,20 @@ export function LibraryScreen() {
       <LibraryToolbar />
       <ImportActions compact />
       <SelectionBar />
-      {hits.value && <p class="muted" role="status">{shown.reduce((n, g) => n + g.sessions.length, 0)} found for “{query.value.trim()}”</p>}
+      {hits.value && (
+        <p class="muted" role="status">
+          {shown.reduce((n, g) => n + g.sessions.length, 0)} found for “{query.value.trim()}”
+        </p>
+      )}
       {shown.map((group) => (
         <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
           <h2 class="project-title" title={group.cwd}>
             {projectName(group.cwd)} <span class="muted">{plural(group.sessions.length, 'session')}</span>
           </h2>
           <ul class="sessions">
-            {group.sessions.map((s) => <SessionCard key={s.id} session={s} hit={snippets.value.get(s.id)} />)}
+            {group.sessions.map((s) => (
+              <SessionCard key={s.id} session={s} hit={snippets.value.get(s.id)} />
+            ))}
           </ul>
         </section>
       ))}

@@ -13,14 +13,40 @@ const SORTS: Array<[SortKey, string]> = [
 export function LibraryToolbar() {
   return (
     <div class="toolbar">
-      <input type="search" class="search" aria-label="Search sessions" placeholder="Search titles and messages"
-        value={query.value} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
-      <select aria-label="Sort by" value={sortKey.value} onChange={(e) => { sortKey.value = (e.target as HTMLSelectElement).value as SortKey; }}>
-        {SORTS.map(([key, label]) => <option key={key} value={key}>{label}</option>)}
+      <input
+        type="search"
+        class="search"
+        aria-label="Search sessions"
+        placeholder="Search titles and messages"
+        value={query.value}
+        onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+      />
+      <select
+        aria-label="Sort by"
+        value={sortKey.value}
+        onChange={(e) => {
+          sortKey.value = (e.target as HTMLSelectElement).value as SortKey;
+        }}
+      >
+        {SORTS.map(([key, label]) => (
+          <option key={key} value={key}>
+            {label}
+          </option>
+        ))}
       </select>
-      <select aria-label="Project" value={projectFilter.value} onChange={(e) => { projectFilter.value = (e.target as HTMLSelectElement).value; }}>
+      <select
+        aria-label="Project"
+        value={projectFilter.value}
+        onChange={(e) => {
+          projectFilter.value = (e.target as HTMLSelectElement).value;
+        }}
+      >
         <option value="">All projects</option>
-        {projects.value.map((cwd) => <option key={cwd} value={cwd}>{projectName(cwd)}</option>)}
+        {projects.value.map((cwd) => (
+          <option key={cwd} value={cwd}>
+            {projectName(cwd)}
+          </option>
+        ))}
       </select>
     </div>
   );

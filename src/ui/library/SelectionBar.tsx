@@ -10,10 +10,20 @@ export function SelectionBar() {
   return (
     <div class="selection-bar" role="region" aria-label="Selection">
       <span>{plural(ids.length, 'session')} selected</span>
-      <button type="button" onClick={() => void exportAll(ids, 'download')}>Export bundle</button>
-      {share && <button type="button" onClick={() => void exportAll(ids, 'share')}>Share bundle</button>}
-      <button type="button" class="danger" onClick={() => void deleteSessions(ids)}>Delete</button>
-      <button type="button" onClick={clearSelection}>Clear</button>
+      <button type="button" onClick={() => void exportAll(ids, 'download')}>
+        Export bundle
+      </button>
+      {share && (
+        <button type="button" onClick={() => void exportAll(ids, 'share')}>
+          Share bundle
+        </button>
+      )}
+      <button type="button" class="danger" onClick={() => void deleteSessions(ids)}>
+        Delete
+      </button>
+      <button type="button" onClick={clearSelection}>
+        Clear
+      </button>
     </div>
   );
 }

@@ -11,19 +11,34 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
   const details = useRef<HTMLDetailsElement>(null);
   const close = () => details.current?.removeAttribute('open');
   useCloseOnOutside(details);
-  const act = (fn: () => unknown) => () => { close(); void fn(); };
+  const act = (fn: () => unknown) => () => {
+    close();
+    void fn();
+  };
   const targets = exportTargets();
   return (
     <details class="menu" ref={details}>
       <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
       <div class="menu-items" role="group" aria-label="Session actions">
-        {targets.map((t) => <button type="button" key={t} onClick={act(() => exportOne(session.id, t))}>{TARGET_LABEL[t]}</button>)}
-        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download'))}>Export active branch</button>
-        {resumeCommands(session).map(({ agent, command }) => (
-          <button type="button" key={agent} title={command} onClick={act(() => copyResumeCommand(command))}>Copy {agent} resume command</button>
+        {targets.map((t) => (
+          <button type="button" key={t} onClick={act(() => exportOne(session.id, t))}>
+            {TARGET_LABEL[t]}
+          </button>
         ))}
-        <button type="button" onClick={act(onRename)}>Rename</button>
-        <button type="button" class="danger" onClick={act(() => deleteSessions([session.id]))}>Delete</button>
+        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download'))}>
+          Export active branch
+        </button>
+        {resumeCommands(session).map(({ agent, command }) => (
+          <button type="button" key={agent} title={command} onClick={act(() => copyResumeCommand(command))}>
+            Copy {agent} resume command
+          </button>
+        ))}
+        <button type="button" onClick={act(onRename)}>
+          Rename
+        </button>
+        <button type="button" class="danger" onClick={act(() => deleteSessions([session.id]))}>
+          Delete
+        </button>
       </div>
     </details>
   );
@@ -42,6 +57,9 @@ function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
-    return () => { document.removeEventListener('keydown', onKey); document.removeEventListener('pointerdown', onPointer); };
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
   }, []);
 }

@@ -5,15 +5,21 @@ import { needsIOSInstructions } from '../models/install.ts';
 import { StorageMeter } from './StorageMeter.tsx';
 import { IOSInstallAdvice } from './InstallButton.tsx';
 
-const THEMES: Array<[Theme, string]> = [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark']];
+const THEMES: Array<[Theme, string]> = [
+  ['auto', 'System'],
+  ['light', 'Light'],
+  ['dark', 'Dark'],
+];
 
 /** Theme, storage, export of everything. */
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   return (
-    <section class="settings card" role="region" aria-label="Settings">
+    <section class="settings card" aria-label="Settings">
       <div class="settings-head">
         <h2>Settings</h2>
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
       <fieldset class="theme-choice">
         <legend>Theme</legend>
@@ -26,8 +32,14 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       <StorageMeter />
       {sessions.value.length > 0 && (
         <div class="row">
-          <button type="button" onClick={() => void exportAll(undefined, 'download')}>Export everything (zip)</button>
-          {exportTargets().includes('share') && <button type="button" onClick={() => void exportAll(undefined, 'share')}>Share everything</button>}
+          <button type="button" onClick={() => void exportAll(undefined, 'download')}>
+            Export everything (zip)
+          </button>
+          {exportTargets().includes('share') && (
+            <button type="button" onClick={() => void exportAll(undefined, 'share')}>
+              Share everything
+            </button>
+          )}
         </div>
       )}
       {needsIOSInstructions.value && <IOSInstallAdvice />}

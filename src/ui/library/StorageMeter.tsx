@@ -8,7 +8,9 @@ export function StorageMeter() {
   const share = info.quota ? info.usage / info.quota : 0;
   return (
     <div class="storage-meter">
-      <label for="storage-meter">Storage: {formatBytes(info.usage)} of {formatBytes(info.quota)} used</label>
+      <label for="storage-meter">
+        Storage: {formatBytes(info.usage)} of {formatBytes(info.quota)} used
+      </label>
       <meter id="storage-meter" min={0} max={1} value={share} low={0.7} high={0.9} optimum={0} />
       {!info.opfs && <p class="warn-text">This browser has no private file storage here (private window?): sessions are opened in memory and not kept.</p>}
       {info.persistent ? (
@@ -16,7 +18,9 @@ export function StorageMeter() {
       ) : (
         <p class="muted">
           The browser may clear this data when the device runs low on space.{' '}
-          <button type="button" class="link" onClick={() => void askToPersist()}>Ask to keep it</button>
+          <button type="button" class="link" onClick={() => void askToPersist()}>
+            Ask to keep it
+          </button>
         </p>
       )}
     </div>

@@ -7,7 +7,17 @@ export function Toasts() {
       {toasts.value.map((t) => (
         <div class="toast" key={t.id}>
           <span>{t.text}</span>
-          {t.action && <button type="button" onClick={() => { dismissToast(t.id); t.action!.run(); }}>{t.action.label}</button>}
+          {t.action && (
+            <button
+              type="button"
+              onClick={() => {
+                dismissToast(t.id);
+                t.action!.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
         </div>
       ))}
     </div>

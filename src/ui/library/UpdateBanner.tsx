@@ -6,7 +6,9 @@ export function UpdateBanner() {
   return (
     <div class="update" role="alert">
       <span>Update available</span>
-      <button type="button" onClick={applyUpdate}>Reload</button>
+      <button type="button" onClick={applyUpdate}>
+        Reload
+      </button>
     </div>
   );
 }

@@ -90,19 +90,21 @@ function fetchSome() {
   wanted.sort((a, b) => a.rank - b.rank);
   const texts = wanted.slice(0, BATCH).map((w) => w.text);
   inFlight = true;
-  source(texts).then(
-    (values) => {
-      texts.forEach((text, i) => remember(text, typeof values[i] === 'string' ? values[i] : ''));
-    },
-    () => {
-      // The worker could not help: these texts stay plain (still safe, still readable).
-      for (const text of texts) remember(text, '');
-    },
-  ).finally(() => {
-    inFlight = false;
-    scheduler.wake();
-    fetchSome();
-  });
+  source(texts)
+    .then(
+      (values) => {
+        texts.forEach((text, i) => remember(text, typeof values[i] === 'string' ? values[i] : ''));
+      },
+      () => {
+        // The worker could not help: these texts stay plain (still safe, still readable).
+        for (const text of texts) remember(text, '');
+      },
+    )
+    .finally(() => {
+      inFlight = false;
+      scheduler.wake();
+      fetchSome();
+    });
 }
 
 let fetchQueued = false;

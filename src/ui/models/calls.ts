@@ -4,13 +4,24 @@ import { worker } from '../worker.ts';
 export type { ImportOutcome, ImportReport, SearchHit, SessionSummary, ImportSource } from '../../worker/library-api.ts';
 
 /** An exported file, ready to download, save or share. */
-export interface Exported { name: string; blob: Blob }
+export interface Exported {
+  name: string;
+  blob: Blob;
+}
 
 /** A file with the path it had inside a dropped or picked folder. */
-export interface PathedFile { path: string; file: File }
+export interface PathedFile {
+  path: string;
+  file: File;
+}
 
 /** Storage usage as the worker reports it. */
-export interface StorageInfo { persistent: boolean; usage: number; quota: number; opfs: boolean }
+export interface StorageInfo {
+  persistent: boolean;
+  usage: number;
+  quota: number;
+  opfs: boolean;
+}
 
 /** The worker (its library calls, by the names of worker-api.md). */
 export const library = worker;

@@ -30,9 +30,13 @@ export function exportAll(ids: string[] | undefined, target: ExportTarget): Prom
 async function deliver(make: () => Promise<Exported>, target: ExportTarget): Promise<void> {
   try {
     const { name, blob } = await make();
-    if (target === 'save') { if (await saveBlobAs(blob, name)) showToast(`Saved ${name}.`); }
-    else if (target === 'share') await shareBlob(blob, name);
-    else { downloadBlob(blob, name); showToast(`Downloading ${name}.`); }
+    if (target === 'save') {
+      if (await saveBlobAs(blob, name)) showToast(`Saved ${name}.`);
+    } else if (target === 'share') await shareBlob(blob, name);
+    else {
+      downloadBlob(blob, name);
+      showToast(`Downloading ${name}.`);
+    }
   } catch (e) {
     if (!isAborted(e)) showToast(`Export failed: ${describeError(e)}`);
   }

@@ -83,7 +83,11 @@ async function runImport(source: ImportSource, count: number, call: Call): Promi
 export async function importShared(key: string): Promise<void> {
   const shared = await takeShared(key).catch(() => null);
   if (!shared) {
-    importJob.value = { status: 'failed', source: 'share', message: key === 'failed' ? 'The shared files could not be received.' : 'The shared files were already imported, or are gone.' };
+    importJob.value = {
+      status: 'failed',
+      source: 'share',
+      message: key === 'failed' ? 'The shared files could not be received.' : 'The shared files were already imported, or are gone.',
+    };
     return;
   }
   if (shared.files.length) await importFiles(shared.files, 'share');

@@ -1,7 +1,10 @@
 import { signal } from '@preact/signals';
 import { isIOS, isStandalone } from '../platform.ts';
 
-interface InstallPromptEvent extends Event { prompt(): Promise<void>; userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }> }
+interface InstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
+}
 
 /** The browser's deferred install prompt, when it offered one (Chromium's beforeinstallprompt). */
 export const installPrompt = signal<InstallPromptEvent | null>(null);

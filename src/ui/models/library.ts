@@ -8,7 +8,10 @@ import { refreshStorage } from './storage.ts';
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
 
 /** One project (cwd) and its sessions, in list order. */
-export interface ProjectGroup { cwd: string; sessions: SessionSummary[] }
+export interface ProjectGroup {
+  cwd: string;
+  sessions: SessionSummary[];
+}
 
 /** Every stored session, newest first (as the worker lists them). */
 export const sessions = signal<SessionSummary[]>([]);
@@ -112,7 +115,10 @@ let searchTimer: ReturnType<typeof setTimeout> | undefined;
 export function setQuery(text: string): void {
   query.value = text;
   clearTimeout(searchTimer);
-  if (!text.trim()) { hits.value = null; return; }
+  if (!text.trim()) {
+    hits.value = null;
+    return;
+  }
   searchTimer = setTimeout(() => void runSearch(text), 150);
 }
 

@@ -1,7 +1,11 @@
 import { signal } from '@preact/signals';
 
 /** A short message at the bottom of the screen, with an optional action (e.g. Undo). */
-export interface Toast { id: number; text: string; action?: { label: string; run: () => void } }
+export interface Toast {
+  id: number;
+  text: string;
+  action?: { label: string; run: () => void };
+}
 
 /** The messages on screen, oldest first. */
 export const toasts = signal<Toast[]>([]);

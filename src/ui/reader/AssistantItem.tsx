@@ -15,12 +15,18 @@ const tokens = (n: number) => (numberFormat ??= new Intl.NumberFormat()).format(
 function Usage({ usage }: { usage: UsageView }) {
   return (
     <dl class="rd-usage">
-      <dt>in</dt><dd>{tokens(usage.input)}</dd>
-      <dt>out</dt><dd>{tokens(usage.output)}</dd>
-      <dt>cache read</dt><dd>{tokens(usage.cacheRead)}</dd>
-      <dt>cache write</dt><dd>{tokens(usage.cacheWrite)}</dd>
-      <dt>total</dt><dd>{tokens(usage.totalTokens)}</dd>
-      <dt>cost</dt><dd>${usage.cost.toFixed(4)}</dd>
+      <dt>in</dt>
+      <dd>{tokens(usage.input)}</dd>
+      <dt>out</dt>
+      <dd>{tokens(usage.output)}</dd>
+      <dt>cache read</dt>
+      <dd>{tokens(usage.cacheRead)}</dd>
+      <dt>cache write</dt>
+      <dd>{tokens(usage.cacheWrite)}</dd>
+      <dt>total</dt>
+      <dd>{tokens(usage.totalTokens)}</dd>
+      <dt>cost</dt>
+      <dd>${usage.cost.toFixed(4)}</dd>
     </dl>
   );
 }
@@ -33,7 +39,9 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
     <div class={`rd-item rd-assistant ${failed ? 'error' : ''}`}>
       <ItemMeta item={item} model={model} who="Assistant">
         {item.model && <span class="rd-model">{item.model}</span>}
-        {item.stopReason && item.stopReason !== 'stop' && item.stopReason !== 'toolUse' && <span class={`rd-badge ${failed ? 'error' : 'warn'}`}>{item.stopReason}</span>}
+        {item.stopReason && item.stopReason !== 'stop' && item.stopReason !== 'toolUse' && (
+          <span class={`rd-badge ${failed ? 'error' : 'warn'}`}>{item.stopReason}</span>
+        )}
       </ItemMeta>
       {item.blocks.map((block, i) => {
         switch (block.kind) {
@@ -59,10 +67,16 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
             );
         }
       })}
-      {item.errorMessage && <p class="rd-error" role="note">⚠ {item.errorMessage}</p>}
+      {item.errorMessage && (
+        <p class="rd-error" role="note">
+          ⚠ {item.errorMessage}
+        </p>
+      )}
       {item.usage && (
         <details class="rd-usage-box" open={model.showUsage.value} key={String(model.showUsage.value)}>
-          <summary>Usage: {tokens(item.usage.totalTokens)} tokens · ${item.usage.cost.toFixed(4)}</summary>
+          <summary>
+            Usage: {tokens(item.usage.totalTokens)} tokens · ${item.usage.cost.toFixed(4)}
+          </summary>
           <Usage usage={item.usage} />
         </details>
       )}

@@ -5,7 +5,9 @@ import type { ReaderModel } from './model.ts';
 export function FindBar({ model, onClose }: { model: ReaderModel; onClose: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => { input.current?.focus(); }, []);
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
   const hits = model.hits.value;
   const at = model.hitAt.value;
   return (
@@ -23,16 +25,28 @@ export function FindBar({ model, onClose }: { model: ReaderModel; onClose: () =>
           timer.current = setTimeout(() => void model.find(text), 200);
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') { e.preventDefault(); model.stepHit(e.shiftKey ? -1 : 1); }
-          if (e.key === 'Escape') { e.preventDefault(); onClose(); }
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            model.stepHit(e.shiftKey ? -1 : 1);
+          }
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            onClose();
+          }
         }}
       />
       <span class="rd-find-count" role="status" aria-live="polite">
         {model.query.value.trim() ? (hits.length ? `${at + 1} of ${hits.length}` : 'No matches') : ''}
       </span>
-      <button type="button" onClick={() => model.stepHit(-1)} disabled={!hits.length} aria-label="Previous match">↑</button>
-      <button type="button" onClick={() => model.stepHit(1)} disabled={!hits.length} aria-label="Next match">↓</button>
-      <button type="button" onClick={onClose} aria-label="Close find">✕</button>
+      <button type="button" onClick={() => model.stepHit(-1)} disabled={!hits.length} aria-label="Previous match">
+        ↑
+      </button>
+      <button type="button" onClick={() => model.stepHit(1)} disabled={!hits.length} aria-label="Next match">
+        ↓
+      </button>
+      <button type="button" onClick={onClose} aria-label="Close find">
+        ✕
+      </button>
     </div>
   );
 }

@@ -30,10 +30,18 @@ export function ItemMeta({ item, model, who, children }: { item: RenderItem; mod
     <div class="rd-meta">
       <span class="rd-who">{who}</span>
       {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
-      {item.label && <span class="rd-label" title="Label"><TagIcon /> {item.label}</span>}
+      {item.label && (
+        <span class="rd-label" title="Label">
+          <TagIcon /> {item.label}
+        </span>
+      )}
       {children}
       <span class="rd-spacer" />
-      {item.entryId && <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>#{item.line}</a>}
+      {item.entryId && (
+        <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
+          #{item.line}
+        </a>
+      )}
     </div>
   );
 }
@@ -43,7 +51,8 @@ function Forks({ item, model }: { item: RenderItem; model: ReaderModel }) {
   if (!item.forks?.length) return null;
   return (
     <div class="rd-forks">
-      <BranchIcon /><span>{item.forks.length === 1 ? 'Another branch leaves here:' : `${item.forks.length} other branches leave here:`}</span>
+      <BranchIcon />
+      <span>{item.forks.length === 1 ? 'Another branch leaves here:' : `${item.forks.length} other branches leave here:`}</span>
       {item.forks.map((fork) => (
         <a key={fork.leafId} class="rd-fork" href={`#/s/${encodeURIComponent(model.id)}?leaf=${encodeURIComponent(fork.leafId)}`}>
           {fork.preview || fork.leafId}
@@ -74,10 +83,15 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
             {item.cancelled && <span class="rd-badge warn">cancelled</span>}
             {item.excluded && <span class="rd-badge">not sent to the model</span>}
           </ItemMeta>
-          <pre class="rd-cmd">{item.language === 'bash' ? '$ ' : '>>> '}{item.command}</pre>
+          <pre class="rd-cmd">
+            {item.language === 'bash' ? '$ ' : '>>> '}
+            {item.command}
+          </pre>
           <Output text={item.output || '(no output)'} />
           {item.truncated && <p class="muted rd-note">Output was truncated by the agent.</p>}
-          {item.images.map((image, i) => <LazyImage key={i} image={image} model={model} alt={`Command image ${i + 1}`} />)}
+          {item.images.map((image, i) => (
+            <LazyImage key={i} image={image} model={model} alt={`Command image ${i + 1}`} />
+          ))}
         </div>
       );
     case 'notice':
@@ -87,7 +101,9 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
             <span class="muted">{item.customType}</span>
           </ItemMeta>
           <Markdown text={item.text} />
-          {item.images.map((image, i) => <LazyImage key={i} image={image} model={model} alt={`Notice image ${i + 1}`} />)}
+          {item.images.map((image, i) => (
+            <LazyImage key={i} image={image} model={model} alt={`Notice image ${i + 1}`} />
+          ))}
         </div>
       );
     case 'custom':
@@ -98,7 +114,9 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
             {!item.display && <span class="rd-badge">hidden in the agent</span>}
           </ItemMeta>
           <Markdown text={item.text} />
-          {item.images.map((image, i) => <LazyImage key={i} image={image} model={model} alt={`Message image ${i + 1}`} />)}
+          {item.images.map((image, i) => (
+            <LazyImage key={i} image={image} model={model} alt={`Message image ${i + 1}`} />
+          ))}
         </div>
       );
     case 'divider':
@@ -118,7 +136,9 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
           <p class="muted">
             The model saw this summary instead of the conversation before{' '}
             {item.firstKeptIndex !== null ? (
-              <button type="button" class="link" onClick={() => model.scrollTo(item.firstKeptIndex!)}>the first kept entry</button>
+              <button type="button" class="link" onClick={() => model.scrollTo(item.firstKeptIndex!)}>
+                the first kept entry
+              </button>
             ) : (
               'this point'
             )}
@@ -140,13 +160,19 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
     case 'labelChange':
       return (
         <div class="rd-divider label">
-          <TagIcon /><span>{item.text ? `Labelled “${item.text}”` : 'Label cleared'} (entry {item.targetId})</span>
+          <TagIcon />
+          <span>
+            {item.text ? `Labelled “${item.text}”` : 'Label cleared'} (entry {item.targetId})
+          </span>
         </div>
       );
     case 'state':
       return (
         <details class="rd-small">
-          <summary>{item.type}{item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}</summary>
+          <summary>
+            {item.type}
+            {item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
+          </summary>
           <pre>{item.text}</pre>
           <RawJson model={model} entryId={item.entryId} />
         </details>

@@ -12,7 +12,11 @@ function formatBytes(n: number): string {
 export function FileChip({ name, mimeType, note }: { name: string; mimeType: string; note?: string }) {
   return (
     <span class="rd-chip" title={mimeType}>
-      <span class="rd-chip-name">{name}</span> <span class="muted">{mimeType}{note ? ` · ${note}` : ''}</span>
+      <span class="rd-chip-name">{name}</span>{' '}
+      <span class="muted">
+        {mimeType}
+        {note ? ` · ${note}` : ''}
+      </span>
     </span>
   );
 }
@@ -45,15 +49,28 @@ export function LazyImage({ image, model, alt }: { image: ImageRef; model: Reade
     };
   }, [image.entryId, image.part, image.showable]);
 
-  if (!image.showable) return <FileChip name={alt} mimeType={image.mimeType} note={image.mimeType.includes('svg') ? 'SVG is not displayed' : image.bytes ? formatBytes(image.bytes) : undefined} />;
+  if (!image.showable)
+    return (
+      <FileChip
+        name={alt}
+        mimeType={image.mimeType}
+        note={image.mimeType.includes('svg') ? 'SVG is not displayed' : image.bytes ? formatBytes(image.bytes) : undefined}
+      />
+    );
   if (state === 'missing') {
     const note = image.blobRef ? `image stored outside the file (omp blob ${image.blobRef.slice(0, 12)}…) was not imported` : 'these bytes are not a picture';
     return <FileChip name={alt} mimeType={image.mimeType} note={note} />;
   }
   if (state === 'broken') return <FileChip name={alt} mimeType={image.mimeType} note="could not be decoded" />;
-  if (!url) return <span class="rd-img-wait" aria-label={`${alt} (loading)`} />;
+  if (!url) return <span class="rd-img-wait" role="img" aria-label={`${alt} (loading)`} />;
   return (
-    <button type="button" class={`rd-img ${large ? 'large' : ''}`} onClick={() => setLarge(!large)} aria-label={`${alt}: ${large ? 'shrink' : 'enlarge'}`} aria-pressed={large}>
+    <button
+      type="button"
+      class={`rd-img ${large ? 'large' : ''}`}
+      onClick={() => setLarge(!large)}
+      aria-label={`${alt}: ${large ? 'shrink' : 'enlarge'}`}
+      aria-pressed={large}
+    >
       <img src={url} alt={alt} loading="lazy" decoding="async" onError={() => setState('broken')} />
     </button>
   );

@@ -9,7 +9,11 @@ export function RawJson({ model, entryId, summary = 'JSON' }: { model: ReaderMod
       model.entryJson(entryId).then(
         (line) => {
           let pretty = line;
-          try { pretty = JSON.stringify(JSON.parse(line), null, 2); } catch { /* shown as it is */ }
+          try {
+            pretty = JSON.stringify(JSON.parse(line), null, 2);
+          } catch {
+            /* shown as it is */
+          }
           setText(pretty.length > 200_000 ? `${pretty.slice(0, 200_000)}\n… (${pretty.length - 200_000} more characters)` : pretty);
         },
         (err) => setText(String(err?.message ?? err)),

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
-import type { ItemFilter, RenderItem } from '../../core/view/types.ts';
+import type { ItemFilter } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
@@ -40,7 +40,12 @@ function Transcript({ model }: { model: ReaderModel }) {
   const hit = model.hits.value[model.hitAt.value]?.index ?? -1;
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
-  const onTop = useCallback((i: number) => { model.topIndex.value = i; }, [model]);
+  const onTop = useCallback(
+    (i: number) => {
+      model.topIndex.value = i;
+    },
+    [model],
+  );
   useEffect(() => {
     // Re-mark matches after rows change, and after markdown replaces a row's plain text (rd-markdown).
     let frame = 0;
@@ -103,59 +108,163 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
   return (
     <div class={`rd ${treeOpen ? 'tree-open' : ''}`}>
       <header class="rd-head">
-      <div class="rd-bar">
-        <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">←</button>
-        <h1 class="rd-title" title={view?.title}>{view?.title ?? 'Opening…'}</h1>
-        <button type="button" class="rd-icon" aria-label="Find in session" aria-pressed={model.findOpen.value} onClick={() => { model.findOpen.value = !model.findOpen.value; }}>
-          <SearchIcon />
-        </button>
-        <button type="button" class="rd-branches-btn" aria-expanded={treeOpen} aria-controls="rd-side" onClick={() => { model.treeOpen.value = !treeOpen; }}>
-          <BranchIcon /> <span class="rd-sr-narrow">Branches</span> {view ? view.leafCount : ''}
-        </button>
-      </div>
-      <div class="rd-toolbar">
-        <div role="tablist" aria-label="Views" class="rd-tabs">
-          {TABS.map(([key, label, short]) => (
-            <button key={key} type="button" role="tab" id={`rd-tab-${key}`} aria-selected={tab === key} aria-controls="rd-main" onClick={() => { model.tab.value = key; }}>
-              {short === label ? label : <><span class="rd-hide-narrow">{label}</span><span class="rd-show-narrow">{short}</span></>}
-            </button>
-          ))}
+        <div class="rd-bar">
+          <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">
+            ←
+          </button>
+          <h1 class="rd-title" title={view?.title}>
+            {view?.title ?? 'Opening…'}
+          </h1>
+          <button
+            type="button"
+            class="rd-icon"
+            aria-label="Find in session"
+            aria-pressed={model.findOpen.value}
+            onClick={() => {
+              model.findOpen.value = !model.findOpen.value;
+            }}
+          >
+            <SearchIcon />
+          </button>
+          <button
+            type="button"
+            class="rd-branches-btn"
+            aria-expanded={treeOpen}
+            aria-controls="rd-side"
+            onClick={() => {
+              model.treeOpen.value = !treeOpen;
+            }}
+          >
+            <BranchIcon /> <span class="rd-sr-narrow">Branches</span> {view ? view.leafCount : ''}
+          </button>
         </div>
-        {tab === 'transcript' && (
-          <div class="rd-options">
-            <select aria-label="Show" value={model.filter.value} onChange={(e) => void model.setFilter((e.currentTarget as HTMLSelectElement).value as ItemFilter)}>
-              {FILTERS.map(([key, label]) => <option key={key} value={key}>{label}</option>)}
-            </select>
-            <button type="button" aria-pressed={model.showThinking.value} onClick={() => { model.showThinking.value = !model.showThinking.value; }}>Thinking</button>
-            <button type="button" aria-pressed={model.showUsage.value} onClick={() => { model.showUsage.value = !model.showUsage.value; }}>Usage</button>
+        <div class="rd-toolbar">
+          <div role="tablist" aria-label="Views" class="rd-tabs">
+            {TABS.map(([key, label, short]) => (
+              <button
+                key={key}
+                type="button"
+                role="tab"
+                id={`rd-tab-${key}`}
+                aria-selected={tab === key}
+                aria-controls="rd-main"
+                onClick={() => {
+                  model.tab.value = key;
+                }}
+              >
+                {short === label ? (
+                  label
+                ) : (
+                  <>
+                    <span class="rd-hide-narrow">{label}</span>
+                    <span class="rd-show-narrow">{short}</span>
+                  </>
+                )}
+              </button>
+            ))}
           </div>
-        )}
-      </div>
+          {tab === 'transcript' && (
+            <div class="rd-options">
+              <select
+                aria-label="Show"
+                value={model.filter.value}
+                onChange={(e) => void model.setFilter((e.currentTarget as HTMLSelectElement).value as ItemFilter)}
+              >
+                {FILTERS.map(([key, label]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                aria-pressed={model.showThinking.value}
+                onClick={() => {
+                  model.showThinking.value = !model.showThinking.value;
+                }}
+              >
+                Thinking
+              </button>
+              <button
+                type="button"
+                aria-pressed={model.showUsage.value}
+                onClick={() => {
+                  model.showUsage.value = !model.showUsage.value;
+                }}
+              >
+                Usage
+              </button>
+            </div>
+          )}
+        </div>
       </header>
-      {model.findOpen.value && tab === 'transcript' && <FindBar model={model} onClose={() => { model.findOpen.value = false; }} />}
+      {model.findOpen.value && tab === 'transcript' && (
+        <FindBar
+          model={model}
+          onClose={() => {
+            model.findOpen.value = false;
+          }}
+        />
+      )}
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
           <details class="rd-keys">
             <summary>Keyboard</summary>
-            <dl>{READER_KEYS.map(([keys, what]) => <><dt key={keys}>{keys}</dt><dd>{what}</dd></>)}</dl>
+            <dl>
+              {READER_KEYS.map(([keys, what]) => (
+                <>
+                  <dt key={keys}>{keys}</dt>
+                  <dd>{what}</dd>
+                </>
+              ))}
+            </dl>
           </details>
         </aside>
-        {treeOpen && <button type="button" class="rd-scrim" aria-label="Close branches" onClick={() => { model.treeOpen.value = false; }} />}
+        {treeOpen && (
+          <button
+            type="button"
+            class="rd-scrim"
+            aria-label="Close branches"
+            onClick={() => {
+              model.treeOpen.value = false;
+            }}
+          />
+        )}
         <main class="rd-main">
-        <div id="rd-main" class="rd-panel-host" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
-          {model.error.value && <p class="rd-pad rd-error" role="alert">{model.error.value}</p>}
-          {!view && !model.error.value && <p class="rd-pad muted" role="status">Opening the session…</p>}
-          {view && view.problems.length > 0 && tab === 'transcript' && (
-            <details class="rd-problems">
-              <summary>{view.problems.length} problem{view.problems.length === 1 ? '' : 's'} reading this file</summary>
-              <ul>{view.problems.map((p, i) => <li key={i}>line {p.line}: {p.message}</li>)}</ul>
-            </details>
-          )}
-          {view && tab === 'transcript' && <Transcript model={model} />}
-          {view && tab === 'context' && <ContextPanel model={model} />}
-          {view && tab === 'stats' && <div class="rd-scroll" tabIndex={0} aria-label="Stats"><StatsPanel model={model} /></div>}
-        </div>
+          <div id="rd-main" class="rd-panel-host" role="tabpanel" aria-labelledby={`rd-tab-${tab}`}>
+            {model.error.value && (
+              <p class="rd-pad rd-error" role="alert">
+                {model.error.value}
+              </p>
+            )}
+            {!view && !model.error.value && (
+              <p class="rd-pad muted" role="status">
+                Opening the session…
+              </p>
+            )}
+            {view && view.problems.length > 0 && tab === 'transcript' && (
+              <details class="rd-problems">
+                <summary>
+                  {view.problems.length} problem{view.problems.length === 1 ? '' : 's'} reading this file
+                </summary>
+                <ul>
+                  {view.problems.map((p, i) => (
+                    <li key={i}>
+                      line {p.line}: {p.message}
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
+            {view && tab === 'transcript' && <Transcript model={model} />}
+            {view && tab === 'context' && <ContextPanel model={model} />}
+            {view && tab === 'stats' && (
+              <div class="rd-scroll" role="region" tabIndex={0} aria-label="Stats">
+                <StatsPanel model={model} />
+              </div>
+            )}
+          </div>
         </main>
       </div>
     </div>

@@ -24,11 +24,21 @@ function TotalsTable({ branch, file, caption, perModel = false }: { branch: Tota
     <table class="rd-stats-table">
       <caption>{caption}</caption>
       <thead>
-        <tr><th scope="col"><span class="rd-sr">Measure</span></th><th scope="col">This branch</th><th scope="col">Whole file (all branches)</th></tr>
+        <tr>
+          <th scope="col">
+            <span class="rd-sr">Measure</span>
+          </th>
+          <th scope="col">This branch</th>
+          <th scope="col">Whole file (all branches)</th>
+        </tr>
       </thead>
       <tbody>
         {shown.map(([label, get]) => (
-          <tr key={label}><th scope="row">{label}</th><td>{get(branch)}</td><td>{get(file)}</td></tr>
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            <td>{get(branch)}</td>
+            <td>{get(file)}</td>
+          </tr>
         ))}
       </tbody>
     </table>
@@ -51,16 +61,26 @@ export function ContextChart({ series }: { series: StatsView['series'] }) {
   const compactions = series.map((p, i) => (p.compaction ? i : -1)).filter((i) => i >= 0);
   return (
     <figure class="rd-chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Context size over ${series.length} turns, peak ${n(max)} tokens, ${compactions.length} compactions`}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`Context size over ${series.length} turns, peak ${n(max)} tokens, ${compactions.length} compactions`}
+      >
         <line class="axis" x1={pad} y1={height - pad} x2={width - pad} y2={height - pad} />
         <line class="axis" x1={pad} y1={pad} x2={pad} y2={height - pad} />
-        <text class="tick" x={pad - 4} y={pad + 4} text-anchor="end">{short(max)}</text>
-        <text class="tick" x={pad - 4} y={height - pad} text-anchor="end">0</text>
+        <text class="tick" x={pad - 4} y={pad + 4} text-anchor="end">
+          {short(max)}
+        </text>
+        <text class="tick" x={pad - 4} y={height - pad} text-anchor="end">
+          0
+        </text>
         {compactions.map((i) => (
           <line key={i} class="compaction" x1={x(i)} y1={pad} x2={x(i)} y2={height - pad} />
         ))}
         <polyline class="series" points={points.join(' ')} />
-        <text class="tick" x={width - pad} y={height - 8} text-anchor="end">turn {series.length}</text>
+        <text class="tick" x={width - pad} y={height - 8} text-anchor="end">
+          turn {series.length}
+        </text>
       </svg>
       <figcaption class="muted">Prompt tokens per assistant turn on this branch{compactions.length ? '; dashed lines: compactions' : ''}.</figcaption>
     </figure>
@@ -69,9 +89,16 @@ export function ContextChart({ series }: { series: StatsView['series'] }) {
 
 /** Stats: branch vs whole file, per model, and the context chart. */
 export function StatsPanel({ model }: { model: ReaderModel }) {
-  useEffect(() => { void model.loadStats(); }, [model.view.value?.leafId]);
+  useEffect(() => {
+    void model.loadStats();
+  }, [model.view.value?.leafId]);
   const stats = model.stats.value;
-  if (!stats) return <p class="rd-pad muted" role="status">Counting…</p>;
+  if (!stats)
+    return (
+      <p class="rd-pad muted" role="status">
+        Counting…
+      </p>
+    );
   return (
     <div class="rd-panel rd-stats">
       <h2>Stats</h2>
@@ -79,7 +106,9 @@ export function StatsPanel({ model }: { model: ReaderModel }) {
       <h3>Context size</h3>
       <ContextChart series={stats.series} />
       <h3>Per model</h3>
-      {stats.perModel.map((m) => <TotalsTable key={m.model} branch={m.branch} file={m.file} caption={m.model} perModel />)}
+      {stats.perModel.map((m) => (
+        <TotalsTable key={m.model} branch={m.branch} file={m.file} caption={m.model} perModel />
+      ))}
     </div>
   );
 }

@@ -26,7 +26,7 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
         {!result && !orphan && <span class="rd-badge warn">no result</span>}
         {orphan && <span class="rd-badge">result without its call</span>}
       </header>
-      {tool.command !== undefined && tool.command.includes('\n') && <Output text={tool.command} class="cmd" />}
+      {tool.command?.includes('\n') && <Output text={tool.command} class="cmd" />}
       {name === 'write' && tool.content !== undefined && <Output text={tool.content} class="file" />}
       {tool.args && tool.args !== '{}' && !tool.argsShown && (
         <details class="rd-args" open={!readable}>
@@ -35,11 +35,11 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
         </details>
       )}
       {result?.diff && <Diff diff={result.diff} />}
-      {result && (result.text || !result.images.length) && (
-        <Output text={result.text || '(no output)'} class={failed ? 'error' : ''} />
-      )}
+      {result && (result.text || !result.images.length) && <Output text={result.text || '(no output)'} class={failed ? 'error' : ''} />}
       {result?.truncated && <p class="muted rd-note">Output cut for display; the full text is in the entry's JSON.</p>}
-      {result?.images.map((image, i) => <LazyImage key={i} image={image} model={model} alt={`${tool.name} result image ${i + 1}`} />)}
+      {result?.images.map((image, i) => (
+        <LazyImage key={i} image={image} model={model} alt={`${tool.name} result image ${i + 1}`} />
+      ))}
       {!result && !orphan && <p class="muted rd-note">This call never got a result on this branch.</p>}
     </div>
   );

@@ -7,7 +7,9 @@ export function Tree({ model, onChoose }: { model: ReaderModel; onChoose: (leafI
   if (!view) return null;
   return (
     <nav class="rd-tree" aria-label="Branches">
-      <h2 class="rd-tree-title">Branches <span class="muted">({view.leafCount})</span></h2>
+      <h2 class="rd-tree-title">
+        Branches <span class="muted">({view.leafCount})</span>
+      </h2>
       <ol class="rd-tree-list">
         {view.tree.map((segment) => {
           const depth = Math.min(segment.depth, 8);
@@ -23,7 +25,9 @@ export function Tree({ model, onChoose }: { model: ReaderModel; onChoose: (leafI
               ) : (
                 <div class="rd-seg-fork">
                   <span class="rd-seg-text">{text}</span>
-                  <span class="rd-seg-count">{segment.count} <BranchIcon /></span>
+                  <span class="rd-seg-count">
+                    {segment.count} <BranchIcon />
+                  </span>
                 </div>
               )}
             </li>

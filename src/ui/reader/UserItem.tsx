@@ -24,7 +24,9 @@ export function UserItem({ item, model }: { item: UserView; model: ReaderModel }
                 <LazyImage image={a.image} model={model} alt={a.name} />
               ) : a.text !== undefined ? (
                 <details>
-                  <summary><FileChip name={a.name} mimeType={a.mimeType} /></summary>
+                  <summary>
+                    <FileChip name={a.name} mimeType={a.mimeType} />
+                  </summary>
                   <pre>{a.text}</pre>
                 </details>
               ) : (
@@ -36,7 +38,9 @@ export function UserItem({ item, model }: { item: UserView; model: ReaderModel }
           ))}
         </ul>
       )}
-      {item.images.map((image, i) => <LazyImage key={i} image={image} model={model} alt={`Image ${i + 1} from the user`} />)}
+      {item.images.map((image, i) => (
+        <LazyImage key={i} image={image} model={model} alt={`Image ${i + 1} from the user`} />
+      ))}
     </div>
   );
 }

@@ -9,7 +9,11 @@ const OVERSCAN = 500;
 const SETTLE_MS = 40;
 
 /** The rows in the DOM; `fast`: a scroll jumped past everything rendered, so they are drawn as skeletons for now. */
-interface Range { start: number; end: number; fast: boolean }
+interface Range {
+  start: number;
+  end: number;
+  fast: boolean;
+}
 
 /** Runs `fn` when the page is idle (soon at the latest); returns a cancel function. */
 function whenIdle(fn: () => void): () => void {
@@ -130,46 +134,52 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
    * of their known or estimated height until the list stays still for SETTLE_MS: a fling costs
    * next to nothing per frame, whatever the rows hold.
    */
-  const update = useCallback((scrolling = false) => {
-    const el = scroller.current;
-    if (!el) return;
-    const o = layout();
-    const top = el.scrollTop;
-    const first = indexAt(o, count, top);
-    anchor.current = { index: first, delta: top - o[first] };
-    onTop?.(first);
-    const last = Math.min(count, indexAt(o, count, top + el.clientHeight) + 1);
-    const start = indexAt(o, count, Math.max(0, top - OVERSCAN));
-    const end = Math.min(count, indexAt(o, count, top + el.clientHeight + OVERSCAN) + 1);
-    const r = rangeRef.current;
-    const rendered = r.end > r.start;
-    const overlaps = !r.fast && r.start < last && r.end > first;
-    extendLater.current?.();
-    extendLater.current = null;
-    if (realLater.current !== null) clearTimeout(realLater.current);
-    realLater.current = null;
-    if (scrolling && rendered && (r.fast || !overlaps)) {
-      setRange({ start: first, end: last, fast: true });
-      realLater.current = setTimeout(() => {
-        realLater.current = null;
-        update();
-      }, SETTLE_MS);
-      return;
-    }
-    // Keep what is rendered inside the overscan; add the visible rows.
-    const keep = overlaps && r.start < end && r.end > start;
-    setRange({ start: Math.min(first, keep ? Math.max(r.start, start) : first), end: Math.max(last, keep ? Math.min(r.end, end) : last), fast: false });
-    extendLater.current = whenIdle(() => {
+  const update = useCallback(
+    (scrolling = false) => {
+      const el = scroller.current;
+      if (!el) return;
+      const o = layout();
+      const top = el.scrollTop;
+      const first = indexAt(o, count, top);
+      anchor.current = { index: first, delta: top - o[first] };
+      onTop?.(first);
+      const last = Math.min(count, indexAt(o, count, top + el.clientHeight) + 1);
+      const start = indexAt(o, count, Math.max(0, top - OVERSCAN));
+      const end = Math.min(count, indexAt(o, count, top + el.clientHeight + OVERSCAN) + 1);
+      const r = rangeRef.current;
+      const rendered = r.end > r.start;
+      const overlaps = !r.fast && r.start < last && r.end > first;
+      extendLater.current?.();
       extendLater.current = null;
-      const now = rangeRef.current;
-      setRange({ start: Math.min(now.start, start), end: Math.max(now.end, end), fast: false });
-    });
-  }, [count, layout, onTop]);
+      if (realLater.current !== null) clearTimeout(realLater.current);
+      realLater.current = null;
+      if (scrolling && rendered && (r.fast || !overlaps)) {
+        setRange({ start: first, end: last, fast: true });
+        realLater.current = setTimeout(() => {
+          realLater.current = null;
+          update();
+        }, SETTLE_MS);
+        return;
+      }
+      // Keep what is rendered inside the overscan; add the visible rows.
+      const keep = overlaps && r.start < end && r.end > start;
+      setRange({ start: Math.min(first, keep ? Math.max(r.start, start) : first), end: Math.max(last, keep ? Math.min(r.end, end) : last), fast: false });
+      extendLater.current = whenIdle(() => {
+        extendLater.current = null;
+        const now = rangeRef.current;
+        setRange({ start: Math.min(now.start, start), end: Math.max(now.end, end), fast: false });
+      });
+    },
+    [count, layout, onTop],
+  );
 
-  useEffect(() => () => {
-    extendLater.current?.();
-    if (realLater.current !== null) clearTimeout(realLater.current);
-  }, []);
+  useEffect(
+    () => () => {
+      extendLater.current?.();
+      if (realLater.current !== null) clearTimeout(realLater.current);
+    },
+    [],
+  );
 
   // A new branch or filter: forget measurements.
   useLayoutEffect(() => {
@@ -218,12 +228,18 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const el = scroller.current;
     if (!el) return;
     // Any sign of the user's own scrolling ends a pin.
-    const release = () => { pin.current = null; };
-    const onKey = (e: KeyboardEvent) => { if (/^(Arrow|Page|Home|End| )/.test(e.key)) release(); };
+    const release = () => {
+      pin.current = null;
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (/^(Arrow|Page|Home|End| )/.test(e.key)) release();
+    };
     el.addEventListener('wheel', release, { passive: true });
     el.addEventListener('touchstart', release, { passive: true });
     el.addEventListener('keydown', onKey);
-    el.addEventListener('pointerdown', (e) => { if (e.target === el) release(); });
+    el.addEventListener('pointerdown', (e) => {
+      if (e.target === el) release();
+    });
     const onResize = () => settle();
     window.addEventListener('resize', onResize);
     return () => {
@@ -276,7 +292,9 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   return (
     <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
       <div ref={inner} class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
-        <div class="vl-window" style={{ transform: `translateY(${o[start] ?? 0}px)` }}>{rows}</div>
+        <div class="vl-window" style={{ transform: `translateY(${o[start] ?? 0}px)` }}>
+          {rows}
+        </div>
       </div>
     </div>
   );

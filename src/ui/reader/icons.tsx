@@ -1,7 +1,15 @@
 /** Small line icons as Preact SVG elements (no emoji: not every device has the font). */
 function Icon({ d, label }: { d: string; label?: string }) {
   return (
-    <svg class="rd-svg-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden={label ? undefined : 'true'} role={label ? 'img' : undefined} aria-label={label}>
+    <svg
+      class="rd-svg-icon"
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      aria-hidden={label ? undefined : 'true'}
+      role={label ? 'img' : undefined}
+      aria-label={label}
+    >
       <path d={d} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" />
     </svg>
   );

@@ -38,15 +38,33 @@ export function useReaderKeys(model: ReaderModel): void {
       const back = e.shiftKey ? -1 : 1;
       const count = model.view.value?.count ?? 0;
       switch (e.key.toLowerCase()) {
-        case 'j': void model.jump('item', 1); break;
-        case 'k': void model.jump('item', -1); break;
-        case 'u': void model.jump('user', back); break;
-        case 't': void model.jump('tool', back); break;
-        case 'e': void model.jump('error', back); break;
-        case 'g': if (count) model.scrollTo(e.shiftKey ? count - 1 : 0, e.shiftKey ? 'end' : 'start'); break;
-        case '/': model.tab.value = 'transcript'; model.findOpen.value = true; break;
-        case 'b': model.treeOpen.value = !model.treeOpen.value; break;
-        default: return;
+        case 'j':
+          void model.jump('item', 1);
+          break;
+        case 'k':
+          void model.jump('item', -1);
+          break;
+        case 'u':
+          void model.jump('user', back);
+          break;
+        case 't':
+          void model.jump('tool', back);
+          break;
+        case 'e':
+          void model.jump('error', back);
+          break;
+        case 'g':
+          if (count) model.scrollTo(e.shiftKey ? count - 1 : 0, e.shiftKey ? 'end' : 'start');
+          break;
+        case '/':
+          model.tab.value = 'transcript';
+          model.findOpen.value = true;
+          break;
+        case 'b':
+          model.treeOpen.value = !model.treeOpen.value;
+          break;
+        default:
+          return;
       }
       e.preventDefault();
     };

@@ -12,17 +12,29 @@ export type ReaderTab = 'transcript' | 'context' | 'stats';
 export function estimateHeight(item: RenderItem | undefined): number {
   if (!item) return -1;
   switch (item.kind) {
-    case 'folded': return 0;
-    case 'divider': case 'labelChange': return 32;
-    case 'state': case 'unknown': return 50;
-    case 'user': return 110;
-    case 'assistant': return 150 + item.blocks.length * 60;
-    default: return 120;
+    case 'folded':
+      return 0;
+    case 'divider':
+    case 'labelChange':
+      return 32;
+    case 'state':
+    case 'unknown':
+      return 50;
+    case 'user':
+      return 110;
+    case 'assistant':
+      return 150 + item.blocks.length * 60;
+    default:
+      return 120;
   }
 }
 
 /** A request to bring an item on screen. */
-export interface ScrollRequest { index: number; align: 'start' | 'end'; seq: number }
+export interface ScrollRequest {
+  index: number;
+  align: 'start' | 'end';
+  seq: number;
+}
 
 /** The state of one open session on the page: outline, loaded item pages, view toggles, find. */
 export function createReaderModel(id: string) {
@@ -157,7 +169,7 @@ export function createReaderModel(id: string) {
     const after = found.findIndex((h) => h.index >= topIndex.value);
     batch(() => {
       hits.value = found;
-      hitAt.value = found.length ? (after < 0 ? 0 : after) : -1;
+      hitAt.value = found.length ? Math.max(after, 0) : -1;
     });
     if (found.length) scrollTo(found[hitAt.value].index);
   }
@@ -216,11 +228,39 @@ export function createReaderModel(id: string) {
   }
 
   return {
-    id, view, error, loading, filter, tab, showThinking, showUsage, treeOpen, findOpen, query, hits, hitAt, scroll,
-    version, context, stats, topIndex,
+    id,
+    view,
+    error,
+    loading,
+    filter,
+    tab,
+    showThinking,
+    showUsage,
+    treeOpen,
+    findOpen,
+    query,
+    hits,
+    hitAt,
+    scroll,
+    version,
+    context,
+    stats,
+    topIndex,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
-    get heightHints() { return hints; },
-    open, reveal, item, peek, setFilter, find, stepHit, loadContext, loadStats, jump, scrollTo,
+    get heightHints() {
+      return hints;
+    },
+    open,
+    reveal,
+    item,
+    peek,
+    setFilter,
+    find,
+    stepHit,
+    loadContext,
+    loadStats,
+    jump,
+    scrollTo,
     entryJson: (entryId: string) => worker.entryJson({ id, entryId }),
     imageBlob: (entryId: string, part: number) => worker.imageBlob({ id, entryId, part }),
   };

@@ -87,13 +87,16 @@ describe('fixtures: context and branch agree with pi', () => {
       if (session.header?.title === undefined) expect(displayTitle(session)).toBe(sm.getSessionName() ?? null);
       const ids = [...session.byId.keys()];
       for (const id of ids.length > 400 ? ids.filter((_, i) => i % Math.ceil(ids.length / 400) === 0) : ids) {
-        expect(branch(session, id).map((e) => e.id), id).toEqual(sm.getBranch(id).map((e) => e.id));
+        expect(
+          branch(session, id).map((e) => e.id),
+          id,
+        ).toEqual(sm.getBranch(id).map((e) => e.id));
       }
     });
   }
 });
 
-describe('random trees written by pi\'s SessionManager', () => {
+describe("random trees written by pi's SessionManager", () => {
   test('branch of every entry and context of every leaf agree with pi', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 140 }), (seed, count) => {
@@ -117,7 +120,7 @@ describe('random trees written by pi\'s SessionManager', () => {
     );
   }, 300_000);
 
-  test('a session read back from pi\'s file on disk gives the same context as in memory', () => {
+  test("a session read back from pi's file on disk gives the same context as in memory", () => {
     let t = Date.UTC(2026, 0, 1);
     const sm = applyPiOps(SessionManager.inMemory('/p'), randomPiOps(createRng(77), 200), () => (t += 1000));
     const file = join(tmp, 'roundtrip.jsonl');
@@ -139,7 +142,14 @@ describe('focused differences (each names one §0.3 rule)', () => {
   test('FINDING 1: an empty thinking part without a signature is sent as an (empty) reasoning part (§0.3.5: "Thinking parts go as reasoning parts")', () => {
     const { session, entries } = run([
       { op: 'user', text: 'hi' },
-      { op: 'assistant', parts: [{ kind: 'thinking', text: '' }, { kind: 'text', text: 'hello' }], stopReason: 'stop' },
+      {
+        op: 'assistant',
+        parts: [
+          { kind: 'thinking', text: '' },
+          { kind: 'text', text: 'hello' },
+        ],
+        stopReason: 'stop',
+      },
     ]);
     compareContext(session, entries, undefined);
   });
@@ -147,7 +157,15 @@ describe('focused differences (each names one §0.3 rule)', () => {
   test('§0.3.4: an aborted turn with text and a tool call is kept and its call answered "aborted"', () => {
     const { session, entries } = run([
       { op: 'user', text: 'go' },
-      { op: 'assistant', parts: [{ kind: 'text', text: 'working' }, { kind: 'toolCall', name: 'bash', args: { c: 1 } }], stopReason: 'aborted', errorMessage: 'Request was aborted' },
+      {
+        op: 'assistant',
+        parts: [
+          { kind: 'text', text: 'working' },
+          { kind: 'toolCall', name: 'bash', args: { c: 1 } },
+        ],
+        stopReason: 'aborted',
+        errorMessage: 'Request was aborted',
+      },
       { op: 'user', text: 'stop' },
     ]);
     compareContext(session, entries, undefined);
@@ -178,8 +196,12 @@ describe('structurally damaged files (pi can still read them)', () => {
   // Drop, duplicate, shuffle and reparent entry lines, tear the tail: both readers must still
   // agree (leaf given as ours, since an id-less last record is where §0.2.1 differs). Inputs on
   // which pi hangs (a parent cycle) are skipped.
-  const bases = ['fixtures/pi/pi-scripted.jsonl', 'fixtures/pi/pi-random-202.jsonl', 'fixtures/synthetic/pi-branchy-200kb.jsonl', 'fixtures/synthetic/rho-300kb.jsonl']
-    .map((f) => new TextDecoder().decode(readBytes(f)).split('\n').filter(Boolean));
+  const bases = [
+    'fixtures/pi/pi-scripted.jsonl',
+    'fixtures/pi/pi-random-202.jsonl',
+    'fixtures/synthetic/pi-branchy-200kb.jsonl',
+    'fixtures/synthetic/rho-300kb.jsonl',
+  ].map((f) => new TextDecoder().decode(readBytes(f)).split('\n').filter(Boolean));
   type Damage = { kind: 'drop' | 'dup' | 'swap' | 'reparent' | 'tear'; i: number; j: number };
   const damage = fc.record({ kind: fc.constantFrom('drop', 'dup', 'swap', 'reparent', 'tear') as fc.Arbitrary<Damage['kind']>, i: fc.nat(), j: fc.nat() });
 
@@ -191,15 +213,18 @@ describe('structurally damaged files (pi can still read them)', () => {
         for (const d of ds) {
           const n = lines.length - 1; // line 0 (the header) stays in place
           if (n < 2) break;
-          const i = 1 + (d.i % n), j = 1 + (d.j % n);
+          const i = 1 + (d.i % n),
+            j = 1 + (d.j % n);
           if (d.kind === 'drop') lines.splice(i, 1);
           else if (d.kind === 'dup') lines.splice(j, 0, lines[i]);
           else if (d.kind === 'swap') [lines[i], lines[j]] = [lines[j], lines[i]];
-          else if (d.kind === 'tear') { lines[n] = lines[n].slice(0, Math.max(1, lines[n].length >> 1)); torn = true; }
-          else {
+          else if (d.kind === 'tear') {
+            lines[n] = lines[n].slice(0, Math.max(1, lines[n].length >> 1));
+            torn = true;
+          } else {
             const e = JSON.parse(lines[i]);
             const target = JSON.parse(lines[j]);
-            e.parentId = d.j % 5 === 0 ? 'gone0000' : target.id ?? null;
+            e.parentId = d.j % 5 === 0 ? 'gone0000' : (target.id ?? null);
             lines[i] = JSON.stringify(e);
           }
           if (torn) break;

@@ -22,13 +22,21 @@ function views(input: Uint8Array) {
   const x = indexEnvelopes(input);
   return {
     parse: {
-      isSession: s.isSession, version: s.version, leafId: s.leafId,
-      lines: s.entryLines, ids: s.entries.map((e) => e.id), parentIds: s.entries.map((e) => e.parentId),
+      isSession: s.isSession,
+      version: s.version,
+      leafId: s.leafId,
+      lines: s.entryLines,
+      ids: s.entries.map((e) => e.id),
+      parentIds: s.entries.map((e) => e.parentId),
       problems: s.problems.map((p) => `${p.line}:${p.code}`),
     },
     index: {
-      isSession: x.isSession, version: x.version, leafId: x.leafId,
-      lines: x.lines, ids: x.ids, parentIds: x.parentIds,
+      isSession: x.isSession,
+      version: x.version,
+      leafId: x.leafId,
+      lines: x.lines,
+      ids: x.ids,
+      parentIds: x.parentIds,
       problems: x.problems.map((p) => `${p.line}:${p.code}`),
     },
     branches: { parse: branch(s), index: bodiesOf(x, branchOfIndex(x)) },
@@ -66,7 +74,10 @@ describe('FINDING 2: lines that are not valid JSON are skipped by parse, so the 
     for (const [name, line] of Object.entries(broken)) {
       expect(() => JSON.parse(line)).toThrow();
       const v = views(file(line));
-      if (JSON.stringify(v.index) !== JSON.stringify(v.parse)) disagree.push(`${name}: index leaf ${v.index.leafId} / parse leaf ${v.parse.leafId}, index problems [${v.index.problems}] / parse problems [${v.parse.problems}]`);
+      if (JSON.stringify(v.index) !== JSON.stringify(v.parse))
+        disagree.push(
+          `${name}: index leaf ${v.index.leafId} / parse leaf ${v.parse.leafId}, index problems [${v.index.problems}] / parse problems [${v.parse.problems}]`,
+        );
     }
     expect(disagree).toEqual([]);
   });
@@ -77,51 +88,88 @@ describe('scanEnvelope agrees with JSON.parse whenever it decides', () => {
   // odd whitespace; values of every JSON kind.
   const str = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a"b', 'a\\b', '\u2028', 'é', '', 'null', '\ud83c\udf89'));
   const val = fc.oneof(str, fc.constant(null), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.jsonValue({ maxDepth: 2 }));
-  const key = fc.oneof(fc.constantFrom('type', 'id', 'parentId', 'typ', 'ids', 'parentID', 'Type', 'message', 'customType', 'type\u0000'), fc.string({ maxLength: 4 }));
+  const key = fc.oneof(
+    fc.constantFrom('type', 'id', 'parentId', 'typ', 'ids', 'parentID', 'Type', 'message', 'customType', 'type\u0000'),
+    fc.string({ maxLength: 4 }),
+  );
   const ws = fc.constantFrom('', ' ', '\t', '\r', '  ');
   const member = fc.tuple(key, val, ws, ws, fc.boolean());
-  const line = fc.array(member, { maxLength: 7 }).map((members) =>
-    '{' + members.map(([k, v, w1, w2, escapeKey]) => {
-      const ks = escapeKey && k.length > 0 ? '"\\u' + k.charCodeAt(0).toString(16).padStart(4, '0') + JSON.stringify(k.slice(1)).slice(1) : JSON.stringify(k);
-      return `${w1}${ks}${w2}:${w1}${JSON.stringify(v)}${w2}`;
-    }).join(',') + '}');
+  const line = fc.array(member, { maxLength: 7 }).map(
+    (members) =>
+      '{' +
+      members
+        .map(([k, v, w1, w2, escapeKey]) => {
+          const ks =
+            escapeKey && k.length > 0 ? '"\\u' + k.charCodeAt(0).toString(16).padStart(4, '0') + JSON.stringify(k.slice(1)).slice(1) : JSON.stringify(k);
+          return `${w1}${ks}${w2}:${w1}${JSON.stringify(v)}${w2}`;
+        })
+        .join(',') +
+      '}',
+  );
 
-  test('valid objects: decided values equal JSON.parse\'s', () => {
-    fc.assert(fc.property(line, (s) => {
-      const parsed = JSON.parse(s) as Record<string, unknown>;
-      const got = scanEnvelope(s);
-      if (got === null) return;
-      const want = (k: 'type' | 'id' | 'parentId') => (k in parsed ? parsed[k] : undefined);
-      expect(got.type).toEqual(want('type'));
-      expect(got.id).toEqual(want('id'));
-      expect(got.parentId).toEqual(want('parentId'));
-    }), { numRuns: 3000 * SCALE, seed: 99 + SCALE });
+  test("valid objects: decided values equal JSON.parse's", () => {
+    fc.assert(
+      fc.property(line, (s) => {
+        const parsed = JSON.parse(s) as Record<string, unknown>;
+        const got = scanEnvelope(s);
+        if (got === null) return;
+        const want = (k: 'type' | 'id' | 'parentId') => (k in parsed ? parsed[k] : undefined);
+        expect(got.type).toEqual(want('type'));
+        expect(got.id).toEqual(want('id'));
+        expect(got.parentId).toEqual(want('parentId'));
+      }),
+      { numRuns: 3000 * SCALE, seed: 99 + SCALE },
+    );
   });
 
   test('FINDING 2: broken lines are never decided (else the index keeps what parse skips)', () => {
-    fc.assert(fc.property(line, fc.nat(), fc.constantFrom(',', ':', '{', '}', '[', ']', '"', '\t', '\u0001', '-', '0', 'x', ' '), (s, at, ch) => {
-      const pos = at % (s.length + 1);
-      const t = s.slice(0, pos) + ch + s.slice(pos);
-      let valid = true;
-      try { JSON.parse(t); } catch { valid = false; }
-      fc.pre(!valid);
-      expect(scanEnvelope(t), t).toBeNull();
-    }), { numRuns: 2000 * SCALE, seed: 100 + SCALE });
+    fc.assert(
+      fc.property(line, fc.nat(), fc.constantFrom(',', ':', '{', '}', '[', ']', '"', '\t', '\u0001', '-', '0', 'x', ' '), (s, at, ch) => {
+        const pos = at % (s.length + 1);
+        const t = s.slice(0, pos) + ch + s.slice(pos);
+        let valid = true;
+        try {
+          JSON.parse(t);
+        } catch {
+          valid = false;
+        }
+        fc.pre(!valid);
+        expect(scanEnvelope(t), t).toBeNull();
+      }),
+      { numRuns: 2000 * SCALE, seed: 100 + SCALE },
+    );
   });
 });
 
 describe('index = parse after mutations', () => {
   const base = readBytes('fixtures/pi/pi-random-202.jsonl');
-  test('FINDING 2: byte flips, splices, cuts (a single flipped byte inside a message body is enough)', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('flip', 'insert', 'cut')), { minLength: 1, maxLength: 4 }), (ops) => {
-      let bytes = base;
-      for (const [at, b, kind] of ops) {
-        const i = at % bytes.length;
-        if (kind === 'flip') { bytes = bytes.slice(); bytes[i] ^= b || 1; }
-        else if (kind === 'insert') { const out = new Uint8Array(bytes.length + 1); out.set(bytes.subarray(0, i)); out[i] = b; out.set(bytes.subarray(i), i + 1); bytes = out; }
-        else bytes = bytes.slice(0, Math.max(1, i));
-      }
-      expectAgreement(bytes);
-    }), { numRuns: 300 * SCALE, seed: 101 + SCALE });
-  }, 180_000 * SCALE);
+  test(
+    'FINDING 2: byte flips, splices, cuts (a single flipped byte inside a message body is enough)',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('flip', 'insert', 'cut')), { minLength: 1, maxLength: 4 }),
+          (ops) => {
+            let bytes = base;
+            for (const [at, b, kind] of ops) {
+              const i = at % bytes.length;
+              if (kind === 'flip') {
+                bytes = bytes.slice();
+                bytes[i] ^= b || 1;
+              } else if (kind === 'insert') {
+                const out = new Uint8Array(bytes.length + 1);
+                out.set(bytes.subarray(0, i));
+                out[i] = b;
+                out.set(bytes.subarray(i), i + 1);
+                bytes = out;
+              } else bytes = bytes.slice(0, Math.max(1, i));
+            }
+            expectAgreement(bytes);
+          },
+        ),
+        { numRuns: 300 * SCALE, seed: 101 + SCALE },
+      );
+    },
+    180_000 * SCALE,
+  );
 });

@@ -56,8 +56,21 @@ describe('generator', () => {
         expect(Buffer.byteLength(text)).toBeGreaterThanOrEqual(3_000_000);
         branched = ingredients(text, kinds) || branched;
       }
-      const want = ['compaction', 'branch_summary', 'model_change', 'custom_message', 'role:user', 'role:assistant', 'role:toolResult',
-        'part:thinking', 'part:toolCall', 'part:image', 'stop:aborted', 'stop:error', 'stop:toolUse'];
+      const want = [
+        'compaction',
+        'branch_summary',
+        'model_change',
+        'custom_message',
+        'role:user',
+        'role:assistant',
+        'role:toolResult',
+        'part:thinking',
+        'part:toolCall',
+        'part:image',
+        'stop:aborted',
+        'stop:error',
+        'stop:toolUse',
+      ];
       if (flavor === 'omp') want.push('reset_boundary', 'blob', 'part:redactedThinking');
       for (const k of want) expect(kinds.has(k), `${flavor}: ${k}`).toBe(true);
       expect(branched, `${flavor}: branches`).toBe(true);

@@ -68,7 +68,10 @@ describe('generated sessions round-trip', () => {
 test('the committed fixture list covers every folder', () => {
   const files = fixtureFiles();
   for (const dir of ['real', 'synthetic', 'omp', 'pi']) {
-    expect(files.some((f) => f.startsWith(`fixtures/${dir}/`)), dir).toBe(true);
+    expect(
+      files.some((f) => f.startsWith(`fixtures/${dir}/`)),
+      dir,
+    ).toBe(true);
   }
   for (const f of NOT_ALL_RECORDS) expect(files).toContain(f);
 });

@@ -79,14 +79,23 @@ function imageData(x: unknown): string {
 
 function sdkPart(p: Any): CPart {
   switch (p.type) {
-    case 'text': return { type: 'text', text: p.text };
-    case 'image': return { type: 'image', data: imageData(p.image), mimeType: p.mediaType ?? '' };
-    case 'file': return p.mediaType?.startsWith('image/') ? { type: 'image', data: imageData(p.data), mimeType: p.mediaType } : { type: 'file', mimeType: p.mediaType };
-    case 'image-data': case 'media': return { type: 'image', data: imageData(p.data), mimeType: p.mediaType ?? '' };
-    case 'file-data': return { type: 'image', data: imageData(p.data), mimeType: p.mediaType ?? '' };
-    case 'reasoning': return { type: 'reasoning', text: p.text, signature: findSignature(p.providerOptions) };
-    case 'tool-call': return { type: 'tool-call', id: p.toolCallId, name: p.toolName, input: p.input };
-    default: return { type: 'text', text: `<<unexpected ${String(p.type)} part>>` };
+    case 'text':
+      return { type: 'text', text: p.text };
+    case 'image':
+      return { type: 'image', data: imageData(p.image), mimeType: p.mediaType ?? '' };
+    case 'file':
+      return p.mediaType?.startsWith('image/') ? { type: 'image', data: imageData(p.data), mimeType: p.mediaType } : { type: 'file', mimeType: p.mediaType };
+    case 'image-data':
+    case 'media':
+      return { type: 'image', data: imageData(p.data), mimeType: p.mediaType ?? '' };
+    case 'file-data':
+      return { type: 'image', data: imageData(p.data), mimeType: p.mediaType ?? '' };
+    case 'reasoning':
+      return { type: 'reasoning', text: p.text, signature: findSignature(p.providerOptions) };
+    case 'tool-call':
+      return { type: 'tool-call', id: p.toolCallId, name: p.toolName, input: p.input };
+    default:
+      return { type: 'text', text: `<<unexpected ${String(p.type)} part>>` };
   }
 }
 
@@ -98,11 +107,23 @@ export function fromModelMessages(messages: readonly Any[]): CMsg[] {
       for (const r of m.content as Any[]) {
         const o = r.output as Any;
         if (o.type === 'text' || o.type === 'error-text') {
-          out.push({ role: 'tool', toolCallId: r.toolCallId, toolName: r.toolName, isError: o.type === 'error-text', parts: [{ type: 'text', text: o.value }] });
+          out.push({
+            role: 'tool',
+            toolCallId: r.toolCallId,
+            toolName: r.toolName,
+            isError: o.type === 'error-text',
+            parts: [{ type: 'text', text: o.value }],
+          });
         } else if (o.type === 'content') {
           out.push({ role: 'tool', toolCallId: r.toolCallId, toolName: r.toolName, isError: null, parts: (o.value as Any[]).map(sdkPart) });
         } else {
-          out.push({ role: 'tool', toolCallId: r.toolCallId, toolName: r.toolName, isError: o.type.startsWith('error'), parts: [{ type: 'text', text: `<<${o.type} output>> ${JSON.stringify(o.value)}` }] });
+          out.push({
+            role: 'tool',
+            toolCallId: r.toolCallId,
+            toolName: r.toolName,
+            isError: o.type.startsWith('error'),
+            parts: [{ type: 'text', text: `<<${o.type} output>> ${JSON.stringify(o.value)}` }],
+          });
         }
       }
     } else {
@@ -134,8 +155,13 @@ function mediaParts(content: unknown, images: boolean, note: string): CPart[] {
   let inRun = false;
   for (const p of list) {
     if (p?.type === 'image') {
-      if (images && !isBlob(p)) { out.push({ type: 'image', data: p.data, mimeType: p.mimeType }); inRun = false; }
-      else if (!inRun) { out.push({ type: 'text', text: note }); inRun = true; }
+      if (images && !isBlob(p)) {
+        out.push({ type: 'image', data: p.data, mimeType: p.mimeType });
+        inRun = false;
+      } else if (!inRun) {
+        out.push({ type: 'text', text: note });
+        inRun = true;
+      }
     } else if (p?.type === 'text') {
       out.push({ type: 'text', text: p.text });
       inRun = false;
@@ -154,12 +180,18 @@ function isSentAssistant(m: Any): boolean {
 // §0.3.5: thinking → reasoning, redacted dropped; images dropped, image-only → "(made a picture)".
 function assistantParts(m: Any): CPart[] {
   const parts: CPart[] = [];
-  let hasText = false, hasCall = false, hasImage = false;
+  let hasText = false,
+    hasCall = false,
+    hasImage = false;
   for (const p of m.content as Any[]) {
     if (p.type === 'thinking' && !p.redacted) parts.push({ type: 'reasoning', text: p.thinking, signature: p.thinkingSignature ?? null });
-    else if (p.type === 'text') { parts.push({ type: 'text', text: p.text }); hasText ||= p.text.trim() !== ''; }
-    else if (p.type === 'toolCall') { parts.push({ type: 'tool-call', id: p.id, name: p.name, input: p.arguments }); hasCall = true; }
-    else if (p.type === 'image') hasImage = true;
+    else if (p.type === 'text') {
+      parts.push({ type: 'text', text: p.text });
+      hasText ||= p.text.trim() !== '';
+    } else if (p.type === 'toolCall') {
+      parts.push({ type: 'tool-call', id: p.id, name: p.name, input: p.arguments });
+      hasCall = true;
+    } else if (p.type === 'image') hasImage = true;
   }
   if (!hasText && !hasCall && hasImage) parts.push({ type: 'text', text: MADE_A_PICTURE });
   return parts;
@@ -182,7 +214,14 @@ export function expectedFromPi(llm: readonly Any[], opts: ExpectOptions = {}): C
     } else if (m.role === 'toolResult') {
       const parts = mediaParts(m.content, images, TOOL_IMAGE_NOTE);
       if (parts.some((p) => p.type === 'image')) out.push({ role: 'tool', toolCallId: m.toolCallId, toolName: m.toolName, isError: null, parts });
-      else out.push({ role: 'tool', toolCallId: m.toolCallId, toolName: m.toolName, isError: m.isError === true, parts: [{ type: 'text', text: parts.map((p) => (p as { text: string }).text).join(TOOL_TEXT_JOIN) }] });
+      else
+        out.push({
+          role: 'tool',
+          toolCallId: m.toolCallId,
+          toolName: m.toolName,
+          isError: m.isError === true,
+          parts: [{ type: 'text', text: parts.map((p) => (p as { text: string }).text).join(TOOL_TEXT_JOIN) }],
+        });
     } else {
       out.push({ role: 'user', parts: [{ type: 'text', text: `<<pi role ${String(m.role)} not converted>>` }] });
     }
@@ -196,7 +235,8 @@ function answerDangling(msgs: CMsg[]): CMsg[] {
   let pending: { id: string; name: string }[] = [];
   let answered = new Set<string>();
   const flush = () => {
-    for (const c of pending) if (!answered.has(c.id)) out.push({ role: 'tool', toolCallId: c.id, toolName: c.name, isError: true, parts: [{ type: 'text', text: ABORTED }] });
+    for (const c of pending)
+      if (!answered.has(c.id)) out.push({ role: 'tool', toolCallId: c.id, toolName: c.name, isError: true, parts: [{ type: 'text', text: ABORTED }] });
     pending = [];
     answered = new Set();
   };
@@ -206,7 +246,11 @@ function answerDangling(msgs: CMsg[]): CMsg[] {
       flush();
       if (m.role === 'assistant') {
         const seen = new Set<string>();
-        for (const p of m.parts) if (p.type === 'tool-call' && !seen.has(p.id)) { seen.add(p.id); pending.push({ id: p.id, name: p.name }); }
+        for (const p of m.parts)
+          if (p.type === 'tool-call' && !seen.has(p.id)) {
+            seen.add(p.id);
+            pending.push({ id: p.id, name: p.name });
+          }
       }
     }
     out.push(m);
@@ -241,10 +285,18 @@ export function piPath(entries: readonly Any[], leafId?: string | null): Any[] {
  */
 export function summarizedAttachments(path: readonly Any[]): string[] {
   let c = -1;
-  for (let i = path.length - 1; i >= 0; i--) if (path[i].type === 'compaction') { c = i; break; }
+  for (let i = path.length - 1; i >= 0; i--)
+    if (path[i].type === 'compaction') {
+      c = i;
+      break;
+    }
   if (c < 0) return [];
   let start = c;
-  for (let i = 0; i < c; i++) if (path[i].id === path[c].firstKeptEntryId) { start = i; break; }
+  for (let i = 0; i < c; i++)
+    if (path[i].id === path[c].firstKeptEntryId) {
+      start = i;
+      break;
+    }
   const lines: string[] = [];
   for (const e of path.slice(0, start)) {
     const m = e.type === 'message' ? e.message : null;

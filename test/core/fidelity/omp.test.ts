@@ -11,7 +11,12 @@ vi.setConfig({ testTimeout: 120_000 });
 
 const BLOB = 'blob:sha256:' + '3f'.repeat(32);
 const open = (name: string) => parse(readBytes(`fixtures/omp/${name}.jsonl`), { file: name });
-const texts = (msgs: ModelMessage[]) => msgs.flatMap((m) => (typeof m.content === 'string' ? [m.content] : (m.content as { type: string; text?: string }[]).filter((p) => p.type === 'text').map((p) => p.text as string)));
+const texts = (msgs: ModelMessage[]) =>
+  msgs.flatMap((m) =>
+    typeof m.content === 'string'
+      ? [m.content]
+      : (m.content as { type: string; text?: string }[]).filter((p) => p.type === 'text').map((p) => p.text as string),
+  );
 
 describe('title slot (§1.3, §0.1.3)', () => {
   test('the generator writes slots of exactly 256 bytes, cut on code points', () => {
@@ -78,17 +83,25 @@ describe('omp entries and messages (§0.2–§0.3, §0.5)', () => {
 
   test('context: pi summary text, reset_boundary ignored, omp-only roles ignored', () => {
     const ctx = context(br);
-    expect(texts(ctx)[0]).toBe('The conversation history before this point was compacted into the following summary:\n\n<summary>\nHandoff: continue the streaming work.\n</summary>');
+    expect(texts(ctx)[0]).toBe(
+      'The conversation history before this point was compacted into the following summary:\n\n<summary>\nHandoff: continue the streaming work.\n</summary>',
+    );
     expect(texts(ctx).slice(1)).toEqual(['Last question', 'Last answer.']);
     // Without the compactions the reset boundary does not cut (§0.3.2: ignored).
-    const before = br.slice(0, br.findIndex((e) => e.type === 'compaction'));
+    const before = br.slice(
+      0,
+      br.findIndex((e) => e.type === 'compaction'),
+    );
     const all = texts(context(before));
     expect(all).toContain('Look at this screenshot');
     expect(all.join('\n')).not.toMatch(/developer note|legacy hook message|print\(1\)|let a = 1/);
   });
 
   test('retryRecovery turns are dropped, aborted turns with text kept, redactedThinking not sent (§0.3.3, §0.3.5)', () => {
-    const before = br.slice(0, br.findIndex((e) => e.type === 'compaction'));
+    const before = br.slice(
+      0,
+      br.findIndex((e) => e.type === 'compaction'),
+    );
     const ctx = context(before);
     const all = texts(ctx).join('\n');
     expect(all).not.toContain('Partial answer before the provider failed');
@@ -99,7 +112,10 @@ describe('omp entries and messages (§0.2–§0.3, §0.5)', () => {
   });
 
   test('assistant images never sent; image-only turn → "(made a picture)" (§0.3.5)', () => {
-    const before = br.slice(0, br.findIndex((e) => e.type === 'compaction'));
+    const before = br.slice(
+      0,
+      br.findIndex((e) => e.type === 'compaction'),
+    );
     const assistants = context(before).filter((m) => m.role === 'assistant');
     expect(JSON.stringify(assistants)).not.toContain(BLOB);
     expect(JSON.stringify(assistants)).not.toContain('"image"');
@@ -107,7 +123,10 @@ describe('omp entries and messages (§0.2–§0.3, §0.5)', () => {
   });
 
   test('blob refs: resolved through resolveBlob, else the image note (§0.3.7)', () => {
-    const before = br.slice(0, br.findIndex((e) => e.type === 'compaction'));
+    const before = br.slice(
+      0,
+      br.findIndex((e) => e.type === 'compaction'),
+    );
     const unresolved = context(before);
     expect(JSON.stringify(unresolved)).not.toContain('blob:sha256:');
     const firstUser = unresolved.find((m) => m.role === 'user')!;
@@ -124,10 +143,16 @@ describe('omp entries and messages (§0.2–§0.3, §0.5)', () => {
     expect(JSON.stringify(tool)).toContain('UkVTT0xWRUQ=');
   });
 
-  test('custom_message with a blob image goes as a user message (pi\'s choice, §0.3.2)', () => {
-    const before = br.slice(0, br.findIndex((e) => e.type === 'compaction'));
+  test("custom_message with a blob image goes as a user message (pi's choice, §0.3.2)", () => {
+    const before = br.slice(
+      0,
+      br.findIndex((e) => e.type === 'compaction'),
+    );
     const ctx = context(before, { resolveBlob: () => 'QkxPQg==' });
     const diag = ctx.find((m) => m.role === 'user' && JSON.stringify(m).includes('error TS2304'))!;
-    expect(diag.content).toEqual([{ type: 'text', text: 'error TS2304' }, { type: 'image', image: 'QkxPQg==', mediaType: 'image/png' }]);
+    expect(diag.content).toEqual([
+      { type: 'text', text: 'error TS2304' },
+      { type: 'image', image: 'QkxPQg==', mediaType: 'image/png' },
+    ]);
   });
 });

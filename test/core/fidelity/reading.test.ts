@@ -23,7 +23,7 @@ describe('v1/v2 migration agrees with pi (ids aside)', () => {
       const bytes = readBytes(file);
       const ours = parse(bytes);
       const again = parse(bytes);
-      const theirs = (parseSessionEntries(new TextDecoder().decode(bytes)) as Any[]);
+      const theirs = parseSessionEntries(new TextDecoder().decode(bytes)) as Any[];
       migrateSessionEntries(theirs as never);
       const piEntries = theirs.filter((e) => e.type !== 'session');
       expect(piEntries).toHaveLength(ours.entries.length);

@@ -18,8 +18,12 @@ const MUTATION_RUNS = Number(process.env.FIDELITY_MUTATION_RUNS ?? 120);
 // Timeouts are the only speed bound here ("does not hang"); generous because the machine is shared.
 const GENEROUS = 180_000;
 const BASES: Uint8Array[] = [
-  enc.encode(generateSessionText({ seed: 3, targetBytes: 30_000, flavor: 'pi', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 })),
-  enc.encode(generateSessionText({ seed: 4, targetBytes: 30_000, flavor: 'omp', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 })),
+  enc.encode(
+    generateSessionText({ seed: 3, targetBytes: 30_000, flavor: 'pi', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 }),
+  ),
+  enc.encode(
+    generateSessionText({ seed: 4, targetBytes: 30_000, flavor: 'omp', imageBytes: [16, 200], compactionEvery: 8000, branchRate: 0.3, abortRate: 0.2 }),
+  ),
   readBytes('fixtures/pi/pi-random-101.jsonl'),
   readBytes('fixtures/omp/omp-shapes.jsonl'),
 ];
@@ -37,14 +41,26 @@ type Mutation =
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('splice' as const), at: fc.nat(), insert: fc.oneof(fc.string(), fc.constantFrom('\n', '{', '}\n{', '"', '\\', '\u2028', '\r\n', '\n\n', '{"type":"session","id":"x"}\n', 'null\n', '\ud800')) }),
+  fc.record({
+    kind: fc.constant('splice' as const),
+    at: fc.nat(),
+    insert: fc.oneof(fc.string(), fc.constantFrom('\n', '{', '}\n{', '"', '\\', '\u2028', '\r\n', '\n\n', '{"type":"session","id":"x"}\n', 'null\n', '\ud800')),
+  }),
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
   fc.record({ kind: fc.constant('shuffle' as const), seed: fc.nat() }),
   fc.record({ kind: fc.constant('duplicate' as const), line: fc.nat() }),
   fc.record({ kind: fc.constant('drop' as const), line: fc.nat() }),
   fc.record({ kind: fc.constant('reparent' as const), line: fc.nat(), to: fc.nat(), self: fc.boolean() }),
   fc.record({ kind: fc.constant('crlf' as const), line: fc.nat() }),
-  fc.record({ kind: fc.constant('value' as const), line: fc.nat(), path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, '', [], {}, 0, 'blob:sha256:00', { type: 'image' }, { type: 'toolCall' }, [{ type: 'text' }])) }),
+  fc.record({
+    kind: fc.constant('value' as const),
+    line: fc.nat(),
+    path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+    value: fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom(null, '', [], {}, 0, 'blob:sha256:00', { type: 'image' }, { type: 'toolCall' }, [{ type: 'text' }]),
+    ),
+  }),
 );
 
 function splitLines(bytes: Uint8Array): Uint8Array[] {
@@ -52,7 +68,10 @@ function splitLines(bytes: Uint8Array): Uint8Array[] {
 }
 function joinAll(lines: Uint8Array[], final = true): Uint8Array {
   const parts: number[] = [];
-  lines.forEach((l, i) => { for (const b of l) parts.push(b); if (final || i < lines.length - 1) parts.push(10); });
+  lines.forEach((l, i) => {
+    for (const b of l) parts.push(b);
+    if (final || i < lines.length - 1) parts.push(10);
+  });
   return Uint8Array.from(parts);
 }
 
@@ -60,12 +79,15 @@ function joinAll(lines: Uint8Array[], final = true): Uint8Array {
 function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
   const n = bytes.length;
   switch (m.kind) {
-    case 'cut': return bytes.slice(0, n === 0 ? 0 : m.at % n);
+    case 'cut':
+      return bytes.slice(0, n === 0 ? 0 : m.at % n);
     case 'splice': {
       const at = n === 0 ? 0 : m.at % (n + 1);
       const ins = enc.encode(m.insert);
       const out = new Uint8Array(n + ins.length);
-      out.set(bytes.subarray(0, at)); out.set(ins, at); out.set(bytes.subarray(at), at + ins.length);
+      out.set(bytes.subarray(0, at));
+      out.set(ins, at);
+      out.set(bytes.subarray(at), at + ins.length);
       return out;
     }
     case 'flip': {
@@ -84,7 +106,9 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
       }
       return joinAll(lines);
     }
-    case 'duplicate': case 'drop': case 'crlf': {
+    case 'duplicate':
+    case 'drop':
+    case 'crlf': {
       const lines = splitLines(bytes);
       if (lines.length === 0) return bytes;
       const i = m.line % lines.length;
@@ -99,7 +123,11 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
       if (lines.length === 0) return bytes;
       const i = m.line % lines.length;
       let obj: unknown;
-      try { obj = JSON.parse(new TextDecoder().decode(lines[i])); } catch { return bytes; }
+      try {
+        obj = JSON.parse(new TextDecoder().decode(lines[i]));
+      } catch {
+        return bytes;
+      }
       if (!obj || typeof obj !== 'object') return bytes;
       let holder = obj as Record<string, unknown>;
       for (let d = 0; d < m.path.length; d++) {
@@ -107,7 +135,10 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
         if (keys.length === 0) break;
         const k = keys[m.path[d] % keys.length];
         const next = holder[k];
-        if (d === m.path.length - 1 || !next || typeof next !== 'object') { holder[k] = m.value; break; }
+        if (d === m.path.length - 1 || !next || typeof next !== 'object') {
+          holder[k] = m.value;
+          break;
+        }
         holder = next as Record<string, unknown>;
       }
       lines[i] = enc.encode(JSON.stringify(obj));
@@ -116,7 +147,13 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
     case 'reparent': {
       const lines = splitLines(bytes);
       const dec = new TextDecoder();
-      const objs = lines.map((l) => { try { return JSON.parse(dec.decode(l)) as Record<string, unknown>; } catch { return null; } });
+      const objs = lines.map((l) => {
+        try {
+          return JSON.parse(dec.decode(l)) as Record<string, unknown>;
+        } catch {
+          return null;
+        }
+      });
       const withId = objs.map((o, i) => (o && typeof o.id === 'string' && o.type !== 'session' ? i : -1)).filter((i) => i >= 0);
       if (withId.length === 0) return bytes;
       const i = withId[m.line % withId.length];
@@ -164,89 +201,126 @@ function checkInvariants(bytes: Uint8Array): void {
 }
 
 describe('mutated sessions', () => {
-  test('parse never throws; problems carry input lines; kept lines round-trip; walks end', () => {
-    fc.assert(
-      fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (b, muts) => {
-        let bytes = BASES[b];
-        for (const m of muts) bytes = mutate(bytes, m);
-        checkInvariants(bytes);
-      }),
-      { numRuns: MUTATION_RUNS, seed: Number(process.env.FIDELITY_SEED ?? 20261130) },
-    );
-  }, Math.max(GENEROUS, MUTATION_RUNS * 1000));
+  test(
+    'parse never throws; problems carry input lines; kept lines round-trip; walks end',
+    () => {
+      fc.assert(
+        fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (b, muts) => {
+          let bytes = BASES[b];
+          for (const m of muts) bytes = mutate(bytes, m);
+          checkInvariants(bytes);
+        }),
+        { numRuns: MUTATION_RUNS, seed: Number(process.env.FIDELITY_SEED ?? 20261130) },
+      );
+    },
+    Math.max(GENEROUS, MUTATION_RUNS * 1000),
+  );
 
-  test('strings as input behave like their bytes', () => {
-    fc.assert(
-      fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (b, muts) => {
-        let bytes = BASES[b];
-        for (const m of muts) if (m.kind !== 'flip') bytes = mutate(bytes, m);
-        const text = new TextDecoder().decode(bytes);
-        const fromText = parse(text);
-        const fromBytes = parse(enc.encode(text));
-        expect(fromText.records.map((r) => [r.line, r.start, r.end])).toEqual(fromBytes.records.map((r) => [r.line, r.start, r.end]));
-        expect(fromText.problems).toEqual(fromBytes.problems);
-        expect(fromText.leafId).toEqual(fromBytes.leafId);
-      }),
-      { numRuns: Math.max(60, MUTATION_RUNS >> 1), seed: 7 },
-    );
-  }, GENEROUS);
+  test(
+    'strings as input behave like their bytes',
+    () => {
+      fc.assert(
+        fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (b, muts) => {
+          let bytes = BASES[b];
+          for (const m of muts) if (m.kind !== 'flip') bytes = mutate(bytes, m);
+          const text = new TextDecoder().decode(bytes);
+          const fromText = parse(text);
+          const fromBytes = parse(enc.encode(text));
+          expect(fromText.records.map((r) => [r.line, r.start, r.end])).toEqual(fromBytes.records.map((r) => [r.line, r.start, r.end]));
+          expect(fromText.problems).toEqual(fromBytes.problems);
+          expect(fromText.leafId).toEqual(fromBytes.leafId);
+        }),
+        { numRuns: Math.max(60, MUTATION_RUNS >> 1), seed: 7 },
+      );
+    },
+    GENEROUS,
+  );
 
-  test('random bytes and random text never throw', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => checkInvariants(bytes)),
-      { numRuns: 200, seed: 11 },
-    );
-    fc.assert(
-      fc.property(fc.array(fc.oneof(fc.json(), fc.string()), { maxLength: 30 }), (lines) => checkInvariants(enc.encode(lines.join('\n')))),
-      { numRuns: 200, seed: 12 },
-    );
-  }, GENEROUS);
+  test(
+    'random bytes and random text never throw',
+    () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => checkInvariants(bytes)),
+        { numRuns: 200, seed: 11 },
+      );
+      fc.assert(
+        fc.property(fc.array(fc.oneof(fc.json(), fc.string()), { maxLength: 30 }), (lines) => checkInvariants(enc.encode(lines.join('\n')))),
+        { numRuns: 200, seed: 12 },
+      );
+    },
+    GENEROUS,
+  );
 });
 
 describe('runtime bound (generous: only "does not hang")', () => {
   // 5 s per MB, enforced by the test timeout alone; real speed is `npm run bench`'s business.
   const MB = 20;
-  test(`parse + branch + context + envelope index of a ${MB} MB session`, () => {
-    const bytes = enc.encode(generateSessionText({ seed: 17, targetBytes: MB * 1e6, flavor: 'omp' }));
-    const s = parse(bytes);
-    expect(context(branch(s)).length).toBeGreaterThan(0);
-    expect(indexEnvelopes(bytes).ids.length).toBe(s.entries.length);
-  }, MB * 5000);
+  test(
+    `parse + branch + context + envelope index of a ${MB} MB session`,
+    () => {
+      const bytes = enc.encode(generateSessionText({ seed: 17, targetBytes: MB * 1e6, flavor: 'omp' }));
+      const s = parse(bytes);
+      expect(context(branch(s)).length).toBeGreaterThan(0);
+      expect(indexEnvelopes(bytes).ids.length).toBe(s.entries.length);
+    },
+    MB * 5000,
+  );
 });
 
 describe('pathological shapes end', () => {
   const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}';
-  const entry = (id: string, parentId: string | null) => JSON.stringify({ type: 'custom', customType: 'x', id, parentId, timestamp: '2026-01-01T00:00:00.000Z' });
+  const entry = (id: string, parentId: string | null) =>
+    JSON.stringify({ type: 'custom', customType: 'x', id, parentId, timestamp: '2026-01-01T00:00:00.000Z' });
 
-  test('a 100,000-entry chain walks to the root', () => {
-    const lines = [header];
-    for (let i = 0; i < 100_000; i++) lines.push(entry(`e${i}`, i === 0 ? null : `e${i - 1}`));
-    const s = parse(lines.join('\n') + '\n');
-    expect(branch(s)).toHaveLength(100_000);
-  }, GENEROUS);
+  test(
+    'a 100,000-entry chain walks to the root',
+    () => {
+      const lines = [header];
+      for (let i = 0; i < 100_000; i++) lines.push(entry(`e${i}`, i === 0 ? null : `e${i - 1}`));
+      const s = parse(lines.join('\n') + '\n');
+      expect(branch(s)).toHaveLength(100_000);
+    },
+    GENEROUS,
+  );
 
-  test('a 50,000-entry parent cycle is reported and walks stop', () => {
-    const lines = [header];
-    const n = 50_000;
-    for (let i = 0; i < n; i++) lines.push(entry(`c${i}`, `c${(i + n - 1) % n}`));
-    const s = parse(lines.join('\n') + '\n');
-    expect(s.problems.some((p) => p.code === 'cycle')).toBe(true);
-    expect(branch(s)).toHaveLength(n);
-  }, GENEROUS);
+  test(
+    'a 50,000-entry parent cycle is reported and walks stop',
+    () => {
+      const lines = [header];
+      const n = 50_000;
+      for (let i = 0; i < n; i++) lines.push(entry(`c${i}`, `c${(i + n - 1) % n}`));
+      const s = parse(lines.join('\n') + '\n');
+      expect(s.problems.some((p) => p.code === 'cycle')).toBe(true);
+      expect(branch(s)).toHaveLength(n);
+    },
+    GENEROUS,
+  );
 
-  test('deeply nested JSON and a 20 MB single line do not crash the reader', () => {
-    const deep = '{"type":"custom","customType":"x","id":"d1","parentId":null,"data":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}';
-    const big = JSON.stringify({ type: 'custom', customType: 'x', id: 'd2', parentId: 'd1', data: 'x'.repeat(20_000_000) });
-    const s = parse([header, deep, big].join('\n') + '\n');
-    expect(s.records.length).toBeGreaterThanOrEqual(2);
-    expect(branch(s).map((e) => e.id).at(-1)).toBe('d2');
-  }, GENEROUS);
+  test(
+    'deeply nested JSON and a 20 MB single line do not crash the reader',
+    () => {
+      const deep = '{"type":"custom","customType":"x","id":"d1","parentId":null,"data":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}';
+      const big = JSON.stringify({ type: 'custom', customType: 'x', id: 'd2', parentId: 'd1', data: 'x'.repeat(20_000_000) });
+      const s = parse([header, deep, big].join('\n') + '\n');
+      expect(s.records.length).toBeGreaterThanOrEqual(2);
+      expect(
+        branch(s)
+          .map((e) => e.id)
+          .at(-1),
+      ).toBe('d2');
+    },
+    GENEROUS,
+  );
 
-  test('100,000 duplicate ids keep the later winner', () => {
-    const lines = [header];
-    for (let i = 0; i < 100_000; i++) lines.push(entry('same', null));
-    const s = parse(lines.join('\n') + '\n');
-    expect(s.problems.filter((p) => p.code === 'duplicate-id')).toHaveLength(99_999);
-    expect(s.byId.get('same')).toBe(s.entries.at(-1));
-  }, GENEROUS);
+  test(
+    '100,000 duplicate ids keep the later winner',
+    () => {
+      const lines = [header];
+      for (let i = 0; i < 100_000; i++) lines.push(entry('same', null));
+      const s = parse(lines.join('\n') + '\n');
+      expect(s.problems.filter((p) => p.code === 'duplicate-id')).toHaveLength(99_999);
+      expect(s.byId.get('same')).toBe(s.entries.at(-1));
+    },
+    GENEROUS,
+  );
 });

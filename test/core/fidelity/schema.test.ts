@@ -30,7 +30,12 @@ function invalid(messages: ModelMessage[]): string[] {
 }
 
 function checkAllLeaves(session: ParsedSession, maxLeaves = 12): void {
-  const targets = [session.leafId, ...leaves(session).slice(-maxLeaves).map((l) => l.id as string)];
+  const targets = [
+    session.leafId,
+    ...leaves(session)
+      .slice(-maxLeaves)
+      .map((l) => l.id as string),
+  ];
   for (const id of targets) {
     for (const [name, opts] of OPTIONS) {
       const ctx = context(branch(session, id), opts);
@@ -52,11 +57,17 @@ describe('context output is a valid AI SDK ModelMessage', () => {
     // Rho user messages with a PDF attachment (kind pdf), so the pdf option has something to pick.
     const text = generateSessionText({ seed: 5, targetBytes: 150_000, flavor: 'rho', imageBytes: [16, 200] });
     const header = text.slice(0, text.indexOf('\n') + 1);
-    const rest = text.slice(header.length).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const rest = text
+      .slice(header.length)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const rng = createRng(5);
     for (const e of rest) {
       if (e.type === 'message' && e.message.role === 'user' && rng.chance(0.3)) {
-        e.message.attachments = [{ kind: 'pdf', name: 'spec.pdf', path: rng.chance(0.2) ? '/missing.pdf' : '/att/spec.pdf', mimeType: 'application/pdf', about: '3 pages' }];
+        e.message.attachments = [
+          { kind: 'pdf', name: 'spec.pdf', path: rng.chance(0.2) ? '/missing.pdf' : '/att/spec.pdf', mimeType: 'application/pdf', about: '3 pages' },
+        ];
       }
     }
     const session = parse(header + rest.map((e) => JSON.stringify(e)).join('\n') + '\n', { file: 'rho-with-pdfs' });
@@ -68,7 +79,13 @@ describe('context output is a valid AI SDK ModelMessage', () => {
   for (const flavor of ['pi', 'omp', 'rho'] as const) {
     test(`generated ${flavor} session, many seeds`, () => {
       for (let seed = 1; seed <= 6; seed++) {
-        checkAllLeaves(parse(generateSessionText({ seed, targetBytes: 120_000, flavor, imageBytes: [16, 300], compactionEvery: 30_000, branchRate: 0.25, abortRate: 0.25 }), { file: `${flavor}-${seed}` }), 6);
+        checkAllLeaves(
+          parse(
+            generateSessionText({ seed, targetBytes: 120_000, flavor, imageBytes: [16, 300], compactionEvery: 30_000, branchRate: 0.25, abortRate: 0.25 }),
+            { file: `${flavor}-${seed}` },
+          ),
+          6,
+        );
       }
     });
   }

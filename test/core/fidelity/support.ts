@@ -26,7 +26,12 @@ export function readBytes(rel: string): Uint8Array {
 }
 
 /** One physical line: 1-based number and byte range (end excludes the '\n'). */
-export interface PhysicalLine { line: number; start: number; end: number; terminated: boolean }
+export interface PhysicalLine {
+  line: number;
+  start: number;
+  end: number;
+  terminated: boolean;
+}
 
 /** Splits bytes on 0x0A only; the last line exists only when non-empty. */
 export function physicalLines(bytes: Uint8Array): PhysicalLine[] {

@@ -8,7 +8,22 @@ import { join } from 'node:path';
 import { buildSessionContext, convertToLlm, parseSessionEntries, SessionManager } from '@mariozechner/pi-coding-agent';
 import fc from 'fast-check';
 import { afterAll, expect, test, vi } from 'vitest';
-import { append, assistant, branch, compaction, context, custom, modelChange, newSession, parse, serialize, toolResult, user, type EntryBody, type Session } from '../../../src/core/index.ts';
+import {
+  append,
+  assistant,
+  branch,
+  compaction,
+  context,
+  custom,
+  modelChange,
+  newSession,
+  parse,
+  serialize,
+  toolResult,
+  user,
+  type EntryBody,
+  type Session,
+} from '../../../src/core/index.ts';
 import { createRng } from '../../gen/prng.ts';
 import { paragraph, sentence } from '../../gen/text.ts';
 import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from './normalize.ts';
@@ -43,22 +58,47 @@ function writeRandom(seed: number, steps: number): { bytes: Uint8Array; returned
     const k = rng.int(0, 9);
     if (k <= 2) {
       const attachments = rng.chance(0.3)
-        ? [{ kind: 'image' as const, name: `p&"<${rng.hex(2)}.png`, path: `/w/p${rng.hex(2)}.png`, mimeType: 'image/png', about: sentence(rng, 4), image: { mimeType: 'image/png', data: rng.bytes(rng.int(1, 200)) } }]
+        ? [
+            {
+              kind: 'image' as const,
+              name: `p&"<${rng.hex(2)}.png`,
+              path: `/w/p${rng.hex(2)}.png`,
+              mimeType: 'image/png',
+              about: sentence(rng, 4),
+              image: { mimeType: 'image/png', data: rng.bytes(rng.int(1, 200)) },
+            },
+          ]
         : undefined;
       push(user(rng.chance(0.1) && attachments ? '' : paragraph(rng, 1), { attachments, steering: rng.chance(0.1) }));
     } else if (k <= 5) {
-      const toolCalls = rng.chance(0.5) ? Array.from({ length: rng.int(1, 2) }, () => ({ id: `call_${n++}`, name: rng.pick(['read', 'bash']), arguments: { p: rng.int(0, 9) } })) : [];
+      const toolCalls = rng.chance(0.5)
+        ? Array.from({ length: rng.int(1, 2) }, () => ({ id: `call_${n++}`, name: rng.pick(['read', 'bash']), arguments: { p: rng.int(0, 9) } }))
+        : [];
       const stopReason = rng.pick(['stop', 'stop', 'toolUse', 'error', 'aborted', 'length'] as const);
-      push(assistant({
-        text: rng.chance(0.8) ? sentence(rng) : undefined, thinking: rng.chance(0.4) ? sentence(rng) : undefined, thinkingSignature: rng.chance(0.5) ? rng.hex(20) : undefined,
-        toolCalls, stopReason, error: stopReason === 'error' ? 'boom' : undefined, spec: rng.pick(SPECS), api: 'anthropic-messages',
-        images: rng.chance(0.1) ? [{ mimeType: 'image/png', data: rng.bytes(30) }] : undefined,
-        usage: { inputTokens: rng.int(0, 999), outputTokens: rng.int(0, 99) } as never,
-      }));
+      push(
+        assistant({
+          text: rng.chance(0.8) ? sentence(rng) : undefined,
+          thinking: rng.chance(0.4) ? sentence(rng) : undefined,
+          thinkingSignature: rng.chance(0.5) ? rng.hex(20) : undefined,
+          toolCalls,
+          stopReason,
+          error: stopReason === 'error' ? 'boom' : undefined,
+          spec: rng.pick(SPECS),
+          api: 'anthropic-messages',
+          images: rng.chance(0.1) ? [{ mimeType: 'image/png', data: rng.bytes(30) }] : undefined,
+          usage: { inputTokens: rng.int(0, 999), outputTokens: rng.int(0, 99) } as never,
+        }),
+      );
       pending = toolCalls.map((c) => ({ id: c.id, name: c.name }));
     } else if (k <= 7 && pending.length > 0) {
       const c = pending.shift()!;
-      push(toolResult(c.id, c.name, paragraph(rng, 1), { isError: rng.chance(0.2), details: rng.chance(0.5) ? { x: 1 } : undefined, images: rng.chance(0.2) ? [{ mimeType: 'image/jpeg', data: rng.bytes(40) }] : undefined }));
+      push(
+        toolResult(c.id, c.name, paragraph(rng, 1), {
+          isError: rng.chance(0.2),
+          details: rng.chance(0.5) ? { x: 1 } : undefined,
+          images: rng.chance(0.2) ? [{ mimeType: 'image/jpeg', data: rng.bytes(40) }] : undefined,
+        }),
+      );
     } else if (k === 8) {
       push(rng.chance(0.5) ? custom(rng.pick(['notice', 'error', 'aside'] as const), sentence(rng)) : modelChange(rng.pick(SPECS)));
     } else {
@@ -69,7 +109,10 @@ function writeRandom(seed: number, steps: number): { bytes: Uint8Array; returned
   const size = chunks.reduce((s, c) => s + c.length, 0);
   const bytes = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) { bytes.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
   return { bytes, returned, session };
 }
 
@@ -94,8 +137,13 @@ test('pi reads what we write as we do', () => {
       expect(sm.getBranch().map((e) => e.id)).toEqual(branch(parsed).map((e) => e.id));
       const entries = (parseSessionEntries(text) as Any[]).filter((e) => e.type !== 'session');
       const pi = buildSessionContext(entries as never);
-      const lastModel = [...branch(parsed)].reverse().find((e) => e.type === 'model_change' || (e.type === 'message' && (e.message as Any).role === 'assistant'))!;
-      const want = lastModel.type === 'model_change' ? { provider: lastModel.provider, modelId: lastModel.modelId } : { provider: (lastModel.message as Any).provider, modelId: (lastModel.message as Any).model };
+      const lastModel = [...branch(parsed)]
+        .reverse()
+        .find((e) => e.type === 'model_change' || (e.type === 'message' && (e.message as Any).role === 'assistant'))!;
+      const want =
+        lastModel.type === 'model_change'
+          ? { provider: lastModel.provider, modelId: lastModel.modelId }
+          : { provider: (lastModel.message as Any).provider, modelId: (lastModel.message as Any).model };
       expect(pi.model).toEqual(want);
       expect(pi.model?.provider).toBeTruthy();
 

@@ -62,7 +62,12 @@ describe('render items of the sample session', () => {
     const { reader, branch } = open(welcome);
     const view = buildSessionView(reader, branch, 'all');
     expect(view.leafCount).toBe(2);
-    expect(view.tree.filter((s) => s.leafId).map((s) => s.leafId).sort()).toEqual(['a3bc25de', 'd7e8f90a']);
+    expect(
+      view.tree
+        .filter((s) => s.leafId)
+        .map((s) => s.leafId)
+        .sort(),
+    ).toEqual(['a3bc25de', 'd7e8f90a']);
     expect(view.tree.find((s) => s.leafId === 'd7e8f90a')?.active).toBe(true);
     expect(view.tree.find((s) => s.leafId === 'a3bc25de')?.active).toBe(false);
     expect(view.title).toBe('Fix the tide table parser');
@@ -122,7 +127,14 @@ describe('every entry type is shown', () => {
   const file = jsonl(
     HEADER,
     e('a1', null, 'model_change', { provider: 'openai', modelId: 'gpt-5' }),
-    m('a2', 'a1', { role: 'user', content: [{ type: 'text', text: 'see file' }, { type: 'text', text: '<attachment name="a.txt" type="text/plain" path="/w/a.txt">\n12 bytes\nhello world\n</attachment>' }], steering: true }),
+    m('a2', 'a1', {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'see file' },
+        { type: 'text', text: '<attachment name="a.txt" type="text/plain" path="/w/a.txt">\n12 bytes\nhello world\n</attachment>' },
+      ],
+      steering: true,
+    }),
     m('a3', 'a2', { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls' } }], stopReason: 'toolUse' }),
     e('a4', 'a3', 'custom_message', { customType: 'rho.error', content: 'boom', display: true }),
     e('a5', 'a4', 'reset_boundary'),
@@ -153,7 +165,13 @@ describe('every entry type is shown', () => {
   });
 
   it('keeps HTML in names as plain strings (the page renders them as text)', () => {
-    const hostile = jsonl(HEADER, m('b1', null, { role: 'assistant', content: [{ type: 'toolCall', id: '<img src=x onerror=alert(1)>', name: '<script>alert(1)</script>', arguments: {} }] }));
+    const hostile = jsonl(
+      HEADER,
+      m('b1', null, {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: '<img src=x onerror=alert(1)>', name: '<script>alert(1)</script>', arguments: {} }],
+      }),
+    );
     const item = open(hostile).items[0];
     expect(item.kind === 'assistant' && item.blocks[0].kind === 'tool' && item.blocks[0].tool.name).toBe('<script>alert(1)</script>');
   });
