@@ -238,8 +238,16 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
     const cancel = showMarkdown(gone, `cancelled ${Math.random()}`);
     await expect.poll(() => release !== null, { timeout: 20_000 }).toBe(true);
     cancel();
+    const first = release!;
+    release = null;
+    first();
+    // A later text is asked for only after the first answer was handled: once it is on screen, the
+    // cancelled one had every chance to be swapped in (an event to wait for, not a time).
+    const probe = host();
+    showMarkdown(probe, `probe ${Math.random()}`);
+    await expect.poll(() => release !== null, { timeout: 20_000 }).toBe(true);
     release!();
-    await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => probe.dataset.md, { timeout: 20_000 }).toBe('html');
     expect(gone.dataset.md).toBe('pending');
     expect(gone.querySelector('strong')).toBeNull();
 

@@ -174,12 +174,13 @@ test('hostile file names, titles, folders and rejected lines in the library and 
   await expect(page.locator('main')).toContainText(`Title ${evil}`);
   // Search over the hostile text renders snippets as text too.
   const search = page.getByRole('searchbox').first();
-  if (await search.count()) {
-    await search.fill('script');
-    await page.waitForTimeout(500);
-    await search.fill('');
-  }
-  await page.waitForTimeout(500);
+  await search.fill('script');
+  // The answer is on screen (the search ran over the hostile text), then gone again.
+  await expect(page.getByRole('status').filter({ hasText: 'found for' })).toContainText('2 found');
+  await expect(page.locator('.snippet').first()).toContainText('<script>');
+  await search.fill('');
+  await expect(page.getByRole('status').filter({ hasText: 'found for' })).toHaveCount(0);
+  await expect(page.locator('.session-card')).toHaveCount(2);
   const active = await page.evaluate(() => {
     const main = document.querySelector('main')!;
     return {

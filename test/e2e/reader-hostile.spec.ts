@@ -17,7 +17,9 @@ test('a hostile session renders as text: no script runs, no dialog, no CSP viola
   // Down to the end: stop when the list no longer moves.
   for (let i = 0, stuck = 0; i < 300 && stuck < 3; i++) {
     await page.locator('details:not([open])').evaluateAll((els) => els.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-    await page.waitForTimeout(80);
+    // Rows on screen are real rows (not fling skeletons) with their markdown swapped in.
+    await expect(page.locator('.vl-skeleton')).toHaveCount(0);
+    await expect(page.locator('.rd [data-md="pending"]')).toHaveCount(0);
     for (const text of await page.locator('.rd-row').allInnerTexts()) seen.add(text);
     const moved = await page.locator('.vl').evaluate((el) => {
       const before = el.scrollTop;
@@ -26,7 +28,7 @@ test('a hostile session renders as text: no script runs, no dialog, no CSP viola
     });
     stuck = moved ? 0 : stuck + 1;
   }
-  await page.waitForTimeout(300);
+  await expect(page.locator('.rd [data-md="pending"]')).toHaveCount(0);
   // Everything was there, as text (rows come and go as the list scrolls).
   const all = [...seen].join('\n');
   expect(all).toContain('unknown entry: <img src=x onerror=window.__pwned=1>');
