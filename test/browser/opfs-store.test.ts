@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
+import { cdp } from 'vitest/browser';
 import { openWorkerStore } from '../../src/worker/open-store.ts';
 import { freshRoot, namesIn, removeRoot, rootDir, sessionText, startWorker, textOf } from './helpers.ts';
 
@@ -103,7 +104,10 @@ describe('the OPFS store in a real worker', () => {
   // The cancel must land mid-import on any machine: the test holds the write lock of the second
   // file's session (as another tab writing it would), so the worker has stored the first file and
   // waits on the second when the test cancels. Nothing here races a clock.
-  test('a cancelled import keeps what it finished, leaves no partial file, and stops waiting for a busy session', async () => {
+  // At full speed and with the CPU slowed 4× (a phone's speed).
+  test.each([1, 4])('a cancelled import keeps what it finished, leaves no partial file, and stops waiting for a busy session (CPU %i×)', async (rate) => {
+    await cdp().send('Emulation.setCPUThrottlingRate', { rate });
+    onTestFinished(() => cdp().send('Emulation.setCPUThrottlingRate', { rate: 1 }));
     const { api, root } = open();
     await api.importFiles({ files: [new File([sessionText('small')], 's.jsonl')] });
     const first = new File([sessionText('first', 40000)], 'first.jsonl');
@@ -126,7 +130,7 @@ describe('the OPFS store in a real worker', () => {
       (e) => e,
     );
     // The worker is waiting for the lock the test holds: an event to wait for, not a time.
-    await expect.poll(async () => (await navigator.locks.query()).pending?.some((l) => l.name === 'rho-sessions:write:second')).toBe(true);
+    await expect.poll(async () => (await navigator.locks.query()).pending?.some((l) => l.name === 'rho-sessions:write:second'), { timeout: 55_000 }).toBe(true);
     controller.abort();
     expect(await outcome).toMatchObject({ code: 'aborted' });
     release();

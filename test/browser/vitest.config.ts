@@ -40,6 +40,8 @@ export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
     testTimeout: 60_000,
+    // Polls wait for an event; their limit is only how long a slow machine may take to get there.
+    expect: { poll: { timeout: 30_000 } },
     browser: {
       enabled: true,
       headless: true,

@@ -98,7 +98,7 @@ test('a long import shows its progress and can be cancelled', async ({ page }) =
   // The worker now waits for the session's write lock the page holds (as another tab writing it
   // would): the cancel lands mid-import however fast this machine is.
   await expect
-    .poll(() => page.evaluate(async (id) => (await navigator.locks.query()).pending?.some((l) => l.name === `rho-sessions:write:${id}`), BIG))
+    .poll(() => page.evaluate(async (id) => (await navigator.locks.query()).pending?.some((l) => l.name === `rho-sessions:write:${id}`), BIG), IMPORTED)
     .toBe(true);
   await panel.getByRole('button', { name: 'Cancel' }).click();
   // "Cancelling…" lasts only until the worker reaches its next check, which can be too short to
