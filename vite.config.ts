@@ -73,6 +73,13 @@ const manifest: Partial<ManifestOptions> = {
     },
   ],
   launch_handler: { client_mode: 'focus-existing' },
+  // What the install dialog shows (made by `npm run screenshots`).
+  screenshots: [
+    { src: 'screenshots/laptop-library.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: 'The library' },
+    { src: 'screenshots/laptop-reader.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: 'Reading a session' },
+    { src: 'screenshots/phone-library.png', sizes: '780x1688', type: 'image/png', form_factor: 'narrow', label: 'The library' },
+    { src: 'screenshots/phone-reader.png', sizes: '780x1688', type: 'image/png', form_factor: 'narrow', label: 'Reading a session' },
+  ],
 };
 
 export default defineConfig({

@@ -10,7 +10,7 @@ import { chromiumLaunchOptions } from './browser.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const out = resolve(root, 'public/screenshots');
-const port = Number(process.env.SCREENSHOT_PORT ?? 4190);
+const port = Number(process.env.SCREENSHOT_PORT ?? 4192);
 const base = `http://localhost:${port}`;
 
 /** Sessions shown in the shots: real files from public repositories, and the sample. */
