@@ -1,6 +1,7 @@
 import { clip, contentImages, contentParts, contentText, imageRef, isObject, num, prettyJson, splitUserContent, str, type Loose } from './parts.ts';
 import { orphanToolView, toResultView, toToolView } from './tools.ts';
 import type { SessionSource } from './source.ts';
+import { usageTotal } from '../usage.ts';
 import type { AssistantBlock, ImageRef, RenderItem, ToolView, UsageView } from './types.ts';
 
 type Draft = RenderItem extends infer T ? (T extends RenderItem ? Omit<T, 'index' | 'entryId' | 'line'> : never) : never;
@@ -19,7 +20,7 @@ function toUsage(usage: unknown): UsageView | null {
     output: num(usage.output) ?? 0,
     cacheRead: num(usage.cacheRead) ?? 0,
     cacheWrite: num(usage.cacheWrite) ?? 0,
-    totalTokens: num(usage.totalTokens) ?? 0,
+    totalTokens: usageTotal(usage),
     cost: cost ?? 0,
   };
 }

@@ -71,6 +71,7 @@ export interface UsageView {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The core's `usageTotal`: `totalTokens`, or the four buckets when it is missing or 0. */
   totalTokens: number;
   cost: number;
 }
