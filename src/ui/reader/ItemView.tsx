@@ -171,7 +171,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
         <details class="rd-small">
           <summary>
             {item.type}
-            {item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
+            {item.summary ? `: ${item.summary}` : item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
           </summary>
           <pre>{item.text}</pre>
           <RawJson model={model} entryId={item.entryId} />
