@@ -5,7 +5,7 @@ import { modelMessageSchema } from 'ai';
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { addAgentMark, agentMark, branch, context, indexEnvelopes, parse, type Agent } from '../../src/core/index.ts';
-import { openBranch, openSource, windowOf } from '../../src/core/view/index.ts';
+import { openBranch, openSource, tokenChange, windowOf } from '../../src/core/view/index.ts';
 import type { RenderItem } from '../../src/core/view/types.ts';
 import { ompExecutionsFile } from '../gen/omp-executions.ts';
 
@@ -45,7 +45,8 @@ test('each shape is shown as what it is; only the three shapes nobody writes are
   expect(at(list, 10)).toMatchObject({ kind: 'bash', language: 'bash', exitCode: 1, truncated: true });
   expect(at(list, 11)).toMatchObject({ kind: 'bash', exitCode: null, cancelled: true });
   expect(at(list, 12)).toMatchObject({ kind: 'bash', excluded: true });
-  expect(at(list, 12).kind === 'bash' && at(list, 12).images).toHaveLength(1);
+  const shot = at(list, 12);
+  expect(shot.kind === 'bash' && shot.images).toHaveLength(1);
   expect(at(list, 13)).toMatchObject({ kind: 'bash', language: 'python', command: 'print(1)' });
   expect(at(list, 17)).toMatchObject({ kind: 'user', synthetic: true, text: 'The user prefers short answers.' });
   expect(at(list, 18)).toMatchObject({ kind: 'custom', customType: 'advisor' });
@@ -59,4 +60,13 @@ test("a custom entry's row says what its data holds, not a bare '{'", () => {
   const custom = list.find((i) => i.kind === 'state' && i.type === 'custom: plannotator');
   expect(custom).toMatchObject({ summary: 'phase: idle · lastSubmittedPath: null · savedState: null' });
   expect(custom?.kind === 'state' && custom.text.startsWith('{')).toBe(true);
+});
+
+test("a compaction's figures are grouped, and a missing one is said in words (pi writes no tokensAfter)", () => {
+  expect(tokenChange(12345, null)).toBe('12,345 → not recorded');
+  expect(tokenChange(120000, 9000)).toBe('120,000 → 9,000 tokens');
+  expect(tokenChange(null, 900)).toBe('not recorded → 900 tokens');
+  const s = items(new Uint8Array(readFileSync(new URL('../../fixtures/real/pi-mono-before-compaction-first-762-lines.jsonl', import.meta.url))));
+  const compaction = s.find((i) => i.kind === 'compaction');
+  expect(compaction?.kind === 'compaction' && tokenChange(compaction.tokensBefore, compaction.tokensAfter)).toMatch(/^\d{1,3}(,\d{3})+ → not recorded$/);
 });
