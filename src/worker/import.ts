@@ -3,6 +3,7 @@
 // identical → unchanged; stored is a prefix of the new → append the rest (updated); the new is a
 // prefix of the stored → kept-newer; diverged → kept beside it as a variant. Nothing is dropped.
 import { readHeader, type Problem } from '../core/index.ts';
+import { binaryKind } from '../core/magic.ts';
 import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
@@ -86,8 +87,11 @@ async function headOf(blob: Blob): Promise<{ found: ReturnType<typeof readHeader
   return { found, head };
 }
 
-function rejection(name: string, problem: Problem | undefined, blob: Blob): ImportItem {
+function rejection(name: string, problem: Problem | undefined, blob: Blob, head: Uint8Array): ImportItem {
   if (blob.size === 0) return { name, outcome: 'rejected', reason: 'not a session: the file is empty' };
+  // A picture or a document named .jsonl: say what it is, not which line failed to parse.
+  const binary = binaryKind(head);
+  if (binary) return { name, outcome: 'rejected', reason: `this is ${binary}, not a session` };
   const line = problem?.line ?? 1;
   const what =
     problem?.code === 'no-header'
@@ -106,7 +110,7 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob): Impo
 export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
   const { found, head } = await headOf(blob);
-  if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
+  if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob, head);
   const headerId = found.header.id;
   return store.withWriteLock(
     headerId,
