@@ -21,6 +21,8 @@ export interface ImportItem {
   reason?: string;
   line?: number;
   problems?: number;
+  /** For a bundle's entry: the stored session's title as the library shows it (its title, else its first message), so the report names sessions, not only paths. */
+  title?: string;
 }
 
 /** The report of one import call. */
@@ -160,8 +162,14 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
 }
 
 function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {
-  return { name, outcome, id: s.id, problems: s.problems };
+  const title = (s.title ?? s.firstMessage ?? '').replace(/\s+/g, ' ').trim();
+  const out: ImportItem = { name, outcome, id: s.id, problems: s.problems };
+  if (title) out.title = title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1)}…` : title;
+  return out;
 }
+
+/** Longest title in an import report line. */
+const TITLE_CHARS = 100;
 
 function freeVariantId(headerId: string, candidates: SessionSummary[]): string {
   let n = 2;
@@ -251,7 +259,9 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       }
       return;
     }
-    const { refs: scanned, ...result } = await importSessionBlob(name, blob, fileCtx);
+    const { refs: scanned, title, ...rest } = await importSessionBlob(name, blob, fileCtx);
+    // A bundle's entries are long paths: its report names each session by its title too.
+    const result: ImportItem = fromBundle && title ? { ...rest, title } : rest;
     items.push(result);
     if (result.outcome !== 'rejected') for (const r of scanned ?? (await blobRefsIn(blob, ctx.signal))) refs.add(r);
   };

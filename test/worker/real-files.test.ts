@@ -2,6 +2,7 @@
 // uses it: import → list (index record) → open → windows of items → context → stats. None of the
 // 16 deserves a problem (see test/core/real-files.test.ts), so none may be reported on any screen.
 import { readdirSync, readFileSync } from 'node:fs';
+import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { leaves, parse, totals, branch } from '../../src/core/index.ts';
 import { createApi } from '../../src/worker/api.ts';
@@ -59,4 +60,21 @@ describe.each(names)('real file %s through the worker API', (name) => {
       expect(stats.branch.tokens).toBe(totals(branch(parsed, leafId)).tokens);
     }
   });
+});
+
+test("a zip's import report names each session by its title, not only by its long path", async () => {
+  const picked = ['frinfo702-dotfiles-branch-summary.jsonl', 'xiayongchao-pi-demo-branch.jsonl', 'castai-kimchi-dev-session.jsonl'];
+  const zip = zipSync(Object.fromEntries(picked.map((n) => [`backup/.pi/agent/sessions/--home-u-proj--/${n}`, bytesOf(n)])));
+  const fresh = memoryStore({ now: () => 1 }).store;
+  const api2 = createApi({ store: fresh, now: () => new Date(0), randomId: () => '00000000' });
+  const report = await api2.importFiles({ files: [new File([zip], 'backup.zip')] });
+  const list = await api2.listSessions();
+  expect(report.items).toHaveLength(3);
+  for (const item of report.items) {
+    const s = list.find((x) => x.id === item.id)!;
+    expect(item.name).toMatch(/^backup\.zip\/backup\/\.pi\/agent\/sessions\//);
+    expect(item.title).toBeTruthy();
+    const full = (s.title ?? s.firstMessage ?? '').replace(/\s+/g, ' ').trim();
+    expect(item.title).toBe(full.length > 100 ? `${full.slice(0, 99)}…` : full);
+  }
 });
