@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { parse } from '../../src/core/index.ts';
 import { openBranch, openSource, windowOf } from '../../src/core/view/index.ts';
 import { dropFiles, fixture, importFixture, importSummary, IMPORTED, root } from './app-helpers.ts';
 
@@ -22,6 +23,12 @@ function lastDrawnEntry(name: string): string | null {
   return items.length ? items[items.length - 1].entryId : null;
 }
 
+/** The id of the entry on a line of a real file (v1 files get theirs from the line number). */
+function entryOnLine(name: string, line: number): string {
+  const s = parse(new Uint8Array(readFileSync(resolve(dir, name))));
+  return String(s.entries[s.entryLines.indexOf(line)].id);
+}
+
 /** Scrolls the view's virtual list to its end. */
 async function scrollToEnd(page: Page): Promise<void> {
   await page.locator('.vl').evaluate((el) => {
@@ -30,6 +37,8 @@ async function scrollToEnd(page: Page): Promise<void> {
 }
 
 test.describe.configure({ mode: 'parallel', timeout: 120_000 });
+// Figures are grouped as the browser's locale does; this spec reads them in English.
+test.use({ locale: 'en-US' });
 
 test('all 16 real files are tested', () => {
   expect(names).toHaveLength(16);
@@ -68,6 +77,12 @@ for (const name of names) {
 
     await page.getByRole('tab', { name: 'Transcript' }).click();
     if (last) await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeAttached();
+    if (name === 'pi-mono-large-session.jsonl') {
+      // Turn #6 (old pi: usage without totalTokens): 3 + 191 + 0 + 1,684, not "0 tokens".
+      const turn = entryOnLine(name, 6);
+      await page.goto(`/#/s/${encodeURIComponent(id)}?entry=${turn}`);
+      await expect(page.locator(`.rd-row[data-entry="${turn}"] .rd-usage-box summary`)).toHaveText('Usage: 1,878 tokens · $0.0092');
+    }
     expect(errors).toEqual([]);
   });
 }
