@@ -138,7 +138,9 @@ export const DeveloperMessageSchema = z.looseObject({ role: z.literal('developer
 /** omp's `{role:"fileMention"}` (§3.8). */
 export const FileMentionMessageSchema = z.looseObject({
   role: z.literal('fileMention'),
-  files: z.array(z.looseObject({ path: z.string(), content: z.string() })),
+  // omp always writes `content` (a note when it skipped the file: too large, binary); it is display
+  // only (no context takes fileMention), so a file without it is not a problem.
+  files: z.array(z.looseObject({ path: z.string(), content: z.string().optional() })),
   timestamp: ms,
 });
 /** Runtime-only `{role:"compactionSummary"}` (§3.8). */

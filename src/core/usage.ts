@@ -17,7 +17,7 @@ export interface SdkUsage {
   [k: string]: unknown;
 }
 
-/** What `totals` and `addUsage` keep: tokens (= totalTokens), output tokens and cost in USD. */
+/** What `totals` and `addUsage` keep: tokens (`usageTotal`), output tokens and cost in USD. */
 export interface Totals {
   tokens: number;
   output: number;
@@ -25,6 +25,16 @@ export interface Totals {
 }
 
 const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+
+/**
+ * A usage's total tokens, the one rule every screen uses: `totalTokens` when it is a positive
+ * number, else the sum of the four buckets. Older pi wrote usage without `totalTokens`; pi's own
+ * `calculateContextTokens` reads `usage.totalTokens || input + output + cacheRead + cacheWrite`.
+ */
+export function usageTotal(u: Partial<Record<'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'totalTokens', unknown>> | null | undefined): number {
+  if (!u || typeof u !== 'object') return 0;
+  return n(u.totalTokens) || n(u.input) + n(u.output) + n(u.cacheRead) + n(u.cacheWrite);
+}
 
 /**
  * pi's Usage from an AI SDK usage: `input` excludes cached tokens, `totalTokens` is the sum of the
@@ -51,8 +61,7 @@ export const ZERO_TOTALS: Totals = Object.freeze({ tokens: 0, output: 0, cost: 0
 /** Adds one assistant message's pi usage to a running total (for a host that sums as messages arrive). */
 export function addUsage(acc: Totals, u: Partial<Usage> | null | undefined): Totals {
   if (!u || typeof u !== 'object') return acc;
-  const tokens = u.totalTokens !== undefined ? n(u.totalTokens) : n(u.input) + n(u.output) + n(u.cacheRead) + n(u.cacheWrite);
-  return { tokens: acc.tokens + tokens, output: acc.output + n(u.output), cost: acc.cost + n(u.cost?.total) };
+  return { tokens: acc.tokens + usageTotal(u), output: acc.output + n(u.output), cost: acc.cost + n(u.cost?.total) };
 }
 
 /** Summed usage over a branch's assistant messages: `{tokens, output, cost}` (pi's Usage fields). */

@@ -5,7 +5,8 @@ import type { SessionSummary } from './types.ts';
 
 /** Format tag and version of index.json; another value means "rebuild". */
 export const INDEX_FORMAT = 'rho-sessions-index';
-export const INDEX_VERSION = 1;
+// 2: records say which agent wrote the file (`agent`); an index of version 1 is rebuilt from the files.
+export const INDEX_VERSION = 2;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -55,7 +56,8 @@ export function isSummary(x: unknown): x is SessionSummary {
     num(t.output) &&
     num(t.cost) &&
     num(s.problems) &&
-    (s.variantOf === undefined || str(s.variantOf))
+    (s.variantOf === undefined || str(s.variantOf)) &&
+    (s.agent === undefined || s.agent === 'pi' || s.agent === 'omp')
   );
 }
 

@@ -2,6 +2,8 @@
 // totals, problems) and a slim tree to append to, with memory bounded by the number of entries,
 // not the size of the file (a 200 MB session full of images must not need 1 GB).
 import {
+  addAgentMark,
+  agentMark,
   branch,
   checkEnvelope,
   checkTree,
@@ -18,6 +20,7 @@ import {
   totals,
   v1Id,
   versionOf,
+  type Agent,
   type Entry,
   type Header,
   type ParsedSession,
@@ -47,6 +50,8 @@ export interface SessionDigest {
   problems: number;
   /** The first problem, for an import report's reason and line. */
   firstProblem: Problem | null;
+  /** The agent that wrote the file, when its records say (core `agentMark`). */
+  agent: Agent | null;
 }
 
 /** A digest plus the slim tree (envelopes and the fields the summary reads) and the omp blob refs. */
@@ -104,6 +109,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
   let firstObjectLine = 0;
   let version = versionOf(null);
   let firstMessage: string | null = null;
+  let agent: Agent | null = null;
   const v1Ids: string[] = [];
   const entries: Entry[] = [];
   const entryLines: number[] = [];
@@ -121,7 +127,10 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     const value = parseLine(s, line, terminated, problems);
     if (value === null) return;
     if (line === 1 && value.type === 'title') {
-      if (isTitleSlot(value)) return void (titleSlot = value);
+      if (isTitleSlot(value)) {
+        agent = 'omp';
+        return void (titleSlot = value);
+      }
       if (looksLikeTitleSlot(value))
         problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
     }
@@ -129,6 +138,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     if (value.type === 'session') {
       if (header === null && isHeader(value)) {
         header = value;
+        agent = addAgentMark(agent, agentMark(value, 'header'));
         headerLine = line;
         version = versionOf(value);
       } else if (header !== null) {
@@ -138,6 +148,8 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     }
     if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1]);
     const entry = value as Entry;
+    // Before migration: the marks are what the writer put in the line.
+    agent = addAgentMark(agent, agentMark(entry, 'entry'));
     // The in-memory migration of §5, one entry at a time (the header, which says the version, comes first).
     if (header !== null && version < 2) {
       const id = v1Id(line);
@@ -228,6 +240,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         totals: totals(active),
         problems: problems.length,
         firstProblem: problems.find((p) => p.severity === 'error') ?? problems[0] ?? null,
+        agent,
       };
       return { digest, tree, blobRefs };
     },

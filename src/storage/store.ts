@@ -120,6 +120,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       totals: { ...d.totals },
       problems: d.problems,
     };
+    if (d.agent) s.agent = d.agent;
     // A variant keeps the header id of the session it diverged from.
     const headerId = d.header?.id;
     const of = variantOf ?? (headerId !== undefined && headerId !== id ? headerId : undefined);

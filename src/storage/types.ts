@@ -36,6 +36,8 @@ export interface SessionSummary {
   problems: number;
   /** For a variant: the store id of the session it diverged from. */
   variantOf?: string;
+  /** The agent that wrote the file (pi or omp), when its records say; absent when they do not. */
+  agent?: 'pi' | 'omp';
 }
 
 /** Chunks of bytes, read in order (a Blob's stream, a decompressor, an unzipped entry). */

@@ -3,6 +3,7 @@
 // identical → unchanged; stored is a prefix of the new → append the rest (updated); the new is a
 // prefix of the stored → kept-newer; diverged → kept beside it as a variant. Nothing is dropped.
 import { readHeader, type Problem } from '../core/index.ts';
+import { binaryKind } from '../core/magic.ts';
 import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
@@ -20,6 +21,8 @@ export interface ImportItem {
   reason?: string;
   line?: number;
   problems?: number;
+  /** For a bundle's entry: the stored session's title as the library shows it (its title, else its first message), so the report names sessions, not only paths. */
+  title?: string;
 }
 
 /** The report of one import call. */
@@ -86,8 +89,11 @@ async function headOf(blob: Blob): Promise<{ found: ReturnType<typeof readHeader
   return { found, head };
 }
 
-function rejection(name: string, problem: Problem | undefined, blob: Blob): ImportItem {
+function rejection(name: string, problem: Problem | undefined, blob: Blob, head: Uint8Array): ImportItem {
   if (blob.size === 0) return { name, outcome: 'rejected', reason: 'not a session: the file is empty' };
+  // A picture or a document named .jsonl: say what it is, not which line failed to parse.
+  const binary = binaryKind(head);
+  if (binary) return { name, outcome: 'rejected', reason: `this is ${binary}, not a session` };
   const line = problem?.line ?? 1;
   const what =
     problem?.code === 'no-header'
@@ -106,7 +112,7 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob): Impo
 export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
   const { found, head } = await headOf(blob);
-  if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob);
+  if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob, head);
   const headerId = found.header.id;
   return store.withWriteLock(
     headerId,
@@ -156,8 +162,14 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
 }
 
 function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {
-  return { name, outcome, id: s.id, problems: s.problems };
+  const title = (s.title ?? s.firstMessage ?? '').replace(/\s+/g, ' ').trim();
+  const out: ImportItem = { name, outcome, id: s.id, problems: s.problems };
+  if (title) out.title = title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1)}…` : title;
+  return out;
 }
+
+/** Longest title in an import report line. */
+const TITLE_CHARS = 100;
 
 function freeVariantId(headerId: string, candidates: SessionSummary[]): string {
   let n = 2;
@@ -247,7 +259,9 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       }
       return;
     }
-    const { refs: scanned, ...result } = await importSessionBlob(name, blob, fileCtx);
+    const { refs: scanned, title, ...rest } = await importSessionBlob(name, blob, fileCtx);
+    // A bundle's entries are long paths: its report names each session by its title too.
+    const result: ImportItem = fromBundle && title ? { ...rest, title } : rest;
     items.push(result);
     if (result.outcome !== 'rejected') for (const r of scanned ?? (await blobRefsIn(blob, ctx.signal))) refs.add(r);
   };

@@ -128,6 +128,17 @@ function createRenderer(): InstanceType<typeof MarkdownIt> {
     tokens[i].attrSet('rel', 'noopener noreferrer');
     return renderToken(tokens, i, options);
   };
+  // Aligned table columns: markdown-it writes style="text-align:…", which the app's CSP (style-src
+  // 'self') refuses, with a console error, as soon as the page parses it. A class says the same.
+  for (const rule of ['th_open', 'td_open']) {
+    md.renderer.rules[rule] = (tokens, i, options) => {
+      const token = tokens[i];
+      const align = /text-align:(left|center|right)/.exec(String(token.attrGet('style') ?? ''));
+      if (token.attrs) token.attrs = token.attrs.filter(([name]) => name !== 'style');
+      if (align) token.attrSet('class', `md-align-${align[1]}`);
+      return renderToken(tokens, i, options);
+    };
+  }
   // Markdown images would load from anywhere: show their text and address instead.
   md.renderer.rules.image = (tokens, i) => {
     const token = tokens[i];

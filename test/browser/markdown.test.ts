@@ -119,7 +119,7 @@ describe("the worker's renderMarkdown", () => {
       'break',
       '',
       '| a | b |',
-      '|---|---|',
+      '|---|---:|',
       '| 1 | 2 |',
       '',
       '![alt](https://example.com/i.png)',
@@ -133,6 +133,8 @@ describe("the worker's renderMarkdown", () => {
       '```',
     ].join('\n');
     const [html] = await api.renderMarkdown({ texts: [text] });
+    // No inline style: the CSP (style-src 'self') would refuse it with a console error.
+    expect(html).not.toContain('style=');
     const template = document.createElement('template');
     template.innerHTML = html;
     expect(htmlOf(sanitizeToFragment(html))).toBe(template.innerHTML);
@@ -148,6 +150,7 @@ describe("the worker's renderMarkdown", () => {
       'hr',
       'br',
       'table td',
+      'table td.md-align-right',
       'span.md-image',
       'a[href="https://example.com/x"]',
       'a[href="mailto:mail@example.com"]',

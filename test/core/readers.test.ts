@@ -10,6 +10,7 @@ import {
   text,
   thinking,
   toolCalls,
+  usageTotal,
   toPi,
   totals,
   typed,
@@ -146,6 +147,16 @@ describe('usage and totals', () => {
     const b = [a(10, 2, 0.5), m('u', null, { role: 'user', content: 'x', usage: { totalTokens: 99 } }), a(5, 1, 0.25), v1style];
     expect(totals(b)).toEqual({ tokens: 25, output: 5, cost: 0.75 });
     expect(addUsage(ZERO_TOTALS, usage({ inputTokens: 3, outputTokens: 4, cost: 1 }))).toEqual({ tokens: 7, output: 4, cost: 1 });
+  });
+
+  test("usageTotal is pi's rule: totalTokens when set, else the four buckets (also when it is 0)", () => {
+    expect(usageTotal({ input: 3, output: 191, cacheRead: 0, cacheWrite: 1684 })).toBe(1878);
+    expect(usageTotal({ input: 3, output: 191, cacheRead: 0, cacheWrite: 1684, totalTokens: 0 })).toBe(1878);
+    expect(usageTotal({ input: 1, output: 1, cacheRead: 1, cacheWrite: 1, totalTokens: 10 })).toBe(10);
+    expect(usageTotal({ input: 'x', output: null })).toBe(0);
+    expect(usageTotal(null)).toBe(0);
+    const zeroTotal = m('z', null, { role: 'assistant', content: [], usage: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4, totalTokens: 0 } });
+    expect(totals([zeroTotal]).tokens).toBe(10);
   });
 });
 

@@ -115,7 +115,10 @@ test('rename, search across all sessions, and the copy-resume commands', async (
 
   const again = await openMenu(page, 'Unrelated work');
   await again.getByRole('button', { name: 'Copy omp resume command' }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('omp --resume 44444444-0000-4000-8000-000000000001');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    // A bare pi/omp-alike file (nothing says which agent wrote it) offers both; omp's own form.
+    "cd '/home/test/project' && omp --allow-home --resume 44444444-0000-4000-8000-000000000001",
+  );
   const pi = await openMenu(page, 'Unrelated work');
   await pi.getByRole('button', { name: 'Copy pi resume command' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^pi --session \S+\.jsonl'?$/);

@@ -13,6 +13,7 @@ import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync, 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { edgeCaseFiles } from './edge-cases.ts';
+import { ompExecutionsFile } from './omp-executions.ts';
 import { ompShapeFiles } from './omp-shapes.ts';
 import { type Flavor, generateSessionLines, generateSessionText } from './session.ts';
 
@@ -83,6 +84,7 @@ export async function smallFixtures(): Promise<Record<string, string>> {
     abortRate: 0.15,
   });
   for (const [name, text] of Object.entries(ompShapeFiles())) out[`fixtures/omp/${name}.jsonl`] = text;
+  out['fixtures/omp/omp-executions.jsonl'] = ompExecutionsFile();
   const { piFixtureFiles } = await import('./pi-fixtures.ts');
   for (const [name, text] of Object.entries(piFixtureFiles())) out[`fixtures/pi/${name}.jsonl`] = text;
   return out;

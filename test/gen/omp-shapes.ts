@@ -8,7 +8,8 @@
 import { titleSlot } from './session.ts';
 
 const T0 = Date.UTC(2026, 0, 2, 8, 0, 0);
-const usage = {
+/** A usage of a successful turn. */
+export const usage = {
   input: 100,
   output: 20,
   cacheRead: 1000,
@@ -17,10 +18,13 @@ const usage = {
   cost: { input: 0.0003, output: 0.0003, cacheRead: 0.0003, cacheWrite: 0, total: 0.0009 },
 };
 const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const BLOB = 'blob:sha256:' + '3f'.repeat(32);
-const SMALL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+/** An omp blob image reference. */
+export const BLOB = 'blob:sha256:' + '3f'.repeat(32);
+/** A 1×1 PNG, base64. */
+export const SMALL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-class OmpFile {
+/** Writes an omp-shaped file line by line (title slot, header, entries with ids and parents). */
+export class OmpFile {
   private lines: string[] = [];
   private leaf: string | null = null;
   private n = 0;

@@ -242,8 +242,8 @@ describe('bundles and export', () => {
     });
     const report = await api.importFiles({ files: [file('b.zip', zip)] });
     expect(report.items).toEqual([
-      { name: 'b.zip/etc/evil.jsonl', outcome: 'added', id: 'evil', problems: 0 },
-      { name: 'b.zip/Users/me/s.jsonl', outcome: 'added', id: 'gzz', problems: 0 },
+      { name: 'b.zip/etc/evil.jsonl', outcome: 'added', id: 'evil', problems: 0, title: 'question 0 for evil' },
+      { name: 'b.zip/Users/me/s.jsonl', outcome: 'added', id: 'gzz', problems: 0, title: 'question 0 for gzz' },
     ]);
     expect([...disk.files.keys()].filter((k) => !k.startsWith('sessions/') && k !== 'index.json')).toEqual([]);
   });

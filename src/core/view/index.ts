@@ -5,6 +5,7 @@ export { buildItem, scanBranch, ownerRow, type BranchScan } from './items.ts';
 export { buildOutline, forksOf, previewOf } from './outline.ts';
 export { filterRows, passes, buildMarks, isError, searchableText, findItems } from './filter.ts';
 export { buildStats, emptyTotals } from './stats.ts';
+export { formatTokens, tokenChange } from './figures.ts';
 export { buildContextView } from './context-view.ts';
 export { openSource, newestLeaf, titleOf, type SessionSource } from './source.ts';
 export { splitUserContent, parseEnvelope, imageRef, MAX_PART_CHARS } from './parts.ts';

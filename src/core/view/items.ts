@@ -1,6 +1,8 @@
 import { clip, contentImages, contentParts, contentText, imageRef, isObject, num, prettyJson, splitUserContent, str, type Loose } from './parts.ts';
+import { dataSummary, fileMentionDraft } from './state-items.ts';
 import { orphanToolView, toResultView, toToolView } from './tools.ts';
 import type { SessionSource } from './source.ts';
+import { usageTotal } from '../usage.ts';
 import type { AssistantBlock, ImageRef, RenderItem, ToolView, UsageView } from './types.ts';
 
 type Draft = RenderItem extends infer T ? (T extends RenderItem ? Omit<T, 'index' | 'entryId' | 'line'> : never) : never;
@@ -19,7 +21,7 @@ function toUsage(usage: unknown): UsageView | null {
     output: num(usage.output) ?? 0,
     cacheRead: num(usage.cacheRead) ?? 0,
     cacheWrite: num(usage.cacheWrite) ?? 0,
-    totalTokens: num(usage.totalTokens) ?? 0,
+    totalTokens: usageTotal(usage),
     cost: cost ?? 0,
   };
 }
@@ -100,10 +102,7 @@ function messageDraft(entry: Loose, entryId: string, pending: Map<string, ToolVi
     };
   }
   if (role === 'custom' || role === 'hookMessage') return customDraft(message, entryId, true);
-  if (role === 'fileMention') {
-    const files = Array.isArray(message.files) ? message.files.filter(isObject) : [];
-    return { kind: 'state', type: 'file mention', text: files.map((f) => str(f.path)).join(', ') };
-  }
+  if (role === 'fileMention') return fileMentionDraft(message);
   return { kind: 'unknown', type: `message (${role || 'no role'})` };
 }
 
@@ -166,7 +165,7 @@ function entryDraft(entry: Loose, entryId: string, pending: Map<string, ToolView
     case 'label':
       return { kind: 'labelChange', targetId: str(entry.targetId), text: str(entry.label) };
     case 'custom':
-      return { kind: 'state', type: `custom: ${str(entry.customType, '?')}`, text: shortJson(entry.data ?? null) };
+      return { kind: 'state', type: `custom: ${str(entry.customType, '?')}`, text: shortJson(entry.data ?? null), summary: dataSummary(entry.data) };
     case 'model_usage': {
       const usage = toUsage(entry.usage);
       return {

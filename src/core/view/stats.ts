@@ -1,4 +1,5 @@
 import type { Entry } from '../types.ts';
+import { usageTotal } from '../usage.ts';
 import { isObject, num, str } from './parts.ts';
 import type { StatsView, TotalsView } from './types.ts';
 
@@ -26,7 +27,7 @@ function addEntry(totals: TotalsView, entry: Entry): { model: string; prompt: nu
   const output = num(usage.output) ?? 0;
   const cacheRead = num(usage.cacheRead) ?? 0;
   const cacheWrite = num(usage.cacheWrite) ?? 0;
-  const tokens = num(usage.totalTokens) ?? input + output + cacheRead + cacheWrite;
+  const tokens = usageTotal(usage);
   const calls = Array.isArray(message.content) ? message.content.filter((p) => isObject(p) && p.type === 'toolCall').length : 0;
   const failed = message.stopReason === 'error' ? 1 : 0;
   const add = (t: TotalsView) => {

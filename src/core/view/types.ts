@@ -71,6 +71,7 @@ export interface UsageView {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The core's `usageTotal`: `totalTokens`, or the four buckets when it is missing or 0. */
   totalTokens: number;
   cost: number;
 }
@@ -138,7 +139,12 @@ export type RenderItem = ItemBase &
       }
     | { kind: 'branchSummary'; summary: string; fromId: string }
     | { kind: 'labelChange'; targetId: string; text: string }
-    | { kind: 'state'; type: string; text: string }
+    | {
+        kind: 'state';
+        type: string;
+        text: string /** One line that says what the state holds (the row's summary), when the text's first line would not. */;
+        summary?: string;
+      }
     | { kind: 'unknown'; type: string }
     /** A tool result shown inside the turn that made the call (renders nothing itself). */
     | { kind: 'folded'; ownerIndex: number }

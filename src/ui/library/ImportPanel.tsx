@@ -56,7 +56,12 @@ function ReportView({ report }: { report: ImportReport }) {
         {report.items.map((item, i) => (
           <li key={i} class={`outcome-${item.outcome}`}>
             <span class="outcome">{OUTCOME_LABEL[item.outcome]}</span>
-            <span class="name">{item.name}</span>
+            <span class="name">{item.title ?? item.name}</span>
+            {item.title && (
+              <span class="reason" title={item.name}>
+                {item.name.split('/').pop()}
+              </span>
+            )}
             {item.reason && (
               <span class="reason">
                 {item.reason}

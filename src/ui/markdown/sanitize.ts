@@ -22,31 +22,10 @@ const HLJS_CLASSES = /^hljs-[\w-]{1,40}( [\w-]{1,40}_)*$/;
 // No prototype: a tag named "constructor" or "toString" must not find Object's functions here.
 const ALLOWED: Record<string, (name: string, value: string) => boolean> = Object.create(null);
 const none = () => false;
-for (const tag of [
-  'p',
-  'br',
-  'hr',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'ul',
-  'li',
-  'pre',
-  'em',
-  'strong',
-  's',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-])
+for (const tag of ['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'li', 'pre', 'em', 'strong', 's', 'table', 'thead', 'tbody', 'tr'])
   ALLOWED[tag] = none;
+// A table column's alignment, as a class (the worker turns markdown-it's inline style into one).
+ALLOWED.th = ALLOWED.td = (name, value) => name === 'class' && /^md-align-(left|center|right)$/.test(value);
 ALLOWED.ol = (name, value) => name === 'start' && /^\d{1,9}$/.test(value);
 ALLOWED.code = (name, value) => name === 'class' && LANGUAGE_CLASS.test(value);
 // highlight.js wraps an embedded language (a script inside HTML) in a span of class language-….

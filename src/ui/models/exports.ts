@@ -1,3 +1,4 @@
+import { resumeCommands as commandsFor } from '../../core/resume.ts';
 import { canSaveAs, canShareFiles, copyText, downloadBlob, saveBlobAs, shareBlob } from '../platform.ts';
 import { describeError, isAborted, library, type Exported, type SessionSummary } from './calls.ts';
 import { showToast } from './toasts.ts';
@@ -42,12 +43,10 @@ async function deliver(make: () => Promise<Exported>, target: ExportTarget): Pro
   }
 }
 
-/** The commands that resume a session in the agent that wrote it. */
-export function resumeCommands(s: Pick<SessionSummary, 'id' | 'path'>): Array<{ agent: string; command: string }> {
-  return [
-    { agent: 'pi', command: `pi --session ${quoteShell(s.path)}` },
-    { agent: 'omp', command: `omp --resume ${s.id}` },
-  ];
+/** The commands that resume a session on the computer it came from, in the agent that wrote it (core `resumeCommands`). */
+export function resumeCommands(s: Pick<SessionSummary, 'id' | 'cwd' | 'created' | 'agent'>): Array<{ agent: string; command: string }> {
+  // A variant's store id is `<header id>~<n>` (storage/names.ts); the agent knows the header id.
+  return commandsFor({ id: s.id.replace(/~\d+$/, ''), cwd: s.cwd, created: s.created, agent: s.agent ?? null });
 }
 
 /** Copies a resume command and says so. */
@@ -58,8 +57,4 @@ export async function copyResumeCommand(command: string): Promise<void> {
   } catch (e) {
     showToast(`Could not copy: ${describeError(e)}`);
   }
-}
-
-function quoteShell(path: string): string {
-  return /^[\w@%+=:,./~-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import type { ContextMessageView, ContextView } from '../../core/view/types.ts';
+import { tokenChange } from '../../core/view/figures.ts';
 import { Output } from './Output.tsx';
 import type { ReaderModel } from './model.ts';
 import { VirtualList } from './VirtualList.tsx';
@@ -60,7 +61,7 @@ export function ContextPanel({ model }: { model: ReaderModel }) {
       <p class="muted">
         {ctx.messages.length} messages{ctx.model ? ` for ${ctx.model}` : ''}, built from this branch exactly as the next request would send them (no system
         prompt).
-        {ctx.compaction && ` A compaction replaced earlier turns (${ctx.compaction.tokensBefore ?? '?'} → ${ctx.compaction.tokensAfter ?? '?'} tokens).`}
+        {ctx.compaction && ` A compaction replaced earlier turns (${tokenChange(ctx.compaction.tokensBefore, ctx.compaction.tokensAfter)}).`}
       </p>
       {ctx.dropped.length > 0 && (
         <details class="rd-dropped">

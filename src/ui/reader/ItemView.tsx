@@ -1,5 +1,6 @@
 import { Component } from 'preact';
 import type { RenderItem } from '../../core/view/types.ts';
+import { tokenChange } from '../../core/view/figures.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { AssistantItem } from './AssistantItem.tsx';
 import { LazyImage } from './LazyImage.tsx';
@@ -130,7 +131,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
         <details class="rd-item rd-compaction">
           <summary>
             <span class="rd-divider-text">
-              Compaction{item.method ? ` (${item.method})` : ''}: {item.tokensBefore ?? '?'} → {item.tokensAfter ?? '?'} tokens
+              Compaction{item.method ? ` (${item.method})` : ''}: {tokenChange(item.tokensBefore, item.tokensAfter)}
             </span>
           </summary>
           <p class="muted">
@@ -171,7 +172,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
         <details class="rd-small">
           <summary>
             {item.type}
-            {item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
+            {item.summary ? `: ${item.summary}` : item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
           </summary>
           <pre>{item.text}</pre>
           <RawJson model={model} entryId={item.entryId} />

@@ -1,0 +1,70 @@
+// Which agent wrote a session file: pi or omp (oh-my-pi). Both write the same v3 format; each leaves
+// marks the other never writes (session-format.md §1.3, §2, §3). Used to offer only the resume
+// command of the agent that wrote the file.
+import type { SessionRecord } from './types.ts';
+
+/** The agent that wrote a file, when its records say so. */
+export type Agent = 'pi' | 'omp';
+
+/** Entry types only omp writes (§2.1, §2.10). */
+const OMP_TYPES = new Set([
+  'title_change',
+  'reset_boundary',
+  'model_usage',
+  'service_tier_change',
+  'ttsr_injection',
+  'session_init',
+  'mode_change',
+  'credential_pin',
+]);
+/** Message roles only omp stores (§3.6, §3.8). */
+const OMP_ROLES = new Set(['developer', 'fileMention', 'pythonExecution']);
+/** Header keys only omp writes (§2.11; `title` alone is not one: Rho writes it too, §0.4.1). */
+const OMP_HEADER_KEYS = ['titleSource', 'providerPromptCacheKey', 'additionalDirectories'];
+
+/**
+ * What one record says about its writer: `'omp'` or `'pi'` for a mark only that agent leaves,
+ * `null` for a record both write alike (or Rho's own, which writes both tools' keys, §0.4.2).
+ * `kind` is the record's place in the file as the parser classified it (`title`: omp's slot).
+ */
+export function agentMark(record: Record<string, unknown>, kind: SessionRecord['kind']): Agent | null {
+  if (kind === 'title') return 'omp';
+  if (kind === 'header') {
+    if (OMP_HEADER_KEYS.some((k) => k in record)) return 'omp';
+    // v1 and v2 predate omp: only pi wrote them.
+    return typeof record.version !== 'number' || record.version < 3 ? 'pi' : null;
+  }
+  const type = record.type;
+  if (typeof type !== 'string') return null;
+  if (OMP_TYPES.has(type)) return 'omp';
+  switch (type) {
+    case 'session_info':
+      return 'pi';
+    case 'model_change': {
+      const omp = typeof record.model === 'string';
+      const pi = typeof record.provider === 'string' && typeof record.modelId === 'string';
+      return omp === pi ? null : omp ? 'omp' : 'pi';
+    }
+    case 'thinking_level_change':
+      return 'configured' in record ? 'omp' : null;
+    case 'custom_message':
+      return 'attribution' in record ? 'omp' : null;
+    case 'compaction':
+    case 'branch_summary':
+      return 'fromExtension' in record ? 'omp' : 'fromHook' in record ? 'pi' : null;
+    case 'message': {
+      const message = record.message as { role?: unknown } | null;
+      return message && typeof message === 'object' && OMP_ROLES.has(message.role as string) ? 'omp' : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Folds marks into a verdict: omp as soon as one record carries an omp mark (omp reads and
+ * continues pi's files, never the other way), else pi when one carries a pi mark, else null.
+ */
+export function addAgentMark(so: Agent | null, mark: Agent | null): Agent | null {
+  return so === 'omp' || mark === 'omp' ? 'omp' : (mark ?? so);
+}

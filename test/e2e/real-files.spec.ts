@@ -1,0 +1,115 @@
+// Every real session file of fixtures/real/ in the real app (Chromium, OPFS, the worker): dropped
+// on the library, opened, and each view drawn — the transcript scrolled to its end, "What the
+// model sees", Stats — with no console error, no page error and no problem badge (none of the 16
+// deserves one; test/core/real-files.test.ts checks the same in Node). One test per file, run in
+// parallel over the configured workers.
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { parse } from '../../src/core/index.ts';
+import { openBranch, openSource, windowOf } from '../../src/core/view/index.ts';
+import { dropFiles, fixture, importFixture, importSummary, IMPORTED, root } from './app-helpers.ts';
+
+const dir = resolve(root, 'fixtures/real');
+const names = readdirSync(dir)
+  .filter((n) => n.endsWith('.jsonl'))
+  .sort();
+
+/** The entry id of the last row the transcript draws (a folded tool result draws nothing), or null for an empty branch. */
+function lastDrawnEntry(name: string): string | null {
+  const source = openSource(name, new Uint8Array(readFileSync(resolve(dir, name))));
+  const branch = openBranch(source, source.index.leafId);
+  const items = windowOf(source, branch, 'all', 0, branch.branch.length).filter((i) => i.kind !== 'folded');
+  return items.length ? items[items.length - 1].entryId : null;
+}
+
+/** The id of the entry on a line of a real file (v1 files get theirs from the line number). */
+function entryOnLine(name: string, line: number): string {
+  const s = parse(new Uint8Array(readFileSync(resolve(dir, name))));
+  return String(s.entries[s.entryLines.indexOf(line)].id);
+}
+
+/** Scrolls the view's virtual list to its end. */
+async function scrollToEnd(page: Page): Promise<void> {
+  await page.locator('.vl').evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+}
+
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
+// Figures are grouped as the browser's locale does; this spec reads them in English.
+test.use({ locale: 'en-US' });
+
+test('all 16 real files are tested', () => {
+  expect(names).toHaveLength(16);
+});
+
+for (const name of names) {
+  test(`real file ${name}: imports, opens, and draws every view without an error or a problem badge`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+
+    const id = await importFixture(page, `real/${name}`);
+    const link = page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first();
+    const card = page.locator('.session-card').filter({ has: link });
+    await expect(card).toHaveCount(1);
+    await expect(card.locator('.badge.warn')).toHaveCount(0);
+
+    await page.goto(`/#/s/${encodeURIComponent(id)}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Transcript' })).toBeVisible();
+    const last = lastDrawnEntry(name);
+    if (last) {
+      await scrollToEnd(page);
+      await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeInViewport();
+    }
+    await expect(page.locator('.rd-problems')).toHaveCount(0);
+
+    await page.getByRole('tab', { name: 'What the model sees' }).click();
+    await expect(page.getByRole('heading', { name: 'What the model sees' })).toBeVisible();
+    if (last) await scrollToEnd(page);
+
+    await page.getByRole('tab', { name: 'Stats' }).click();
+    await expect(page.locator('.rd-stats-table').first()).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Transcript' }).click();
+    if (last) await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeAttached();
+    if (name === 'pi-mono-large-session.jsonl') {
+      // Turn #6 (old pi: usage without totalTokens): 3 + 191 + 0 + 1,684, not "0 tokens".
+      const turn = entryOnLine(name, 6);
+      await page.goto(`/#/s/${encodeURIComponent(id)}?entry=${turn}`);
+      await expect(page.locator(`.rd-row[data-entry="${turn}"] .rd-usage-box summary`)).toHaveText('Usage: 1,878 tokens · $0.0092');
+    }
+    expect(errors).toEqual([]);
+  });
+}
+
+test('the session menu offers only the resume command of the agent that wrote the file', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // A real pi file, from pi's sessions folder (SOURCES.md names where it was).
+  const piId = await importFixture(page, 'real/frinfo702-dotfiles-branch-summary.jsonl');
+  await dropFiles(page, [{ name: 'omp-shapes.jsonl', text: fixture('omp/omp-shapes.jsonl').toString('utf8') }]);
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
+  const menuOf = async (id: string) => {
+    const row = page.locator('.session-card').filter({ has: page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`) });
+    await row.locator('details.menu > summary').click();
+    return row.getByRole('group', { name: 'Session actions' });
+  };
+
+  const pi = await menuOf(piId);
+  await expect(pi.getByRole('button', { name: /resume command/ })).toHaveText(['Copy pi resume command']);
+  await pi.getByRole('button', { name: 'Copy pi resume command' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    'pi --session ~/.pi/agent/sessions/--Users-ken702-ghq-github.com-frinfo702-research-v1--/2026-05-11T05-28-32-443Z_019e1582-29bb-70ea-bb56-268fc35c30f5.jsonl',
+  );
+
+  const omp = await menuOf('01a22bfc-8083-7289-ad69-dcce949addb1');
+  await expect(omp.getByRole('button', { name: /resume command/ })).toHaveText(['Copy omp resume command']);
+  await omp.getByRole('button', { name: 'Copy omp resume command' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    "cd '/home/dev/omp' && omp --allow-home --resume 01a22bfc-8083-7289-ad69-dcce949addb1",
+  );
+});
