@@ -7,6 +7,7 @@ import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
+import { linkSubagents } from './subagents/link.ts';
 import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
 
 /** What happened to one file. */
@@ -20,6 +21,8 @@ export interface ImportItem {
   reason?: string;
   line?: number;
   problems?: number;
+  /** A subagent transcript: the store id of the session that ran it. */
+  parentOf?: string;
 }
 
 /** The report of one import call. */
@@ -272,6 +275,11 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
     base += f.file.size;
     ctx.onBytes?.(base, f.path);
   }
+
+  // Subagent transcripts beside their parents (omp and pi layouts) become the parents' children.
+  const stored = items.filter((i) => i.id && i.outcome !== 'rejected').map((i) => ({ path: i.name, id: i.id as string }));
+  const parents = await linkSubagents(ctx.store, stored, ctx.signal);
+  for (const i of items) if (i.id && parents.has(i.id)) i.parentOf = parents.get(i.id);
 
   for (const b of blobs) {
     if (!b.fromBundle && !refs.has(b.hash)) continue;

@@ -8,6 +8,7 @@ import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
 import { StatsPanel } from './StatsPanel.tsx';
+import { ParentBanner } from './Subagents.tsx';
 import { Tree } from './Tree.tsx';
 import { VirtualList } from './VirtualList.tsx';
 import './reader.css';
@@ -198,6 +199,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           )}
         </div>
       </header>
+      <ParentBanner model={model} />
       {model.findOpen.value && tab === 'transcript' && (
         <FindBar
           model={model}

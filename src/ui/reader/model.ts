@@ -1,5 +1,6 @@
 import { batch, signal } from '@preact/signals';
 import { VIEW_PAGE, type ContextView, type ItemFilter, type Marks, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
+import type { SessionFamily } from '../../worker/subagents/api.ts';
 import { worker } from '../worker.ts';
 
 /** Items are fetched from the worker in pages of this many. */
@@ -55,6 +56,8 @@ export function createReaderModel(id: string) {
   const version = signal(0);
   const context = signal<ContextView | null>(null);
   const stats = signal<StatsView | null>(null);
+  /** The session's parent and subagent transcripts (null until read, or when the worker has no such call). */
+  const family = signal<SessionFamily | null>(null);
   /** First item on screen (kept for keyboard jumps). */
   const topIndex = signal(0);
 
@@ -100,6 +103,7 @@ export function createReaderModel(id: string) {
       if (next.entryIndex !== null) scrollTo(next.entryIndex, 'start');
       else scrollTo(Math.max(0, next.count - 1), 'end');
       if (query.value) void find(query.value);
+      void loadFamily();
     } catch (e) {
       if (gen !== generation) return;
       batch(() => {
@@ -187,6 +191,14 @@ export function createReaderModel(id: string) {
     context.value = await worker.sessionContext({ id, leafId: current.leafId });
   }
 
+  async function loadFamily() {
+    try {
+      family.value = await worker.sessionFamily({ id });
+    } catch {
+      // An older worker without subagents: nothing to link.
+    }
+  }
+
   async function loadStats() {
     const current = view.value;
     if (!current || stats.value) return;
@@ -245,6 +257,7 @@ export function createReaderModel(id: string) {
     version,
     context,
     stats,
+    family,
     topIndex,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
     get heightHints() {
@@ -259,6 +272,7 @@ export function createReaderModel(id: string) {
     stepHit,
     loadContext,
     loadStats,
+    loadFamily,
     jump,
     scrollTo,
     entryJson: (entryId: string) => worker.entryJson({ id, entryId }),
