@@ -11,11 +11,17 @@ export interface StoredPath {
 
 /**
  * Links every child among `stored` to its parent: the parent's file in the same import, else the
- * stored session the folder's name points to. Returns child id → parent id for the report.
+ * stored session the folder's name points to (`known`: every stored path of the same folder, which
+ * may hold the parent). Returns child id → parent id for the report.
  */
-export async function linkSubagents(store: SessionStore, stored: StoredPath[], signal?: AbortSignal): Promise<Map<string, string>> {
-  const paths = new Set(stored.map((s) => s.path));
-  const idOf = new Map(stored.map((s) => [s.path, s.id]));
+export async function linkSubagents(
+  store: SessionStore,
+  stored: StoredPath[],
+  signal?: AbortSignal,
+  known: StoredPath[] = stored,
+): Promise<Map<string, string>> {
+  const paths = new Set(known.map((s) => s.path));
+  const idOf = new Map(known.map((s) => [s.path, s.id]));
   const entriesOf = new Map<string, readonly Entry[]>();
   const linked = new Map<string, string>();
   for (const child of stored) {
