@@ -6,7 +6,7 @@ import type { FolderDisk } from '../../src/storage/folder.ts';
 import { createMemoryFolder } from '../../src/storage/memory-folder.ts';
 import { createApi } from '../../src/worker/api.ts';
 import { planSync } from '../../src/worker/linked/plan.ts';
-import { bytes, headerLine, memoryStore, messageLine, sessionText } from '../storage/helpers.ts';
+import { bytes, memoryStore, messageLine, sessionText } from '../storage/helpers.ts';
 
 const DIR = '--home-u-proj--';
 const fileName = (id: string) => `${DIR}/2026-01-02T03-04-05-678Z_${id}.jsonl`;
@@ -16,7 +16,13 @@ function setup() {
   const folder = createMemoryFolder('sessions', () => ++clock);
   let reads = 0;
   // Counts the files whose bytes a sync reads.
-  const counted: FolderDisk = { ...folder, blob: (p) => (reads++, folder.blob(p)) };
+  const counted: FolderDisk = {
+    ...folder,
+    blob: (p) => {
+      reads++;
+      return folder.blob(p);
+    },
+  };
   const { store } = memoryStore({ now: () => 1_700_000_000_000 });
   const api = createApi({ store, now: () => new Date('2026-06-01T00:00:00.000Z'), randomId: () => 'abcdef01', openFolder: () => counted });
   const handle = {} as FileSystemDirectoryHandle;

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
+import { NewRowsPill, useFollowLive } from './follow.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemRow } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
@@ -41,6 +42,7 @@ function Transcript({ model }: { model: ReaderModel }) {
   const hit = model.hits.value[model.hitAt.value]?.index ?? -1;
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
+  useFollowLive(model, () => host.current);
   const onTop = useCallback(
     (i: number) => {
       model.topIndex.value = i;
@@ -70,13 +72,14 @@ function Transcript({ model }: { model: ReaderModel }) {
       <VirtualList
         count={view.count}
         version={version + (model.showThinking.value ? 0.5 : 0)}
-        resetKey={`${view.leafId}:${view.filter}`}
+        resetKey={model.listKey.value}
         scroll={model.scroll.value}
         onTop={onTop}
         hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
         render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
       />
+      <NewRowsPill model={model} />
     </div>
   );
 }
