@@ -28,11 +28,11 @@ function SyncSummary({ folder }: { folder: LinkedFolder }) {
     count('updated') && `${count('updated')} updated`,
     count('variant') && `${plural(count('variant'), 'variant')} kept`,
     count('rejected') && `${count('rejected')} not sessions`,
-    `${(r.unchanged + count('unchanged')).toLocaleString()} unchanged`,
+    `${r.unchanged.toLocaleString()} unchanged`,
   ].filter(Boolean);
   return (
     <div class="linked-report" role="status">
-      <p>Synced: {parts.join(', ')}.</p>
+      <p>Synced (since this page opened): {parts.join(', ')}.</p>
       {r.waiting.length > 0 && <p class="muted">{plural(r.waiting.length, 'file')} still being written: the last line is read once the agent finishes it.</p>}
       {r.gone.length > 0 && (
         <details>

@@ -145,7 +145,7 @@ export async function syncLinked(key: string): Promise<void> {
       { signal: controller.signal, onProgress: (progress) => update(key, { progress }) },
     );
     const longer = (await library.linkedSessions({ key })).filter((s) => s.librarySize > s.folderSize);
-    update(key, { report, longer, syncedAt: Date.now() });
+    update(key, { report: mergeReports(find(key)?.report ?? null, report), longer, syncedAt: Date.now() });
     if (report.items.length || report.gone.length) void refreshLibrary();
   } catch (e) {
     if (isAborted(e)) update(key, { error: 'Sync cancelled; what was read before is kept.' });
@@ -159,6 +159,23 @@ export async function syncLinked(key: string): Promise<void> {
     update(key, { syncing: false, progress: null });
     if (again.delete(key)) void syncLinked(key);
   }
+}
+
+/**
+ * What the folder's syncs did since the page opened: every file read (its latest outcome), every
+ * file gone; the waiting files and the unchanged count are the latest sync's. A sync that found
+ * nothing new does not wipe what the earlier ones found.
+ */
+function mergeReports(before: SyncReport | null, next: SyncReport): SyncReport {
+  if (!before) return next;
+  const items = new Map(before.items.map((i) => [i.name, i]));
+  for (const i of next.items) {
+    items.delete(i.name);
+    items.set(i.name, i);
+  }
+  const gone = new Map(before.gone.map((g) => [g.path, g]));
+  for (const g of next.gone) gone.set(g.path, g);
+  return { items: [...items.values()].slice(-500), gone: [...gone.values()].slice(-500), waiting: next.waiting, unchanged: next.unchanged };
 }
 
 /** Stops a running sync. */
