@@ -117,42 +117,53 @@ test('link a folder: sessions and a subagent run come in, the child opens from t
   await expect(page.getByRole('table', { name: /With subagents \(1 transcripts\)/ })).toBeVisible();
 });
 
-test('follow live: a torn last line waits for its end; the open session grows, pinned it follows, scrolled up a pill counts', async ({ page }) => {
-  const id = 'bbbb0002-0000-7000-8000-000000000002';
-  const path = `${PROJECT}/2026-11-29T10-00-00-000Z_${id}.jsonl`;
-  const { text, last } = longSession(id, 'Growing session', 30);
-  await openEmptyLibrary(page);
-  await agentWrites(page, path, text);
-  await page.getByRole('button', { name: 'Link a folder' }).click();
-  await expect(linked(page).getByRole('status')).toContainText('1 added', SYNC);
+for (const watcher of ['FileSystemObserver', 'polling'] as const)
+  test(`follow live (${watcher}): a torn last line waits for its end; the open session grows, pinned it follows, scrolled up a pill counts`, async ({
+    page,
+  }) => {
+    if (watcher === 'polling')
+      await page.addInitScript(() => {
+        delete (globalThis as { FileSystemObserver?: unknown }).FileSystemObserver;
+      });
+    const id = 'bbbb0002-0000-7000-8000-000000000002';
+    const path = `${PROJECT}/2026-11-29T10-00-00-000Z_${id}.jsonl`;
+    const { text, last } = longSession(id, 'Growing session', 30);
+    await openEmptyLibrary(page);
+    // Chromium 133+ has the observer: this run proves the observer path, the other the polling one.
+    expect(await page.evaluate(() => typeof (globalThis as { FileSystemObserver?: unknown }).FileSystemObserver)).toBe(
+      watcher === 'polling' ? 'undefined' : 'function',
+    );
+    await agentWrites(page, path, text);
+    await page.getByRole('button', { name: 'Link a folder' }).click();
+    await expect(linked(page).getByRole('status')).toContainText('1 added', SYNC);
 
-  // The agent is half way through a line: nothing torn is reported, the line waits.
-  const torn = userLine('bbbbn001', last, 'Live row one');
-  await agentWrites(page, path, torn.slice(0, 50), 'append');
-  await expect(linked(page)).toContainText('still being written', SYNC);
-  await agentWrites(page, path, torn.slice(50), 'append');
-  await expect(linked(page)).not.toContainText('still being written', SYNC);
+    // The agent is half way through a line: nothing torn is reported, the line waits.
+    const torn = userLine('bbbbn001', last, 'Live row one');
+    await agentWrites(page, path, torn.slice(0, 50), 'append');
+    await expect(linked(page)).toContainText('still being written', SYNC);
+    await agentWrites(page, path, torn.slice(50), 'append');
+    await expect(linked(page)).not.toContainText('still being written', SYNC);
 
-  await card(page, 'Growing session').getByRole('link', { name: 'Growing session' }).click();
-  await expect(page.getByText('Live row one')).toBeInViewport(SYNC);
-  await expect(page.locator('.rd-problems')).toHaveCount(0);
+    await card(page, 'Growing session').getByRole('link', { name: 'Growing session' }).click();
+    await expect(page.getByText('Live row one')).toBeInViewport(SYNC);
+    await expect(page.locator('.rd-problems')).toHaveCount(0);
 
-  // Pinned to the bottom: a new row comes on screen by itself.
-  await agentWrites(page, path, userLine('bbbbn002', 'bbbbn001', 'Live row two'), 'append');
-  await expect(page.getByText('Live row two')).toBeInViewport(SYNC);
+    // Pinned to the bottom: a new row comes on screen by itself.
+    await agentWrites(page, path, userLine('bbbbn002', 'bbbbn001', 'Live row two'), 'append');
+    await expect(page.getByText('Live row two')).toBeInViewport(SYNC);
 
-  // Scrolled up: the next rows are counted in a pill, which brings them on screen.
-  const list = page.locator('.vl');
-  await list.hover();
-  await page.mouse.wheel(0, -100_000);
-  await expect(page.getByText('Live row two')).not.toBeInViewport();
-  await agentWrites(page, path, userLine('bbbbn003', 'bbbbn002', 'Live row three') + userLine('bbbbn004', 'bbbbn003', 'Live row four'), 'append');
-  const pill = page.getByRole('button', { name: '2 new' });
-  await expect(pill).toBeVisible(SYNC);
-  await expect(page.getByText('Live row three')).not.toBeInViewport();
-  await pill.click();
-  await expect(page.getByText('Live row three')).toBeInViewport();
-});
+    // Scrolled up: the next rows are counted in a pill, which brings them on screen.
+    const list = page.locator('.vl');
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
+    await expect(page.getByText('Live row two')).not.toBeInViewport();
+    await agentWrites(page, path, userLine('bbbbn003', 'bbbbn002', 'Live row three') + userLine('bbbbn004', 'bbbbn003', 'Live row four'), 'append');
+    const pill = page.getByRole('button', { name: '2 new' });
+    await expect(pill).toBeVisible(SYNC);
+    await expect(page.getByText('Live row three')).not.toBeInViewport();
+    await pill.click();
+    await expect(page.getByText('Live row three')).toBeInViewport();
+  });
 
 test('a diverged file is kept as a variant, a vanished one stays, a longer library session is written back by appending', async ({ page }) => {
   const a = 'cccc0003-0000-7000-8000-000000000003';
