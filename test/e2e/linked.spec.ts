@@ -208,3 +208,47 @@ test('where the browser cannot keep a folder linked, one sentence replaces the b
   await expect(page.getByRole('button', { name: 'Link a folder' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Import folder' }).first()).toBeVisible();
 });
+
+test('on launch a granted folder syncs without asking; a folder whose permission lapsed offers Reconnect', async ({ page }) => {
+  const a = 'abab0006-0000-7000-8000-000000000006';
+  const b = 'acac0007-0000-7000-8000-000000000007';
+  await openEmptyLibrary(page);
+  await agentWrites(page, `${PROJECT}/2026-11-29T10-00-00-000Z_${a}.jsonl`, makeSession(a, 'Before the reload'));
+  await page.getByRole('button', { name: 'Link a folder' }).click();
+  await expect(card(page, 'Before the reload')).toBeVisible(SYNC);
+  // The agent writes while the app is closed; the next launch finds it with no click.
+  await agentWrites(page, `${PROJECT}/2026-11-29T10-00-00-000Z_${b}.jsonl`, makeSession(b, 'While closed'));
+  await page.reload();
+  await expect(card(page, 'While closed')).toBeVisible(SYNC);
+
+  // An OPFS handle is always granted: the lapsed permission of a picked folder (the browser was
+  // restarted) is played by queryPermission answering "prompt" until requestPermission is called.
+  await page.addInitScript(() => {
+    const proto = FileSystemHandle.prototype as unknown as { queryPermission(): Promise<string>; requestPermission(): Promise<string> };
+    let granted = false;
+    proto.queryPermission = async () => (granted ? 'granted' : 'prompt');
+    proto.requestPermission = async () => {
+      granted = true;
+      return 'granted';
+    };
+  });
+  await page.reload();
+  const reconnect = linked(page).getByRole('button', { name: 'Reconnect' });
+  await expect(reconnect).toBeVisible(SYNC);
+  await reconnect.click();
+  await expect(linked(page).getByRole('button', { name: 'Sync now' })).toBeVisible(SYNC);
+  await expect(linked(page).getByRole('status')).toContainText('2 unchanged', SYNC);
+});
+
+test('a folder the browser refuses gets an explanation, not an error', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { showDirectoryPicker: () => Promise<never> }).showDirectoryPicker = async () => {
+      throw new DOMException('The request is not allowed.', 'SecurityError');
+    };
+  });
+  await openEmptyLibrary(page);
+  await page.getByRole('button', { name: 'Link a folder' }).click();
+  await expect(page.locator('.linked').getByRole('note')).toContainText('does not let web apps open that folder');
+  await expect(page.locator('.linked').getByRole('note')).toContainText('~/.pi/agent/sessions');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
