@@ -3,6 +3,8 @@
 // how tests hand it a folder they write in as an agent does.
 import { type FolderDisk, type FolderFile, folderConflict } from './folder.ts';
 
+const LOOKS_AT_ONCE = 64;
+
 /** Whether a directory handle can be written through (createWritable on its files). */
 interface WritableFileHandle extends FileSystemFileHandle {
   createWritable(options?: { keepExistingData?: boolean }): Promise<FileSystemWritableFileStream>;
@@ -38,13 +40,21 @@ export function createFsaDisk(root: FileSystemDirectoryHandle): FolderDisk {
       while (stack.length) {
         signal?.throwIfAborted();
         const [dir, prefix] = stack.pop() as [FileSystemDirectoryHandle, string];
+        const files: Array<[string, FileSystemFileHandle]> = [];
         for await (const [name, handle] of dir.entries()) {
           if (handle.kind === 'directory') stack.push([handle as FileSystemDirectoryHandle, `${prefix}${name}/`]);
-          else {
-            const file = await (handle as FileSystemFileHandle).getFile().catch(() => null);
-            // Gone between the listing and the look (the agent renamed it): the next walk sees what is there.
-            if (file) yield { path: `${prefix}${name}`, size: file.size, modified: file.lastModified } satisfies FolderFile;
-          }
+          else files.push([name, handle as FileSystemFileHandle]);
+        }
+        // Sizes and times of many files at once: each look is a round trip to the browser process.
+        for (let i = 0; i < files.length; i += LOOKS_AT_ONCE) {
+          const looks = files.slice(i, i + LOOKS_AT_ONCE).map(([name, h]) =>
+            h.getFile().then(
+              (f): FolderFile => ({ path: `${prefix}${name}`, size: f.size, modified: f.lastModified }),
+              // Gone between the listing and the look (the agent renamed it): the next walk sees what is there.
+              () => null,
+            ),
+          );
+          for (const f of await Promise.all(looks)) if (f) yield f;
         }
       }
     },
