@@ -252,3 +252,38 @@ test('a folder the browser refuses gets an explanation, not an error', async ({ 
   await expect(page.locator('.linked').getByRole('note')).toContainText('~/.pi/agent/sessions');
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test('both sides wrote on: the agent file is kept as a variant, and the phone copy is written back beside it as a new file', async ({ page }) => {
+  const c = 'afaf0008-0000-7000-8000-000000000008';
+  const path = `${PROJECT}/2026-11-29T10-00-00-000Z_${c}.jsonl`;
+  await openEmptyLibrary(page);
+  await agentWrites(page, path, makeSession(c, 'Both wrote'));
+  await page.getByRole('button', { name: 'Link a folder' }).click();
+  await expect(linked(page).getByRole('status')).toContainText('1 added', SYNC);
+  const phone = makeSession(c, 'Both wrote') + userLine('afafn001', `${c.slice(0, 6)}01`, 'Written on the phone, a longer line than the agent wrote');
+  await dropFiles(page, [{ name: 'phone.jsonl', text: phone }]);
+  await expect(page.getByRole('region', { name: 'Import' })).toContainText('Updated', SYNC);
+  const agent = makeSession(c, 'Both wrote') + userLine('afafa001', `${c.slice(0, 6)}01`, 'Agent line');
+  await agentWrites(page, path, agent);
+  await expect(linked(page)).toContainText('1 variant kept', SYNC);
+  await linked(page).getByRole('button', { name: 'Write back…' }).click();
+  const confirm = linked(page).getByRole('dialog', { name: 'Write back to the folder' });
+  await expect(confirm).toContainText('differs from the library');
+  await expect(confirm.getByRole('listitem')).toHaveText(['user: Written on the phone, a longer line than the agent wrote']);
+  await confirm.getByRole('button', { name: 'Write back' }).click();
+  await expect(page.getByText(/beside the agent's file/)).toBeVisible(SYNC);
+  const names = await page.evaluate(
+    async ({ folder, project }) => {
+      const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle(folder)).getDirectoryHandle(project);
+      const out: string[] = [];
+      for await (const name of dir.keys()) out.push(name);
+      return out.sort();
+    },
+    { folder: FOLDER, project: PROJECT },
+  );
+  expect(names).toHaveLength(2);
+  const written = names.find((n) => n !== path.split('/')[1]) as string;
+  expect(written).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z_${c}\\.jsonl$`));
+  expect(await folderText(page, path)).toBe(agent);
+  expect(await folderText(page, `${PROJECT}/${written}`)).toBe(phone);
+});

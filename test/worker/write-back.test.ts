@@ -108,3 +108,21 @@ describe('write back to a linked folder', () => {
     for (const name of ['truncate', 'remove', 'move', 'writeNew', 'replace']) expect(name in folder).toBe(false);
   });
 });
+
+describe('write back after the agent diverged and the sync kept its file as a variant', () => {
+  test('the library copy that grew on the phone is still offered, goes beside the agent file, and is not offered again', async () => {
+    const { api, folder, handle } = await setup();
+    const agentLine = bytes(`${JSON.stringify({ type: 'label', id: 'agent001', parentId: '21414bfb', timestamp: '2026-06-01T12:00:01.000Z', targetId: '21414bfb', label: 'x' })}\n`);
+    folder.files.set(PATH, { bytes: new Uint8Array([...original, ...agentLine]), modified: 99_999 });
+    const report = await api.syncLinkedFolder({ key: 'k', handle });
+    expect(report.items.map((i) => [i.outcome, i.id])).toEqual([['variant', `${ID}~2`]]);
+    expect((await api.linkedSessions({ key: 'k' })).map((s) => s.id)).toContain(ID);
+    const plan = await api.planWriteBack({ key: 'k', handle, id: ID });
+    expect(plan.mode).toBe('new-file');
+    await api.writeBack({ key: 'k', handle, plan });
+    const pi = piReads(folder.files.get(plan.target)!.bytes);
+    for (const e of plan.entries) expect(pi.branch).toContain(e.id);
+    const offered = (await api.linkedSessions({ key: 'k' })).filter((s) => s.librarySize > s.folderSize).map((s) => s.id);
+    expect(offered).not.toContain(ID);
+  });
+});

@@ -4,6 +4,7 @@
 import type { FolderDisk } from '../../storage/folder.ts';
 import { createFsaDisk } from '../../storage/fsa-disk.ts';
 import { withLock } from '../../storage/locks.ts';
+import { baseId } from '../../storage/names.ts';
 import type { WorkerEnv } from '../env.ts';
 import { ApiFailure, type CallContext } from '../protocol.ts';
 import type { FolderState } from './plan.ts';
@@ -51,7 +52,9 @@ export function createLinkedApi(env: LinkedEnv) {
 
   const fileOf = async (key: string, id: string): Promise<string> => {
     const state = (await states.get(key)) ?? {};
-    const paths = Object.entries(state).filter(([, s]) => s.id === id);
+    // The file of this session, else of its family (the agent's file became a variant of ours when it diverged).
+    let paths = Object.entries(state).filter(([, s]) => s.id === id);
+    if (!paths.length) paths = Object.entries(state).filter(([, s]) => s.id !== undefined && baseId(s.id) === baseId(id));
     if (!paths.length) throw new ApiFailure('not-found', `Session ${id} is not in this linked folder.`);
     // The file written first (the shortest, oldest name) is the agent's own; later ones are write-backs beside it.
     return paths.map(([p]) => p).sort()[0];
@@ -87,10 +90,20 @@ export function createLinkedApi(env: LinkedEnv) {
     async linkedSessions(params: { key: string }, _ctx?: CallContext): Promise<LinkedSession[]> {
       const state = (await states.get(params.key)) ?? {};
       const out: LinkedSession[] = [];
+      const seen = new Set<string>();
+      // A member some file of the folder holds already (a write-back beside the agent's file) is not offered again.
+      const inFolder = new Set(Object.values(state).flatMap((s) => (s.id ? [s.id] : [])));
       for (const [path, s] of Object.entries(state)) {
         if (!s.id) continue;
-        const here = await store.get(s.id);
-        if (here) out.push({ id: s.id, path, folderSize: s.size, librarySize: here.size });
+        // The folder's file matched one of a family (the session and the variants kept when copies
+        // diverged): every member is listed, so one that grew elsewhere can go back as a new file.
+        const family = await store.family(baseId(s.id));
+        for (const member of family.length ? family : [await store.get(s.id)]) {
+          if (!member || seen.has(member.id)) continue;
+          if (member.id !== s.id && (inFolder.has(member.id) || !(member.size > s.size))) continue;
+          seen.add(member.id);
+          out.push({ id: member.id, path, folderSize: s.size, librarySize: member.size });
+        }
       }
       return out;
     },
