@@ -142,3 +142,24 @@ describe('sync of a linked folder', () => {
     expect(after.items.map((i) => i.outcome)).toEqual(['unchanged', 'added', 'added']);
   });
 });
+
+describe('omp image blobs in a linked folder', () => {
+  test('a blob a synced session refers to is stored; one whose bytes do not match its name is refused', async () => {
+    const { createHash } = await import('node:crypto');
+    const t = setup();
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const sha = createHash('sha256').update(png).digest('hex');
+    const fake = 'f'.repeat(64);
+    t.folder.files.set(`blobs/${sha}`, { bytes: png, modified: 1 });
+    t.folder.files.set(`blobs/${fake}`, { bytes: png, modified: 1 });
+    const text = sessionText('s1', 1).replace('question 0 for s1', `see blob:sha256:${sha} and blob:sha256:${fake}`);
+    t.write(fileName('s1'), text);
+    const report = await t.sync();
+    expect(report.items.map((i) => [i.name, i.outcome])).toEqual([
+      [fileName('s1'), 'added'],
+      [`blobs/${fake}`, 'rejected'],
+    ]);
+    expect(new Uint8Array(await (await t.store.readBlob(sha))!.arrayBuffer())).toEqual(png);
+    expect(await t.store.hasBlob(fake)).toBe(false);
+  });
+});

@@ -112,7 +112,9 @@ describe('write back to a linked folder', () => {
 describe('write back after the agent diverged and the sync kept its file as a variant', () => {
   test('the library copy that grew on the phone is still offered, goes beside the agent file, and is not offered again', async () => {
     const { api, folder, handle } = await setup();
-    const agentLine = bytes(`${JSON.stringify({ type: 'label', id: 'agent001', parentId: '21414bfb', timestamp: '2026-06-01T12:00:01.000Z', targetId: '21414bfb', label: 'x' })}\n`);
+    const agentLine = bytes(
+      `${JSON.stringify({ type: 'label', id: 'agent001', parentId: '21414bfb', timestamp: '2026-06-01T12:00:01.000Z', targetId: '21414bfb', label: 'x' })}\n`,
+    );
     folder.files.set(PATH, { bytes: new Uint8Array([...original, ...agentLine]), modified: 99_999 });
     const report = await api.syncLinkedFolder({ key: 'k', handle });
     expect(report.items.map((i) => [i.outcome, i.id])).toEqual([['variant', `${ID}~2`]]);

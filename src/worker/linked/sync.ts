@@ -4,8 +4,9 @@
 // the next sync. Files gone from the folder stay in the library, and the report says so.
 import type { FolderDisk } from '../../storage/folder.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { type ImportItem, importSessionBlob } from '../import.ts';
+import { blobRefsIn, type ImportItem, importSessionBlob } from '../import.ts';
 import { linkSubagents } from '../subagents/link.ts';
+import { syncBlobs } from './blobs.ts';
 import { completeLength, type FolderState, planSync } from './plan.ts';
 
 /** What one sync did. */
@@ -43,6 +44,7 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
   }
   const total = plan.changed.reduce((n, f) => n + f.size, 0);
   let done = 0;
+  const refs = new Set<string>();
   ctx.onProgress?.(0, total, plan.changed[0]?.path ?? '');
   for (const f of plan.changed) {
     ctx.signal?.throwIfAborted();
@@ -55,14 +57,22 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
       // Nothing complete yet, or only the unfinished line grew: no new line to import.
       next[f.path] = { ...known, size: blob.size, modified: f.modified, complete };
     } else {
-      const item = await importSessionBlob(f.path, blob.slice(0, complete), { store: ctx.store, signal: ctx.signal });
-      const { refs: _refs, ...plain } = item;
+      const lines = blob.slice(0, complete);
+      const item = await importSessionBlob(f.path, lines, { store: ctx.store, signal: ctx.signal });
+      const { refs: found, ...plain } = item;
       report.items.push(plain);
+      // Refs of a new session come from its scan; of an appended one, from the bytes appended.
+      const before = known ? (known.complete ?? known.size) : 0;
+      const more = found ?? (item.outcome === 'updated' ? await blobRefsIn(lines.slice(Math.min(before, lines.size)), ctx.signal) : []);
+      for (const r of more) refs.add(r);
       next[f.path] = { size: blob.size, modified: f.modified, ...(item.id ? { id: item.id } : {}), ...(complete < blob.size ? { complete } : {}) };
     }
     done += f.size;
     ctx.onProgress?.(done, total, f.path);
   }
+  // omp's images (blobs/<sha256>) that the sessions read refer to.
+  for (const path of await syncBlobs(folder, files, refs, ctx.store))
+    report.items.push({ name: path, outcome: 'rejected', reason: 'image blob whose bytes do not match its sha256 name' });
   // Children link to parents by path: every session path of the folder is a possible parent.
   const changedIds = new Set(report.items.map((i) => i.id));
   const all = Object.entries(next).flatMap(([path, s]) => (s.id ? [{ path, id: s.id }] : []));
