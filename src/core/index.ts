@@ -74,3 +74,7 @@ export type { ScannedEnvelope } from './envelope-scan.ts';
 
 // schemas
 export * from './schemas.ts';
+
+// subagent transcripts beside their parent
+export { subagentPlace, subagentPath, parentIdFromStem, findSubagentStart } from './subagents.ts';
+export type { SubagentPlace, SubagentLink } from './subagents.ts';

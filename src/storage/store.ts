@@ -4,6 +4,7 @@
 import { diskChunks, once, tap } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
+import { createLinks, type ParentLink } from './links.ts';
 import { withLock, withLockIfFree } from './locks.ts';
 import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
 import { createScanner, scanSession, type SessionScan } from './scan.ts';
@@ -60,6 +61,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   let memoryIndex = false;
   // Writes in progress per session id in this store (their journal marks are not ours to remove).
   const active = new Map<string, number>();
+  // Subagent transcripts' parents (links/), put on every summary made of a child.
+  const links = createLinks(disk);
 
   const readMark = async (id: string): Promise<JournalMark | null> => {
     try {
@@ -125,6 +128,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     const headerId = d.header?.id;
     const of = variantOf ?? (headerId !== undefined && headerId !== id ? headerId : undefined);
     if (of !== undefined) s.variantOf = of;
+    const link = links.peek(id);
+    if (link) {
+      s.parentOf = link.parentOf;
+      s.subagent = link.subagent;
+    }
     return s;
   };
 
@@ -255,10 +263,13 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   // dead writer left are few (usually none, one directory read) and are dealt with before the first answer.
   const open = () => {
     if (!ready) {
-      ready = recover().catch((e) => {
-        ready = null;
-        throw e;
-      });
+      ready = links
+        .load()
+        .then(recover)
+        .catch((e) => {
+          ready = null;
+          throw e;
+        });
       checking = ready
         .then(() => withLock(INDEX_LOCK, () => reconcile(false)))
         .then((ids) => ids.length && options.onChange?.(ids))
@@ -496,9 +507,19 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       await open();
       await checking;
     },
+    async setParent(id, link: ParentLink) {
+      const s = await store.get(id);
+      if (!s) throw new StoreError('not-found', `No session ${id} is stored.`);
+      await links.set(id, link);
+      const next = { ...s, parentOf: link.parentOf, subagent: link.subagent };
+      record(next, id);
+      return next;
+    },
     async rebuild() {
       await open();
       await checking;
+      links.reset();
+      await links.load();
       await withLock(INDEX_LOCK, () => reconcile(true));
     },
     estimate: () => disk.estimate(),

@@ -1,3 +1,5 @@
+import type { SubagentLink } from '../core/index.ts';
+import type { ParentLink } from './links.ts';
 import type { SessionScan } from './scan.ts';
 
 /**
@@ -38,6 +40,10 @@ export interface SessionSummary {
   variantOf?: string;
   /** The agent that wrote the file (pi or omp), when its records say; absent when they do not. */
   agent?: 'pi' | 'omp';
+  /** For a subagent transcript: the store id of the session that ran it (its cost counts in that parent's). */
+  parentOf?: string;
+  /** For a subagent transcript: its layout beside the parent and the parent's entry (tool call) that started it. */
+  subagent?: SubagentLink;
 }
 
 /** Chunks of bytes, read in order (a Blob's stream, a decompressor, an unzipped entry). */
@@ -123,6 +129,8 @@ export interface SessionStore {
   appendLines(id: string, bytes: Uint8Array): Promise<SessionSummary>;
   /** Replaces a session's bytes with a complete new file (repair/convert), swapped in when complete. */
   replace(id: string, chunks: ByteChunks): Promise<SessionSummary>;
+  /** Records that a stored session is a subagent transcript of another (kept in links/, put on its index record). */
+  setParent(id: string, link: ParentLink): Promise<SessionSummary>;
   /** Moves a session to the trash; the token brings it back. */
   trash(id: string): Promise<string>;
   /** Brings a trashed session back. */

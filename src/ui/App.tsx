@@ -5,6 +5,7 @@ import { DropZone } from './library/DropZone.tsx';
 import { ImportPanel } from './library/ImportPanel.tsx';
 import { InstallButton } from './library/InstallButton.tsx';
 import { LibraryScreen } from './library/LibraryScreen.tsx';
+import { LinkedFolders } from './linked/LinkedFolders.tsx';
 import { SettingsPanel } from './library/SettingsPanel.tsx';
 import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
@@ -53,6 +54,7 @@ export function App() {
             />
           )}
           <ImportPanel />
+          <LinkedFolders />
           <LibraryScreen />
         </>
       )}

@@ -3,10 +3,11 @@
 import { Zip, ZipDeflate } from 'fflate';
 import { walkBranch } from '../core/index.ts';
 import { blobChunks, CHUNK_SIZE, concatBytes } from '../storage/chunks.ts';
-import { piFileName, piProjectDir } from '../storage/names.ts';
+import { piFileName } from '../storage/names.ts';
 import type { ByteChunks, SessionStore, SessionSummary } from '../storage/types.ts';
 import { blobRefsIn } from './import.ts';
 import { ApiFailure } from './protocol.ts';
+import { bundlePaths } from './subagents/bundle.ts';
 import { ChunkQueue } from './unpack.ts';
 
 const encoder = new TextEncoder();
@@ -96,6 +97,7 @@ export async function exportBundleBlob(
   sessions: SessionSummary[],
   signal?: AbortSignal,
   onProgress?: (done: number, total: number) => void,
+  all: SessionSummary[] = sessions,
 ): Promise<Blob> {
   const queue = new ChunkQueue();
   const zip = new Zip((err, data, final) => {
@@ -106,16 +108,13 @@ export async function exportBundleBlob(
   const spooling = store.spool(queue, signal);
   spooling.catch(() => undefined);
   const refs = new Set<string>();
-  const usedNames = new Set<string>();
+  const names = bundlePaths(sessions, all);
   try {
     const total = sessions.reduce((n, s) => n + s.size, 0);
     let done = 0;
     for (const s of sessions) {
       signal?.throwIfAborted();
-      let name = `sessions/${piProjectDir(s.cwd)}/${exportName(s)}`;
-      for (let n = 2; usedNames.has(name); n++) name = name.replace(/(\.jsonl)$/, `-${n}$1`);
-      usedNames.add(name);
-      const entry = new ZipDeflate(name, { level: 1 });
+      const entry = new ZipDeflate(names.get(s.id) as string, { level: 1 });
       zip.add(entry);
       const file = await store.readFile(s.id);
       for await (const chunk of blobChunks(file, 0, 1024 * 1024, signal)) {

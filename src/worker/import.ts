@@ -8,6 +8,7 @@ import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
+import { linkSubagents } from './subagents/link.ts';
 import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
 
 /** What happened to one file. */
@@ -23,6 +24,8 @@ export interface ImportItem {
   problems?: number;
   /** For a bundle's entry: the stored session's title as the library shows it (its title, else its first message), so the report names sessions, not only paths. */
   title?: string;
+  /** A subagent transcript: the store id of the session that ran it. */
+  parentOf?: string;
 }
 
 /** The report of one import call. */
@@ -286,6 +289,11 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
     base += f.file.size;
     ctx.onBytes?.(base, f.path);
   }
+
+  // Subagent transcripts beside their parents (omp and pi layouts) become the parents' children.
+  const stored = items.filter((i) => i.id && i.outcome !== 'rejected').map((i) => ({ path: i.name, id: i.id as string }));
+  const parents = await linkSubagents(ctx.store, stored, ctx.signal);
+  for (const i of items) if (i.id && parents.has(i.id)) i.parentOf = parents.get(i.id);
 
   for (const b of blobs) {
     if (!b.fromBundle && !refs.has(b.hash)) continue;

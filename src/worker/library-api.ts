@@ -7,6 +7,7 @@ import { exportBranchChunks, exportBundleBlob, exportName, forkChunks } from './
 import { importAll, type ImportReport, type IncomingFile } from './import.ts';
 import { ApiFailure, type CallContext } from './protocol.ts';
 import { searchLibrary, type SearchHit } from './search.ts';
+import { withChildren } from './subagents/bundle.ts';
 
 export type { SessionSummary } from '../storage/types.ts';
 export type { ImportItem, ImportOutcome, ImportReport } from './import.ts';
@@ -167,8 +168,9 @@ export function createLibraryApi(env: WorkerEnv) {
     /** A zip bundle of sessions (all when ids is absent) with the omp blobs they refer to. */
     async exportBundle(params: { ids?: string[] } = {}, ctx: CallContext = noContext): Promise<{ name: string; blob: Blob }> {
       const all = await store.list();
-      const chosen = params.ids ? params.ids.map((id) => all.find((s) => s.id === id) ?? missing(id)) : all;
-      const blob = await exportBundleBlob(store, chosen, ctx.signal, (done, total) => ctx.progress({ done, total, label: 'bundle' }));
+      // A parent's subagent transcripts go with it.
+      const chosen = withChildren(params.ids ? params.ids.map((id) => all.find((s) => s.id === id) ?? missing(id)) : all, all);
+      const blob = await exportBundleBlob(store, chosen, ctx.signal, (done, total) => ctx.progress({ done, total, label: 'bundle' }), all);
       const day = env.now().toISOString().slice(0, 10);
       return { name: `rho-sessions-${day}.zip`, blob: new Blob([blob], { type: 'application/zip' }) };
     },

@@ -1,5 +1,7 @@
 /// <reference lib="webworker" />
+import { createStore as createKeyval, get, set } from 'idb-keyval';
 import { createApi } from './api.ts';
+import type { FolderState } from './linked/plan.ts';
 import { openWorkerStore } from './open-store.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
@@ -8,10 +10,14 @@ declare const self: DedicatedWorkerGlobalScope;
 // The listener is installed at once (messages sent before it would be lost); calls wait for the store.
 // A worker started as `main.ts?root=<name>` keeps its files under that OPFS folder (tests use it).
 const opfsRoot = new URL(self.location.href).searchParams.get('root') ?? undefined;
+// What each linked folder's last sync saw (per OPFS root, so tests' workers keep theirs apart).
+const linkedDb = createKeyval(`rho-linked${opfsRoot ? `-${opfsRoot}` : ''}`, 'state');
+const linkedState = { get: (key: string) => get<FolderState>(key, linkedDb), set: (key: string, state: FolderState) => set(key, state, linkedDb) };
 const ready = openWorkerStore({ opfsRoot }).then(
   (store) =>
     createApi({
       store,
+      linkedState,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,

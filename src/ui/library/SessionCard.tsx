@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import type { SearchHit, SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
-import { renameSession, selected, toggleSelected } from '../models/library.ts';
+import { renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
@@ -51,6 +51,7 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
         <p class="facts">
           {facts.join(' · ')}
           {session.variantOf && <span class="badge">variant</span>}
+          {subagentCounts.value.has(session.id) && <span class="badge">{plural(subagentCounts.value.get(session.id) ?? 0, 'subagent')}</span>}
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}
         </p>
         {hit?.snippet && <p class="snippet">{hit.snippet}</p>}

@@ -6,6 +6,7 @@ import { loadSettings } from './settings.ts';
 import { refreshStorage } from './storage.ts';
 import { showToast } from './toasts.ts';
 import { watchInstall } from './install.ts';
+import { watchLinkedFolders } from '../linked/folders.ts';
 
 /** Starts the page's models and platform listeners (once, before the first render). */
 export function startModels(): void {
@@ -14,6 +15,7 @@ export function startModels(): void {
   watchLibraryChanges();
   void refreshLibrary();
   void refreshStorage();
+  watchLinkedFolders();
   watchLaunches(async (files) => {
     const report = await importFiles(files, 'launch');
     const opened = report?.items.filter((i) => i.id && i.outcome !== 'rejected') ?? [];

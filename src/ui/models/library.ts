@@ -40,9 +40,19 @@ export const snippets = computed(() => {
   return map;
 });
 
+/** How many subagent transcripts each parent has (they are listed under it, not as sessions of their own). */
+export const subagentCounts = computed(() => {
+  const ids = new Set(sessions.value.map((s) => s.id));
+  const counts = new Map<string, number>();
+  for (const s of sessions.value) if (s.parentOf && ids.has(s.parentOf)) counts.set(s.parentOf, (counts.get(s.parentOf) ?? 0) + 1);
+  return counts;
+});
+
 /** What the list shows: filtered, searched, sorted, grouped by project, newest project first. */
 export const groups = computed<ProjectGroup[]>(() => {
-  let list = sessions.value;
+  // A subagent transcript whose parent is stored is reached from the parent, not listed beside it.
+  const ids = new Set(sessions.value.map((s) => s.id));
+  let list = sessions.value.filter((s) => !(s.parentOf && ids.has(s.parentOf)));
   if (projectFilter.value) list = list.filter((s) => s.cwd === projectFilter.value);
   if (hits.value) {
     const found = snippets.value;

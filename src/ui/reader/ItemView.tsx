@@ -7,6 +7,7 @@ import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from './model.ts';
 import { Output } from './Output.tsx';
 import { RawJson } from './RawJson.tsx';
+import { SubagentLinks } from './Subagents.tsx';
 import { ToolCard } from './ToolCard.tsx';
 import { BranchIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
@@ -197,6 +198,7 @@ export function ItemView({ item, model, hit }: { item: RenderItem | undefined; m
   return (
     <div class={`rd-row ${hit ? 'hit' : ''}`} data-entry={item.entryId}>
       <Body item={item} model={model} />
+      <SubagentLinks item={item} model={model} />
       <Forks item={item} model={model} />
     </div>
   );

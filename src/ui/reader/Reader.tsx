@@ -2,12 +2,14 @@ import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
+import { NewRowsPill, useFollowLive } from './follow.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemRow } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
 import { StatsPanel } from './StatsPanel.tsx';
+import { ParentBanner } from './Subagents.tsx';
 import { Tree } from './Tree.tsx';
 import { VirtualList } from './VirtualList.tsx';
 import './reader.css';
@@ -40,6 +42,7 @@ function Transcript({ model }: { model: ReaderModel }) {
   const hit = model.hits.value[model.hitAt.value]?.index ?? -1;
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
+  useFollowLive(model, () => host.current);
   const onTop = useCallback(
     (i: number) => {
       model.topIndex.value = i;
@@ -69,13 +72,14 @@ function Transcript({ model }: { model: ReaderModel }) {
       <VirtualList
         count={view.count}
         version={version + (model.showThinking.value ? 0.5 : 0)}
-        resetKey={`${view.leafId}:${view.filter}`}
+        resetKey={model.listKey.value}
         scroll={model.scroll.value}
         onTop={onTop}
         hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
         render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
       />
+      <NewRowsPill model={model} />
     </div>
   );
 }
@@ -198,6 +202,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           )}
         </div>
       </header>
+      <ParentBanner model={model} />
       {model.findOpen.value && tab === 'transcript' && (
         <FindBar
           model={model}

@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import type { StatsView, TotalsView } from '../../core/view/types.ts';
 import type { ReaderModel } from './model.ts';
+import { FamilyTotals } from './Subagents.tsx';
 
 const n = (x: number) => x.toLocaleString();
 const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
@@ -103,6 +104,7 @@ export function StatsPanel({ model }: { model: ReaderModel }) {
     <div class="rd-panel rd-stats">
       <h2>Stats</h2>
       <TotalsTable branch={stats.branch} file={stats.file} caption="Totals" />
+      <FamilyTotals model={model} />
       <h3>Context size</h3>
       <ContextChart series={stats.series} />
       <h3>Per model</h3>

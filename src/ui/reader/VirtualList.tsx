@@ -87,7 +87,12 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const [, setTick] = useState(0);
 
   const layout = useCallback(() => {
-    if (heights.current.length !== count) heights.current = new Float64Array(count).fill(-1);
+    if (heights.current.length !== count) {
+      // More rows at the end (a session growing live) keep the measured ones; anything else starts over.
+      const next = new Float64Array(count).fill(-1);
+      if (count > heights.current.length) next.set(heights.current);
+      heights.current = next;
+    }
     // New pages (better guesses) or another list: every offset may have changed.
     const from = dirty.current || offsets.current.length !== count + 1 ? 0 : dirtyFrom.current;
     if (from >= count) return offsets.current;
@@ -181,8 +186,17 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     [],
   );
 
-  // A new branch or filter: forget measurements.
+  // A new branch or filter: forget measurements. Rows added at the end of the same list keep them,
+  // and the rows on screen stay where they are.
+  const shown = useRef({ resetKey, count });
   useLayoutEffect(() => {
+    const grew = shown.current.resetKey === resetKey && count > shown.current.count;
+    shown.current = { resetKey, count };
+    if (grew) {
+      dirty.current = true;
+      setTick((t) => t + 1);
+      return;
+    }
     heights.current = new Float64Array(count).fill(-1);
     dirty.current = true;
     anchor.current = { index: 0, delta: 0 };

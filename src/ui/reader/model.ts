@@ -1,5 +1,6 @@
 import { batch, signal } from '@preact/signals';
 import { VIEW_PAGE, type ContextView, type ItemFilter, type Marks, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
+import type { SessionFamily } from '../../worker/subagents/api.ts';
 import { worker } from '../worker.ts';
 
 /** Items are fetched from the worker in pages of this many. */
@@ -55,6 +56,14 @@ export function createReaderModel(id: string) {
   const version = signal(0);
   const context = signal<ContextView | null>(null);
   const stats = signal<StatsView | null>(null);
+  /** The session's parent and subagent transcripts (null until read, or when the worker has no such call). */
+  const family = signal<SessionFamily | null>(null);
+  /** The list's identity: a new branch or filter makes a new list; rows added live keep it. */
+  const listKey = signal('');
+  /** Rows that arrived live while the reader was scrolled up (the "N new" pill), and where they start. */
+  const fresh = signal<{ count: number; from: number } | null>(null);
+  /** Whether the reader follows the latest leaf as the session grows (opened without a chosen branch). */
+  let followsLatest = true;
   /** First item on screen (kept for keyboard jumps). */
   const topIndex = signal(0);
 
@@ -78,6 +87,7 @@ export function createReaderModel(id: string) {
   /** Opens the session on a branch; scrolls to the entry or to the end. */
   async function open(leafId?: string, entryId?: string) {
     const gen = ++generation;
+    followsLatest = leafId === undefined;
     loading.value = true;
     try {
       const next = await worker.openSession({ id, leafId, entryId, filter: filter.value });
@@ -95,11 +105,14 @@ export function createReaderModel(id: string) {
         loading.value = false;
         context.value = null;
         stats.value = null;
+        fresh.value = null;
+        listKey.value = `${next.leafId}:${next.filter}:${gen}`;
         version.value++;
       });
       if (next.entryIndex !== null) scrollTo(next.entryIndex, 'start');
       else scrollTo(Math.max(0, next.count - 1), 'end');
       if (query.value) void find(query.value);
+      void loadFamily();
     } catch (e) {
       if (gen !== generation) return;
       batch(() => {
@@ -107,6 +120,49 @@ export function createReaderModel(id: string) {
         loading.value = false;
       });
     }
+  }
+
+  /**
+   * The session grew on disk (an agent writing to a linked folder): the new rows are added at the
+   * end; `pinned` (the reader was at the bottom) follows them, else they are counted for the pill.
+   * A branch that no longer extends the one on screen is opened afresh.
+   */
+  async function grow(pinned: boolean) {
+    const current = view.value;
+    if (!current || loading.value) return;
+    const gen = generation;
+    const next = await worker.openSession({ id, leafId: followsLatest ? undefined : (current.leafId ?? undefined), filter: current.filter });
+    if (gen !== generation || view.value !== current) return;
+    if (next.count < current.count) return open(followsLatest ? undefined : (current.leafId ?? undefined));
+    if (next.count === current.count && next.leafId === current.leafId) return;
+    // The last pages may hold rows that changed (a tool call whose result just came): read them again.
+    const lastPage = Math.floor(Math.max(0, current.count - 1) / PAGE);
+    pages.delete(lastPage);
+    pages.delete(lastPage - 1);
+    const grown = new Float64Array(next.count).fill(-1);
+    grown.set(hints.subarray(0, Math.min(hints.length, Math.max(0, (lastPage - 1) * PAGE))));
+    hints = grown;
+    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
+      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+    }
+    const added = next.count - current.count;
+    batch(() => {
+      view.value = next;
+      stats.value = null;
+      context.value = null;
+      if (pinned) fresh.value = null;
+      else if (added > 0) fresh.value = { count: (fresh.value?.count ?? 0) + added, from: fresh.value?.from ?? current.count };
+      version.value++;
+    });
+    if (pinned) scrollTo(Math.max(0, next.count - 1), 'end');
+    void loadFamily();
+  }
+
+  /** Brings the first of the rows that arrived live on screen and clears the pill. */
+  function showFresh() {
+    const f = fresh.value;
+    fresh.value = null;
+    if (f) scrollTo(Math.min(f.from, Math.max(0, (view.value?.count ?? 1) - 1)), 'start');
   }
 
   /** The item at a position, or undefined while its page is on the way (the page is then requested). */
@@ -187,6 +243,14 @@ export function createReaderModel(id: string) {
     context.value = await worker.sessionContext({ id, leafId: current.leafId });
   }
 
+  async function loadFamily() {
+    try {
+      family.value = await worker.sessionFamily({ id });
+    } catch {
+      // An older worker without subagents: nothing to link.
+    }
+  }
+
   async function loadStats() {
     const current = view.value;
     if (!current || stats.value) return;
@@ -245,12 +309,17 @@ export function createReaderModel(id: string) {
     version,
     context,
     stats,
+    family,
+    listKey,
+    fresh,
     topIndex,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
     get heightHints() {
       return hints;
     },
     open,
+    grow,
+    showFresh,
     reveal,
     item,
     peek,
@@ -259,6 +328,7 @@ export function createReaderModel(id: string) {
     stepHit,
     loadContext,
     loadStats,
+    loadFamily,
     jump,
     scrollTo,
     entryJson: (entryId: string) => worker.entryJson({ id, entryId }),

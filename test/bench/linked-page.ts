@@ -1,0 +1,67 @@
+// The in-page half of linked.bench.ts: writes a folder of sessions into OPFS (the same
+// FileSystemDirectoryHandle interface a linked folder has), then times the real worker's first sync
+// (an import of every file) and a re-sync of the unchanged folder, in one page, side by side.
+import { connectWorker } from '../../src/worker/client.ts';
+
+/** Builds the folder once; returns the bytes written. */
+export async function makeFolder(args: { folder: string; sessions: number; bytes: number }): Promise<number> {
+  const opfs = await navigator.storage.getDirectory();
+  await opfs.removeEntry(args.folder, { recursive: true }).catch(() => undefined);
+  const root = await opfs.getDirectoryHandle(args.folder, { create: true });
+  const project = await root.getDirectoryHandle('--home-u-proj--', { create: true });
+  const word = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ';
+  let total = 0;
+  for (let i = 0; i < args.sessions; i++) {
+    const id = `0199${i.toString(16).padStart(4, '0')}-0000-7000-8000-000000000000`;
+    const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-01-01T00:00:00.000Z', cwd: '/home/u/proj' })];
+    let parent: string | null = null;
+    let size = lines[0].length + 1;
+    for (let n = 1; size < args.bytes; n++) {
+      const eid = n.toString(16).padStart(8, '0');
+      const line = JSON.stringify({
+        type: 'message',
+        id: eid,
+        parentId: parent,
+        timestamp: '2026-01-01T00:00:01.000Z',
+        message: { role: n % 2 ? 'user' : 'assistant', content: [{ type: 'text', text: word.repeat(4) }], timestamp: n },
+      });
+      lines.push(line);
+      size += line.length + 1;
+      parent = eid;
+    }
+    const text = `${lines.join('\n')}\n`;
+    const file = await project.getFileHandle(`2026-01-01T00-00-00-000Z_${id}.jsonl`, { create: true });
+    const w = await file.createWritable();
+    await w.write(text);
+    await w.close();
+    total += text.length;
+  }
+  return total;
+}
+
+/** Times the first sync (import) and then `runs` re-syncs of the unchanged folder; medians in ms. */
+export async function timeSyncs(args: {
+  folder: string;
+  store: string;
+  runs: number;
+}): Promise<{ first: number; resync: number; added: number; unchanged: number }> {
+  const opfs = await navigator.storage.getDirectory();
+  await opfs.removeEntry(args.store, { recursive: true }).catch(() => undefined);
+  const handle = await opfs.getDirectoryHandle(args.folder);
+  const api = connectWorker(new Worker(`/src/worker/main.ts?root=${args.store}`, { type: 'module' }));
+  await api.ping({ message: 'ready' });
+  const key = `bench-${args.store}`;
+  let t = performance.now();
+  const first = await api.syncLinkedFolder({ key, handle });
+  const firstMs = performance.now() - t;
+  const times: number[] = [];
+  let unchanged = 0;
+  for (let i = 0; i < args.runs; i++) {
+    t = performance.now();
+    const again = await api.syncLinkedFolder({ key, handle });
+    times.push(performance.now() - t);
+    unchanged = again.unchanged;
+  }
+  times.sort((a, b) => a - b);
+  return { first: firstMs, resync: times[Math.floor(times.length / 2)], added: first.items.filter((i) => i.outcome === 'added').length, unchanged };
+}
