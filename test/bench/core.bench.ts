@@ -213,9 +213,11 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
     const m = await measureMemory(task, file, sizeMb >= 50 ? 1 : 3);
     const ratio = m.peakRss / bytes.length;
     ctx.row({
-      name: `peak RSS above baseline / file size: ${label}, ${size}`,
-      value: ratio,
-      unit: '× file',
+      name: `peak RSS above baseline, vs the file's size: ${label}, ${size}`,
+      value: m.peakRss / MB,
+      unit: 'MB',
+      baseline: bytes.length / MB,
+      ratio,
       ...(task === 'core-open' ? { target: memTarget.target, ok: memTarget.check(ratio) } : {}),
       note:
         task === 'core-open'
