@@ -23,7 +23,8 @@ interface Meta {
   typeNames: string[];
   /** 0 stands for undefined (JSON has none). */
   ids: (string | 0)[];
-  parentIds: (string | null | 0)[];
+  /** Parents that are no entry's id (orphans), by position; the others are stored as their parent's position. */
+  otherParents: Record<string, string>;
   /** The problems of lines and of the header; those of the tree are computed again on load. */
   problems: Problem[];
   lineCount: number;
@@ -38,6 +39,13 @@ function checksum(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   return h >>> 0;
 }
+
+/** Per entry: line, start, end and parent as float64, then the type's code as uint16. */
+const ENTRY_BYTES = 4 * 8 + 2;
+/** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
+const PARENT_NULL = -1;
+const PARENT_NONE = -2;
+const PARENT_OTHER = -3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -83,6 +91,22 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
     }
     codes[i] = code;
   }
+  // A parent is mostly another entry's id: its position is 8 bytes where the id would be a string to parse.
+  const firstAt = new Map<string, number>();
+  for (let i = count - 1; i >= 0; i--) if (index.ids[i] !== undefined) firstAt.set(index.ids[i] as string, i);
+  const parents = new Float64Array(count);
+  const otherParents: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const parent = index.parentIds[i];
+    const at = typeof parent === 'string' ? firstAt.get(parent) : undefined;
+    if (at !== undefined) parents[i] = at;
+    else if (parent === null) parents[i] = PARENT_NULL;
+    else if (parent === undefined) parents[i] = PARENT_NONE;
+    else {
+      parents[i] = PARENT_OTHER;
+      otherParents[i] = parent;
+    }
+  }
   const meta: Meta = {
     size: index.size,
     fingerprint,
@@ -94,20 +118,21 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
     headRecords: index.headRecords,
     typeNames,
     ids: index.ids.map((id) => id ?? 0),
-    parentIds: index.parentIds.map((p) => (p === undefined ? 0 : p)),
+    otherParents,
     problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
     lineCount: index.lineCount,
   };
   const json = encoder.encode(JSON.stringify(meta));
   const numbersAt = Math.ceil((HEAD + json.length) / 8) * 8;
-  const out = new Uint8Array(numbersAt + count * 3 * 8 + count * 2);
+  const out = new Uint8Array(numbersAt + count * ENTRY_BYTES);
   out.set(encoder.encode(MAGIC), 0);
   out.set(json, HEAD);
-  const numbers = new Float64Array(out.buffer, numbersAt, count * 3);
+  const numbers = new Float64Array(out.buffer, numbersAt, count * 4);
   numbers.set(index.lines, 0);
   numbers.set(index.starts, count);
   numbers.set(index.ends, count * 2);
-  new Uint8Array(out.buffer, numbersAt + count * 24, count * 2).set(new Uint8Array(codes.buffer));
+  numbers.set(parents, count * 3);
+  new Uint8Array(out.buffer, numbersAt + count * 32, count * 2).set(new Uint8Array(codes.buffer));
   const view = new DataView(out.buffer);
   view.setUint32(MAGIC.length, json.length, true);
   view.setUint32(MAGIC.length + 4, checksum(out.subarray(HEAD)), true);
@@ -152,14 +177,27 @@ export function decodeEnvelopeIndex(
     const meta = JSON.parse(decoder.decode(file.subarray(HEAD, HEAD + jsonLength))) as Meta;
     const count = meta.count;
     const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
-    if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * 26) return null;
-    if (!Array.isArray(meta.ids) || meta.ids.length !== count || !Array.isArray(meta.parentIds) || meta.parentIds.length !== count) return null;
+    if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
+    if (!Array.isArray(meta.ids) || meta.ids.length !== count || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
     // Copied out: the file's buffer need not be 8-byte aligned where the numbers start.
-    const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 24).buffer);
-    const codes = new Uint16Array(file.slice(numbersAt + count * 24).buffer);
+    const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
+    const codes = new Uint16Array(file.slice(numbersAt + count * 32).buffer);
+    const ids = meta.ids.map((id) => (id === 0 ? undefined : id));
+    const parentIds: (string | null | undefined)[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const ref = numbers[count * 3 + i];
+      if (ref >= 0) {
+        const parent = ref < count && Number.isInteger(ref) ? ids[ref] : undefined;
+        if (parent === undefined) return null;
+        parentIds[i] = parent;
+      } else if (ref === PARENT_NULL) parentIds[i] = null;
+      else if (ref === PARENT_NONE) parentIds[i] = undefined;
+      else if (ref === PARENT_OTHER && typeof meta.otherParents[i] === 'string') parentIds[i] = meta.otherParents[i];
+      else return null;
+    }
     const lines = Array.from(numbers.subarray(0, count));
     const starts = Array.from(numbers.subarray(count, count * 2));
-    const ends = Array.from(numbers.subarray(count * 2));
+    const ends = Array.from(numbers.subarray(count * 2, count * 3));
     const types = Array.from(codes, (c) => (c === 0 ? undefined : meta.typeNames[c - 1]));
     if (types.some((t, i) => t === undefined && codes[i] !== 0)) return null;
     for (let i = 0; i < count; i++) if (!(starts[i] >= 0 && ends[i] >= starts[i] && ends[i] <= meta.size && lines[i] >= 1)) return null;
@@ -173,8 +211,8 @@ export function decodeEnvelopeIndex(
         version: meta.version,
         headRecords: meta.headRecords,
         types,
-        ids: meta.ids.map((id) => (id === 0 ? undefined : id)),
-        parentIds: meta.parentIds.map((p) => (p === 0 ? undefined : p)),
+        ids,
+        parentIds,
         lines,
         starts,
         ends,
