@@ -20,6 +20,9 @@ export const CSP = [
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",
+  // Every HTML and script-URL sink needs a value from the one policy (src/ui/trusted-types.ts).
+  "require-trusted-types-for 'script'",
+  'trusted-types rho',
 ].join('; ');
 
 function contentSecurityPolicy(): Plugin {

@@ -15,8 +15,12 @@ import type { Entry, Header, Problem, SessionRecord, TitleSlot } from './types.t
 /** Envelopes of every entry of a file, as parallel arrays in file order (entry i = position i). */
 export interface EnvelopeIndex {
   file?: string;
-  /** The file's bytes (bodies are read from here). */
+  /** The file's bytes (bodies are read from here); empty when the index was loaded from its stored copy (then `read` gives them). */
   bytes: Uint8Array;
+  /** Bytes of the file the index covers. */
+  size: number;
+  /** Reads bytes [start, end) of the file, for an index without `bytes` (envelope-file.ts). */
+  read?: (start: number, end: number) => Uint8Array;
   isSession: boolean;
   header: Header | null;
   titleSlot: TitleSlot | null;
@@ -150,6 +154,7 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
   return {
     file: opts.file,
     bytes,
+    size: bytes.length,
     isSession: found !== null,
     header: found,
     titleSlot: slot,
@@ -173,7 +178,7 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
  * null when the line turns out not to be a JSON object after all.
  */
 export function bodyOf(index: EnvelopeIndex, i: number): Entry | null {
-  const { text } = decodeLine(index.bytes, index.starts[i], index.ends[i]);
+  const { text } = decodeLine(...lineBytes(index, i));
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -191,6 +196,17 @@ export function bodyOf(index: EnvelopeIndex, i: number): Entry | null {
   }
   if (index.header && index.version < CURRENT_SESSION_VERSION) migrateV2Entry(entry);
   return entry;
+}
+
+/** Entry i's line as (bytes, start, end): in the index's bytes, or read from the file. */
+export function lineBytes(index: EnvelopeIndex, i: number): [Uint8Array, number, number] {
+  const start = index.starts[i];
+  const end = index.ends[i];
+  if (!index.read || index.bytes.length >= end) return [index.bytes, start, end];
+  // One byte before the line comes along so that offset 0 stays the file's start (decodeLine drops a BOM there only).
+  const from = start > 0 ? start - 1 : 0;
+  const bytes = index.read(from, end);
+  return [bytes, start - from, bytes.length];
 }
 
 /** The bodies of entries at `indices` (for a window on screen or a branch sent to a model); unreadable ones left out. */

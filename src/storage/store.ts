@@ -7,6 +7,7 @@ import { decodeIndex, encodeIndex, sortSummaries } from './index-file.ts';
 import { createLinks, type ParentLink } from './links.ts';
 import { withLock, withLockIfFree } from './locks.ts';
 import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
+import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-index.ts';
 import { createScanner, scanSession, type SessionScan } from './scan.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
 
@@ -359,6 +360,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async readFile(id) {
       return disk.blob(await existing(id));
     },
+    readEnvelopes: (id) => readEnvelopeFile(disk, id),
+    writeEnvelopes: (id, bytes) => writeEnvelopeFile(disk, id, bytes),
     async readBlob(sha256) {
       if (!SHA256.test(sha256)) return null;
       try {
@@ -466,6 +469,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       // writeNew swaps in a whole file: nothing to roll back, only the index to re-read after a crash.
       return journaled(id, path, 'replace', async () => {
         await disk.writeNew(path, chunks);
+        // Other bytes: their stored envelope index would be refused by its fingerprint anyway; gone is plainer.
+        await disk.remove(envelopePath(id));
         return rescan(id, path, before?.variantOf);
       });
     },
@@ -473,6 +478,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const path = await existing(id);
       const token = `${now()}~${path.slice(SESSIONS_DIR.length + 1)}`;
       await disk.move(path, `${TRASH_DIR}/${token}`);
+      await disk.remove(envelopePath(id));
       record(null, id);
       return token;
     },

@@ -103,6 +103,10 @@ export interface SessionStore {
   readRange(id: string, start: number, end: number): Promise<Uint8Array>;
   /** A stored session's bytes as a Blob (for export without copying into memory). */
   readFile(id: string): Promise<Blob>;
+  /** The session's stored envelope index (core/envelope-file.ts), or null; a cache the reader checks against the file. */
+  readEnvelopes?(id: string): Promise<Uint8Array | null>;
+  /** Stores the session's envelope index, replacing the one before. */
+  writeEnvelopes?(id: string, bytes: Uint8Array): Promise<void>;
   /** An omp image blob by its sha256 (hex), or null when it was not imported. */
   readBlob(sha256: string): Promise<Blob | null>;
   /** Whether an image blob is stored. */

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { Workbox } from 'workbox-window';
+import { trustedScriptURL } from './trusted-types.ts';
 
 /** True when a new version is installed and waits for the user's "reload". */
 export const updateAvailable = signal(false);
@@ -9,7 +10,7 @@ let workbox: Workbox | null = null;
 /** Registers the service worker (production builds only) and listens for waiting updates. */
 export function startServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
-  workbox = new Workbox('/sw.js', { scope: '/' });
+  workbox = new Workbox(trustedScriptURL('/sw.js'), { scope: '/' });
   // A new version never takes over by itself: it waits, and the page says so.
   workbox.addEventListener('waiting', () => {
     updateAvailable.value = true;

@@ -1,4 +1,5 @@
-import { connectWorker } from '../worker/client.ts';
+import { connectWorker, WORKER_URL } from '../worker/client.ts';
+import { trustedScriptURL } from './trusted-types.ts';
 
 /** The page's single connection to the core worker. */
-export const worker = connectWorker();
+export const worker = connectWorker(trustedScriptURL(WORKER_URL));

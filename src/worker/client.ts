@@ -1,4 +1,6 @@
 import type { Api } from './api.ts';
+// The worker's script URL, bundled by vite (`?worker&url`): the page signs it for Trusted Types before starting it.
+import workerScript from './main.ts?worker&url';
 import type { ApiError, ErrorCode, Progress, Request, Response } from './protocol.ts';
 
 /** Options of one call from the page. */
@@ -33,8 +35,17 @@ interface Pending {
   onProgress?: (p: Progress) => void;
 }
 
-/** Starts the worker and returns its API. The only place the page creates a Worker. */
-export function connectWorker(worker: Worker = new Worker(new URL('./main.ts', import.meta.url), { type: 'module' })): Remote<Api> {
+/** The URL of the core worker's script. */
+export const WORKER_URL: string = workerScript;
+
+/**
+ * Starts the worker (from a script URL, signed with the page's Trusted Types policy where the CSP
+ * requires it) or connects to one already started, and returns its API. The only place the page
+ * creates a Worker.
+ */
+export function connectWorker(script: Worker | string = WORKER_URL): Remote<Api> {
+  // A TrustedScriptURL is an object, not a string: tell the two apart by what a Worker is.
+  const worker = script instanceof Worker ? script : new Worker(script, { type: 'module' });
   let nextId = 1;
   const pending = new Map<number, Pending>();
   worker.addEventListener('message', (event: MessageEvent<Response>) => {

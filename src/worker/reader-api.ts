@@ -15,6 +15,7 @@ import {
   type SessionView,
   type StatsView,
 } from '../core/view/index.ts';
+import { lineBytes } from '../core/envelopes.ts';
 import type { Entry } from '../core/types.ts';
 import type { CallContext } from './protocol.ts';
 import { ApiFailure } from './protocol.ts';
@@ -160,7 +161,8 @@ export function createReaderApi(env: WorkerEnv) {
       const { source } = await cache.session(params.id);
       const at = source.index.indexById.get(params.entryId);
       if (at === undefined) throw new ApiFailure('not-found', `No entry ${params.entryId} in this session.`);
-      return new TextDecoder().decode(source.index.bytes.subarray(source.index.starts[at], source.index.ends[at]));
+      const [bytes, start, end] = lineBytes(source.index, at);
+      return new TextDecoder().decode(bytes.subarray(start, end));
     },
 
     /**

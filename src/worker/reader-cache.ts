@@ -1,6 +1,7 @@
-import { openBranch, openSource, type ReaderBranch, type SessionSource } from '../core/view/index.ts';
+import { openBranch, type ReaderBranch, type SessionSource } from '../core/view/index.ts';
 import type { SessionStore } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
+import { openStoredSource } from './stored-source.ts';
 
 /** An open session in the worker: its envelope index with the bodies read so far, and its branches. */
 export interface OpenSession {
@@ -42,7 +43,7 @@ export function createReaderCache(store: SessionStore) {
       open.set(id, cached);
       return cached;
     }
-    const source = openSource(id, await store.readBytes(id));
+    const source = await openStoredSource(store, id);
     const { index } = source;
     if (!index.isSession) throw new ApiFailure('not-a-session', index.problems[0]?.message ?? 'This file is not a session.', id, index.problems[0]?.line);
     const entry: OpenSession = { source, stamp, branches: new Map() };

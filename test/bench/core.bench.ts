@@ -6,14 +6,38 @@
  * Every variant starts from the same bytes in memory (as read from disk or OPFS), so UTF-8
  * decoding is counted everywhere; the "(from text)" rows start from an already decoded string.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { buildSessionContext, convertToLlm, parseSessionEntries } from '@mariozechner/pi-coding-agent';
 import * as core from '../../src/core/index.ts';
 import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from '../core/fidelity/normalize.ts';
 import { ensureGenerated } from '../gen/fixtures.ts';
 import { atMost, type BenchContext, type BenchSuite, compare, measureMemory, type Timing } from './harness.ts';
+import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../src/core/envelope-file.ts';
 import { hasEnvelopeIndex, lastScreen, SCREEN_ENTRIES } from './last-screen.ts';
+
+/**
+ * A reopen as the reader does it (src/worker/stored-source.ts): read the stored index file, check
+ * its fingerprint against the session file, walk the leaf's branch and read the last screen's bodies
+ * from the session file by their byte ranges. Nothing else of the session is read.
+ */
+function reopenScreen(indexPath: string, sessionPath: string, size: number): unknown[] {
+  const fd = openSync(sessionPath, 'r');
+  try {
+    const read = (start: number, end: number) => {
+      const out = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+      readSync(fd, out, 0, out.length, start);
+      return out;
+    };
+    const decoded = decodeEnvelopeIndex(new Uint8Array(readFileSync(indexPath)), read);
+    if (!decoded || decoded.fingerprint !== fingerprintOf(size, read)) throw new Error('stored index refused');
+    return core.bodiesOf(decoded.index, core.branchOfIndex(decoded.index).slice(-SCREEN_ENTRIES));
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const MB = 1e6;
 /** Times are CPU milliseconds of the process (user + system): see compare() in harness.ts. */
@@ -111,14 +135,29 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
 
   ctx.log(`${size}: timing open (${runs} rounds)`);
   const hasIndex = hasEnvelopeIndex(core as Record<string, unknown>);
+  // The stored index as the reader keeps it beside the session (written once here, outside the timing).
+  const scratch = mkdtempSync(join(tmpdir(), 'rho-core-bench-'));
+  const indexPath = join(scratch, 'session.idx');
+  writeFileSync(
+    indexPath,
+    encodeEnvelopeIndex(
+      core.indexEnvelopes(bytes),
+      fingerprintOf(bytes.length, (a, b) => bytes.subarray(a, b)),
+    ),
+  );
+  const reopened = reopenScreen(indexPath, file, bytes.length);
+  if (!isDeepStrictEqual(reopened, core.branch(core.parse(bytes)).slice(-SCREEN_ENTRIES)))
+    throw new Error("reopened last screen differs from the tail of parse's branch");
   const timings = await compare(
     {
       b: () => piOpen(dec.decode(bytes)),
       open: () => coreOpen(bytes),
       ...(hasIndex ? { screen: () => lastScreen(core as Record<string, unknown>, bytes) } : {}),
+      reopen: () => reopenScreen(indexPath, file, bytes.length),
     },
     runs,
   );
+  rmSync(scratch, { recursive: true, force: true });
   const o = cpuOf(timings);
   const openTarget = atMost(1, '× (b)');
   ctx.row({ name: `(b) pi parseSessionEntries+buildSessionContext+convertToLlm, ${size}`, value: o.b, unit: 'ms cpu' });
@@ -151,6 +190,16 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
       note: 'not measured: src/core exports no indexEnvelopes yet',
     });
   }
+  const reopenTarget = atMost(0.05, '× (b)');
+  ctx.row({
+    name: `core reopen from the stored envelope index (index file + last ${SCREEN_ENTRIES} bodies read from the session file), ${size}`,
+    value: o.reopen,
+    unit: 'ms cpu',
+    baseline: o.b,
+    ratio: o.reopen / o.b,
+    target: reopenTarget.target,
+    ok: reopenTarget.check(o.reopen / o.b),
+  });
   ctx.row({ name: `core open throughput (wall clock), ${size}`, value: bytes.length / MB / (timings.open.wall / 1000), unit: 'MB/s' });
 
   ctx.log(`${size}: peak memory (child processes${sizeMb >= 50 ? '' : ', median of 3'})`);
@@ -164,9 +213,11 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
     const m = await measureMemory(task, file, sizeMb >= 50 ? 1 : 3);
     const ratio = m.peakRss / bytes.length;
     ctx.row({
-      name: `peak RSS above baseline / file size: ${label}, ${size}`,
-      value: ratio,
-      unit: '× file',
+      name: `peak RSS above baseline, vs the file's size: ${label}, ${size}`,
+      value: m.peakRss / MB,
+      unit: 'MB',
+      baseline: bytes.length / MB,
+      ratio,
       ...(task === 'core-open' ? { target: memTarget.target, ok: memTarget.check(ratio) } : {}),
       note:
         task === 'core-open'

@@ -25,6 +25,25 @@ export interface BenchRow {
   note?: string;
 }
 
+/** Whether a target is a ratio ("≤ 1.5× (a)", "≤ 3× file"), as opposed to a time, a size or a count. */
+export function isRatioTarget(target: string | undefined): boolean {
+  return target?.includes('×') === true;
+}
+
+/**
+ * The row as reported: `ratio` only where the target is a ratio. A row whose target is a time or a
+ * size (or that has no target) compares its value and keeps its baseline but carries no ratio that
+ * could be mistaken for the target. A ratio target without a ratio is a suite's bug.
+ */
+export function reportedRow(row: BenchRow): BenchRow {
+  if (isRatioTarget(row.target)) {
+    if (row.ratio === undefined && !Number.isNaN(row.value)) throw new Error(`bench row "${row.name}" has a ratio target (${row.target}) but no ratio`);
+    return row;
+  }
+  const { ratio: _ratio, ...rest } = row;
+  return rest;
+}
+
 /** What a suite gets. */
 export interface BenchContext {
   /** Session sizes to use, in MB (from `--sizes`, or the suite's defaults when not given). */

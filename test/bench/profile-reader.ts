@@ -6,7 +6,8 @@
  *   npx vite build [--minify false] && PROFILE_PORT=4323 npx tsx test/bench/profile-reader.ts 30
  *   IMMEDIATE=1: one trace of the open and the scroll right after it (as the bench does);
  *   CPU=1: a plain CPU profile of the open, no tracing (tracing inflates layout a lot);
- *   LIGHT=1: trace events only, no CPU samples (less distortion); LAYOUTS=1: every Layout inside the longest tasks.
+ *   LIGHT=1: trace events only, no CPU samples (less distortion); LAYOUTS=1: every Layout inside the longest tasks;
+ *   THROTTLE=4: the CPU slowed 4× (Emulation.setCPUThrottlingRate, as the reader bench's phone rows) after the import.
  */
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -174,6 +175,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const id = await importReaderSession(page, PORT, thousands * 1000);
+    if (process.env.THROTTLE) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
     if (process.env.CPU) {
       // A plain CPU profile of the open (no tracing: its layout instrumentation distorts the numbers).
       const cdp = await context.newCDPSession(page);

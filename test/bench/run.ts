@@ -30,7 +30,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type BenchContext, type BenchRow, type BenchSuite, fmt } from './harness.ts';
+import { type BenchContext, type BenchRow, type BenchSuite, fmt, reportedRow } from './harness.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -86,7 +86,8 @@ async function main(): Promise<void> {
     const ctx: BenchContext = {
       sizes: sizes ?? suite.defaultSizes ?? null,
       runs,
-      row: (r) => {
+      row: (given) => {
+        const r = reportedRow(given);
         rows.push(r);
         process.stderr.write(`  ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== undefined ? ` (${fmt(r.ratio)}×)` : ''}\n`);
       },

@@ -1,8 +1,9 @@
 // The reader's markdown path in Chromium: the worker's renderMarkdown (markdown-it, raw HTML off,
-// code coloured), the page's allowlist (sanitize.ts), the time-sliced upgrade (upgrade.ts) and its
-// scheduler (scheduler.ts, driven here with a fake clock and hand-run tasks).
+// code coloured), the page's sanitizer (sanitize.ts: the browser's HTML Sanitizer, and DOMPurify
+// where it is missing — both run here against the same contract), the time-sliced upgrade
+// (upgrade.ts) and its scheduler (scheduler.ts, driven here with a fake clock and hand-run tasks).
 import { afterEach, describe, expect, test } from 'vitest';
-import { sanitizeToFragment } from '../../src/ui/markdown/sanitize.ts';
+import { fallbackSanitizer, loadSanitizer, platformSanitizer, type SanitizeHtml } from '../../src/ui/markdown/sanitize.ts';
 import { createSliceScheduler, type SliceJob } from '../../src/ui/markdown/scheduler.ts';
 import { setMarkdownSource, showMarkdown } from '../../src/ui/markdown/upgrade.ts';
 import { freshRoot, removeRoot, startWorker } from './helpers.ts';
@@ -50,6 +51,40 @@ function expectInert(root: ParentNode, label?: string) {
   for (const link of links) expect(link, label).toMatch(/^(https?:\/\/|mailto:)\S* _blank noopener noreferrer$/);
 }
 
+/** Markdown with every construct the reader shows. */
+const NICE = [
+  '# Title',
+  '',
+  'Some **bold**, *em*, ~~gone~~, `code` and https://example.com/x and <mail@example.com>.',
+  '',
+  '> a quote',
+  '',
+  '3. three',
+  '4. four',
+  '',
+  '- a',
+  '- b',
+  '',
+  '---',
+  '',
+  'line  ',
+  'break',
+  '',
+  '| a | b |',
+  '|---|---:|',
+  '| 1 | 2 |',
+  '',
+  '![alt](https://example.com/i.png)',
+  '',
+  '```ts',
+  'export const answer: number = 42; // why',
+  '```',
+  '',
+  '```',
+  'plain block',
+  '```',
+].join('\n');
+
 const HOSTILE = [
   'Raw HTML: <script>window.__pwned=1</script><img src=x onerror="window.__pwned=1"> <b onclick="x()">bold?</b>',
   '[click](javascript:window.__pwned=1) and [data](data:text/html,<script>1</script>) and [file](file:///etc/passwd) and [rel](/relative)',
@@ -58,10 +93,25 @@ const HOSTILE = [
   '<iframe src="https://evil.example"></iframe><style>body{display:none}</style><a href="javascript:1">x</a>',
 ];
 
-describe('the page allowlist (sanitize.ts)', () => {
-  test('only markdown-it elements survive, each with its own attributes; refused elements leave their text', () => {
+/** Both ways the page sanitizes: Chromium has the platform's, so the fallback is forced by calling it directly. */
+const SANITIZERS: Array<[string, () => Promise<SanitizeHtml>]> = [
+  ['Element.setHTML', async () => platformSanitizer()!],
+  ['DOMPurify (fallback)', () => fallbackSanitizer()],
+];
+
+test('Chromium has the HTML Sanitizer, and the page uses it', async () => {
+  expect(platformSanitizer()).not.toBeNull();
+  const chosen = await loadSanitizer();
+  const div = document.createElement('div');
+  div.append(chosen('<p><b>x</b></p>'));
+  expect(div.innerHTML).toBe('<p>x</p>');
+});
+
+describe.each(SANITIZERS)('the page sanitizer: %s', (_name, load) => {
+  test('only markdown-it elements survive, each with its own attributes; refused formatting leaves its text', async () => {
+    const sanitizeToFragment = await load();
     const html = [
-      '<p>ok <strong>strong</strong> <em onclick="x()">em</em> <a href="https://example.com/a" onclick="x()" style="color:red">web</a>',
+      '<p>ok <b onclick="x()">bold?</b> <strong>strong</strong> <em onclick="x()">em</em> <a href="https://example.com/a" onclick="x()" style="color:red">web</a>',
       '<a href="javascript:alert(1)">js link</a> <a href=" JAVASCRIPT:alert(1)">js2</a> <a href="mailto:a@b.c">mail</a></p>',
       '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1"><svg><script>1</script><a href="https://x.y">in svg</a></svg>',
       '<iframe src="https://evil.example"></iframe><style>p{}</style><form action="https://evil.example"><input value="v"></form>',
@@ -89,55 +139,37 @@ describe('the page allowlist (sanitize.ts)', () => {
     expect(div.querySelector('.md-image')?.textContent).toBe('[pic: https://x.y/p.png]');
     expect(div.querySelector('td')?.attributes.length).toBe(0);
     expect(div.innerHTML).not.toContain('<!--');
-    // Refused elements are gone but what they said stays readable, as text.
+    // Refused links and formatting are gone but what they said stays readable, as text; what is
+    // not text to read (a script's code, an SVG) goes whole, as both sanitizers do it.
     expect(div.textContent).toContain('js link');
-    expect(div.textContent).toContain('window.__pwned=1');
-    expect(div.textContent).toContain('in svg');
+    expect(div.textContent).toContain('js2');
+    expect(div.textContent).toContain('bold?');
+    expect(div.querySelector('b')).toBeNull();
+    expect(div.textContent).not.toContain('window.__pwned=1');
     expect((window as unknown as { __pwned?: unknown }).__pwned).toBeUndefined();
+  });
+
+  test("markdown-it's output passes untouched, and hostile markdown stays inert", async () => {
+    const sanitizeToFragment = await load();
+    const api = worker();
+    const htmls = await api.renderMarkdown({ texts: [NICE, ...HOSTILE] });
+    for (const [i, html] of htmls.entries()) {
+      const template = document.createElement('template');
+      template.innerHTML = html;
+      expect(htmlOf(sanitizeToFragment(html)), i ? HOSTILE[i - 1] : 'nice').toBe(template.innerHTML);
+    }
   });
 });
 
 describe("the worker's renderMarkdown", () => {
-  test('markdown-it output passes the page allowlist untouched (nothing the reader shows is lost)', async () => {
+  test('markdown-it output has every construct the reader shows', async () => {
     const api = worker();
-    const text = [
-      '# Title',
-      '',
-      'Some **bold**, *em*, ~~gone~~, `code` and https://example.com/x and <mail@example.com>.',
-      '',
-      '> a quote',
-      '',
-      '3. three',
-      '4. four',
-      '',
-      '- a',
-      '- b',
-      '',
-      '---',
-      '',
-      'line  ',
-      'break',
-      '',
-      '| a | b |',
-      '|---|---:|',
-      '| 1 | 2 |',
-      '',
-      '![alt](https://example.com/i.png)',
-      '',
-      '```ts',
-      'export const answer: number = 42; // why',
-      '```',
-      '',
-      '```',
-      'plain block',
-      '```',
-    ].join('\n');
+    const text = NICE;
     const [html] = await api.renderMarkdown({ texts: [text] });
     // No inline style: the CSP (style-src 'self') would refuse it with a console error.
     expect(html).not.toContain('style=');
     const template = document.createElement('template');
     template.innerHTML = html;
-    expect(htmlOf(sanitizeToFragment(html))).toBe(template.innerHTML);
     for (const selector of [
       'h1',
       'strong',
@@ -160,18 +192,16 @@ describe("the worker's renderMarkdown", () => {
     }
   });
 
-  test('hostile markdown comes back inert, and stays inert through the allowlist', async () => {
+  test('hostile markdown comes back inert', async () => {
     const api = worker();
     const htmls = await api.renderMarkdown({ texts: HOSTILE });
     expect(htmls).toHaveLength(HOSTILE.length);
     for (const [i, html] of htmls.entries()) {
       const template = document.createElement('template');
       template.innerHTML = html;
-      // Already inert from the worker...
+      // Already inert from the worker (the page's sanitizer changes nothing of it, tested above).
       expectInert(template.content, HOSTILE[i]);
       expect(template.content.querySelector('a[href*="javascript" i], a[href^="data:"], a[href^="file:"], a[href^="/"]'), HOSTILE[i]).toBeNull();
-      // ...and the allowlist changes nothing of it.
-      expect(htmlOf(sanitizeToFragment(html))).toBe(template.innerHTML);
     }
     // The raw HTML is there to read, as text.
     const first = document.createElement('template');

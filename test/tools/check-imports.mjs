@@ -21,7 +21,7 @@ const rules = {
   },
   ui: {
     folders: ['core', 'ui', 'worker'],
-    packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window'],
+    packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window', 'dompurify'],
     why: 'the page reaches storage only through the worker client',
   },
   sw: {

@@ -148,7 +148,7 @@ export function buildSessionView(source: SessionSource, branch: ReaderBranch, fi
     items,
     itemsStart,
     problems: [...index.problems, ...branch.problems].slice(0, 200).map((p) => ({ line: p.line, code: p.code, message: p.message, severity: p.severity })),
-    bytes: index.bytes.byteLength,
+    bytes: index.size,
   };
 }
 

@@ -24,7 +24,11 @@ const UNREADABLE: Entry = { type: '(unreadable line)' };
 
 /** Wraps a file's bytes (or text) for reading. */
 export function openSource(id: string, input: Uint8Array | string): SessionSource {
-  const index = indexEnvelopes(input, { file: id });
+  return sourceOfIndex(id, indexEnvelopes(input, { file: id }));
+}
+
+/** Wraps an envelope index already made (or loaded from its stored copy) for reading. */
+export function sourceOfIndex(id: string, index: EnvelopeIndex): SessionSource {
   const bodies: Array<Entry | undefined> = new Array(index.ids.length);
   let children: Map<string | null, number[]> | null = null;
   let labels: Map<string, string> | null = null;

@@ -1,10 +1,10 @@
 /**
  * Markdown on screen without stalling scrolling: a text is shown plain at once; its HTML (code
- * blocks coloured) is made in the worker (renderMarkdown), passed through the page's allowlist (sanitize.ts) and swapped in by
+ * blocks coloured) is made in the worker (renderMarkdown), passed through the browser's HTML Sanitizer (sanitize.ts) and swapped in by
  * a time-sliced scheduler, the rows nearest the viewport first. Rows that scroll away before their
  * turn cost nothing more than their plain text.
  */
-import { sanitizeToFragment } from './sanitize.ts';
+import { loadSanitizer, platformSanitizer, type SanitizeHtml } from './sanitize.ts';
 import { createSliceScheduler, type SliceJob } from './scheduler.ts';
 
 /** Time per task spent swapping markdown in before the browser gets to scroll and paint again. */
@@ -22,6 +22,8 @@ export type MarkdownSource = (texts: string[]) => Promise<string[]>;
 // The worker client is imported on first use (the app has it already; tests can swap the source without starting a worker).
 let source: MarkdownSource = async (texts) => (await import('../worker.ts')).worker.renderMarkdown({ texts });
 
+/** The sanitizer: the browser's at once; DOMPurify once loaded where the browser has none (before any HTML is at hand). */
+let sanitize: SanitizeHtml | null = platformSanitizer();
 const scheduler = createSliceScheduler({ budgetMs: BUDGET_MS, inlineBudgetMs: INLINE_BUDGET_MS });
 const html = new Map<string, string>();
 /** The text each element shows now (an element may be given another text before its upgrade runs). */
@@ -69,7 +71,7 @@ function apply(el: HTMLElement, text: string, value: string) {
     el.dataset.md = 'plain';
     return;
   }
-  el.replaceChildren(sanitizeToFragment(value));
+  el.replaceChildren(sanitize!(value));
   // Code blocks scroll sideways: keyboard users must be able to reach them.
   for (const pre of el.querySelectorAll('pre')) pre.tabIndex = 0;
   el.dataset.md = 'html';
@@ -90,7 +92,8 @@ function fetchSome() {
   wanted.sort((a, b) => a.rank - b.rank);
   const texts = wanted.slice(0, BATCH).map((w) => w.text);
   inFlight = true;
-  source(texts)
+  Promise.all([source(texts), sanitize ?? loadSanitizer().then((s) => void (sanitize = s))])
+    .then(([values]) => values)
     .then(
       (values) => {
         texts.forEach((text, i) => remember(text, typeof values[i] === 'string' ? values[i] : ''));

@@ -1,0 +1,292 @@
+// The envelope index as a file kept beside its session (so reopening reads it and the bodies on
+// screen, never the whole session), and its extension by appended lines. Pure: bytes in, bytes
+// out; the worker decides where they live. A stored index that is damaged, from another format
+// version or for other bytes decodes to null, and the caller rebuilds it from the session.
+import { checkLine, NOT_PLAIN, scanCheckedLine } from './envelope-scan.ts';
+import type { EnvelopeIndex } from './envelopes.ts';
+import { checkTree } from './tree.ts';
+import type { Header, Problem, SessionRecord, TitleSlot } from './types.ts';
+
+const MAGIC = 'RHOENV1\n';
+/** Bytes at the start and at the end of the covered part of the session kept in the file, to tell an append from other bytes. */
+export const FINGERPRINT_BYTES = 64;
+
+interface Meta {
+  size: number;
+  fingerprint: string;
+  count: number;
+  isSession: boolean;
+  header: Header | null;
+  titleSlot: TitleSlot | null;
+  version: number;
+  headRecords: SessionRecord[];
+  typeNames: string[];
+  /** 0 stands for undefined (JSON has none). */
+  ids: (string | 0)[];
+  /** Parents that are no entry's id (orphans), by position; the others are stored as their parent's position. */
+  otherParents: Record<string, string>;
+  /** The problems of lines and of the header; those of the tree are computed again on load. */
+  problems: Problem[];
+  lineCount: number;
+}
+
+/** Magic, then the meta's length and the checksum of everything after them (u32 each, little-endian). */
+const HEAD = MAGIC.length + 8;
+
+/** FNV-1a over bytes: a damaged index (a flipped bit in an offset) must be refused, not read. */
+function checksum(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** Per entry: line, start, end and parent as float64, then the type's code as uint16. */
+const ENTRY_BYTES = 4 * 8 + 2;
+/** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
+const PARENT_NULL = -1;
+const PARENT_NONE = -2;
+const PARENT_OTHER = -3;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * What identifies the first `size` bytes of a session for its stored index: their length, their
+ * first and their last FINGERPRINT_BYTES bytes (the header line with the session's id, and where an
+ * append would start). `read` gives bytes [start, end) of the session.
+ */
+export function fingerprintOf(size: number, read: (start: number, end: number) => Uint8Array): string {
+  return `${size}:${hex(read(0, Math.min(size, FINGERPRINT_BYTES)))}:${hex(read(Math.max(0, size - FINGERPRINT_BYTES), size))}`;
+}
+
+const problemKey = (p: Problem) => `${p.line}\u0000${p.code}\u0000${p.message}`;
+
+/** The index's tree (position by id, leaf, tree problems), as indexEnvelopes computes it. */
+function treeOf(index: Pick<EnvelopeIndex, 'ids' | 'parentIds' | 'lines'>) {
+  return checkTree({ ids: index.ids, parentIds: index.parentIds, lines: index.lines });
+}
+
+/** The index as bytes, with the fingerprint (`fingerprintOf`) of the part of the session it covers. */
+export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): Uint8Array {
+  const count = index.ids.length;
+  const treeProblems = new Set(treeOf(index).problems.map(problemKey));
+  const typeNames: string[] = [];
+  const codeOf = new Map<string, number>();
+  const codes = new Uint16Array(count);
+  for (let i = 0; i < count; i++) {
+    const type = index.types[i];
+    if (type === undefined) continue;
+    let code = codeOf.get(type);
+    if (code === undefined) {
+      // Past 65,535 distinct types the index is not worth keeping (the caller reads the file instead).
+      if (typeNames.length >= 0xfffe) throw new RangeError('too many entry types to store');
+      typeNames.push(type);
+      codeOf.set(type, (code = typeNames.length));
+    }
+    codes[i] = code;
+  }
+  // A parent is mostly another entry's id: its position is 8 bytes where the id would be a string to parse.
+  const firstAt = new Map<string, number>();
+  for (let i = count - 1; i >= 0; i--) if (index.ids[i] !== undefined) firstAt.set(index.ids[i] as string, i);
+  const parents = new Float64Array(count);
+  const otherParents: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const parent = index.parentIds[i];
+    const at = typeof parent === 'string' ? firstAt.get(parent) : undefined;
+    if (at !== undefined) parents[i] = at;
+    else if (parent === null) parents[i] = PARENT_NULL;
+    else if (parent === undefined) parents[i] = PARENT_NONE;
+    else {
+      parents[i] = PARENT_OTHER;
+      otherParents[i] = parent;
+    }
+  }
+  const meta: Meta = {
+    size: index.size,
+    fingerprint,
+    count,
+    isSession: index.isSession,
+    header: index.header,
+    titleSlot: index.titleSlot,
+    version: index.version,
+    headRecords: index.headRecords,
+    typeNames,
+    ids: index.ids.map((id) => id ?? 0),
+    otherParents,
+    problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
+    lineCount: index.lineCount,
+  };
+  const json = encoder.encode(JSON.stringify(meta));
+  const numbersAt = Math.ceil((HEAD + json.length) / 8) * 8;
+  const out = new Uint8Array(numbersAt + count * ENTRY_BYTES);
+  out.set(encoder.encode(MAGIC), 0);
+  out.set(json, HEAD);
+  const numbers = new Float64Array(out.buffer, numbersAt, count * 4);
+  numbers.set(index.lines, 0);
+  numbers.set(index.starts, count);
+  numbers.set(index.ends, count * 2);
+  numbers.set(parents, count * 3);
+  new Uint8Array(out.buffer, numbersAt + count * 32, count * 2).set(new Uint8Array(codes.buffer));
+  const view = new DataView(out.buffer);
+  view.setUint32(MAGIC.length, json.length, true);
+  view.setUint32(MAGIC.length + 4, checksum(out.subarray(HEAD)), true);
+  return out;
+}
+
+/** A stored index read back: the index (bodies come from `read`) and the fingerprint of the bytes it covers. */
+export interface StoredEnvelopeIndex {
+  index: EnvelopeIndex;
+  fingerprint: string;
+}
+
+/** Assembles an index from its parts, computing the tree and sorting problems as indexEnvelopes does. */
+function assemble(
+  parts: Omit<EnvelopeIndex, 'indexById' | 'leafId' | 'problems' | 'bytes'> & { problems: Problem[] },
+  read: (start: number, end: number) => Uint8Array,
+): EnvelopeIndex {
+  const tree = treeOf(parts);
+  const problems = [...parts.problems, ...tree.problems];
+  if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
+  return {
+    ...parts,
+    bytes: new Uint8Array(0),
+    read,
+    indexById: tree.indexById,
+    leafId: tree.leafIndex < 0 ? null : (parts.ids[tree.leafIndex] as string),
+    problems,
+  };
+}
+
+/** Reads a stored index; null when it is not one this code wrote, or damaged. Never throws. */
+export function decodeEnvelopeIndex(
+  file: Uint8Array,
+  read: (start: number, end: number) => Uint8Array,
+  opts: { file?: string } = {},
+): StoredEnvelopeIndex | null {
+  try {
+    if (file.length < HEAD || decoder.decode(file.subarray(0, MAGIC.length)) !== MAGIC) return null;
+    const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+    const jsonLength = view.getUint32(MAGIC.length, true);
+    if (HEAD + jsonLength > file.length || view.getUint32(MAGIC.length + 4, true) !== checksum(file.subarray(HEAD))) return null;
+    const meta = JSON.parse(decoder.decode(file.subarray(HEAD, HEAD + jsonLength))) as Meta;
+    const count = meta.count;
+    const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
+    if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
+    if (!Array.isArray(meta.ids) || meta.ids.length !== count || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
+    // Copied out: the file's buffer need not be 8-byte aligned where the numbers start.
+    const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
+    const codes = new Uint16Array(file.slice(numbersAt + count * 32).buffer);
+    const ids = meta.ids.map((id) => (id === 0 ? undefined : id));
+    const parentIds: (string | null | undefined)[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const ref = numbers[count * 3 + i];
+      if (ref >= 0) {
+        const parent = ref < count && Number.isInteger(ref) ? ids[ref] : undefined;
+        if (parent === undefined) return null;
+        parentIds[i] = parent;
+      } else if (ref === PARENT_NULL) parentIds[i] = null;
+      else if (ref === PARENT_NONE) parentIds[i] = undefined;
+      else if (ref === PARENT_OTHER && typeof meta.otherParents[i] === 'string') parentIds[i] = meta.otherParents[i];
+      else return null;
+    }
+    const lines = Array.from(numbers.subarray(0, count));
+    const starts = Array.from(numbers.subarray(count, count * 2));
+    const ends = Array.from(numbers.subarray(count * 2, count * 3));
+    const types = Array.from(codes, (c) => (c === 0 ? undefined : meta.typeNames[c - 1]));
+    if (types.some((t, i) => t === undefined && codes[i] !== 0)) return null;
+    for (let i = 0; i < count; i++) if (!(starts[i] >= 0 && ends[i] >= starts[i] && ends[i] <= meta.size && lines[i] >= 1)) return null;
+    const index = assemble(
+      {
+        file: opts.file,
+        size: meta.size,
+        isSession: meta.isSession,
+        header: meta.header,
+        titleSlot: meta.titleSlot,
+        version: meta.version,
+        headRecords: meta.headRecords,
+        types,
+        ids,
+        parentIds,
+        lines,
+        starts,
+        ends,
+        problems: meta.problems,
+        lineCount: meta.lineCount,
+      },
+      read,
+    );
+    return { index, fingerprint: meta.fingerprint };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The index of the session after `tail` (the bytes appended at `index.size`) was appended, without
+ * reading the rest again; null when the tail is not a run of plain entry lines each ending in "\n",
+ * the session is v1 (ids come from line numbers) or `lastByte` (the byte before the tail) is not
+ * "\n": the caller then indexes the whole file.
+ */
+export function extendEnvelopeIndex(
+  index: EnvelopeIndex,
+  lastByte: number,
+  tail: Uint8Array,
+  read: (start: number, end: number) => Uint8Array,
+): EnvelopeIndex | null {
+  if (!index.isSession || index.header === null || index.version < 2 || lastByte !== 10 || index.size === 0) return null;
+  const types = index.types.slice();
+  const ids = index.ids.slice();
+  const parentIds = index.parentIds.slice();
+  const lines = index.lines.slice();
+  const starts = index.starts.slice();
+  const ends = index.ends.slice();
+  let lineCount = index.lineCount;
+  let pos = 0;
+  while (pos < tail.length) {
+    // Only what the full scan would read the same way: a plain line, its envelope decided by the scanner.
+    if (tail[pos] !== 123) return null;
+    const checked = checkLine(tail, pos, tail.length);
+    const status = checked % 4;
+    const stop = (checked - status) / 4;
+    if (status === NOT_PLAIN || stop >= tail.length) return null;
+    const end = tail[stop] === 10 ? stop : tail[stop] === 13 && tail[stop + 1] === 10 ? stop + 1 : -1;
+    if (end < 0) return null;
+    const scanned = scanCheckedLine(tail, pos, stop, status);
+    if (scanned === null || scanned.type === 'session') return null;
+    lineCount++;
+    types.push(scanned.type);
+    ids.push(scanned.id);
+    parentIds.push(scanned.parentId);
+    lines.push(lineCount);
+    starts.push(index.size + pos);
+    ends.push(index.size + end);
+    pos = end + 1;
+  }
+  const treeProblems = new Set(treeOf(index).problems.map(problemKey));
+  return assemble(
+    {
+      file: index.file,
+      size: index.size + tail.length,
+      isSession: index.isSession,
+      header: index.header,
+      titleSlot: index.titleSlot,
+      version: index.version,
+      headRecords: index.headRecords,
+      types,
+      ids,
+      parentIds,
+      lines,
+      starts,
+      ends,
+      problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
+      lineCount,
+    },
+    read,
+  );
+}
