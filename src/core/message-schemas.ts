@@ -31,8 +31,11 @@ const KNOWN_PARTS = ['text', 'thinking', 'redactedThinking', 'toolCall', 'image'
 /** A part of a type neither tool knows: kept, only its `type` is checked. */
 export const UnknownContentSchema = z.looseObject({ type: z.string().refine((t) => !KNOWN_PARTS.includes(t)) });
 
-/** User, tool-result and custom content parts: text or image. */
-export const TextOrImageSchema = z.discriminatedUnion('type', [TextContentSchema, ImageContentSchema]);
+/**
+ * User, tool-result and custom content parts: text or image; a part of a type neither tool knows
+ * is kept and passes (shown as unknown, sent to no model), as in assistant content.
+ */
+export const TextOrImageSchema = z.union([z.discriminatedUnion('type', [TextContentSchema, ImageContentSchema]), UnknownContentSchema]);
 /** Assistant content parts (pi's plus omp's extensions; unknown part types are kept). */
 export const AssistantContentSchema = z.union([
   z.discriminatedUnion('type', [

@@ -1,31 +1,34 @@
 // Every real session file of fixtures/real/ in the real app (Chromium, OPFS, the worker): dropped
 // on the library, opened, and each view drawn — the transcript scrolled to its end, "What the
 // model sees", Stats — with no console error, no page error and no problem badge (none of the 16
-// deserves one; test/core/real-files.test.ts checks the same in Node). One test per file, run in
-// parallel over the configured workers.
+// deserves one; test/core/real-files.test.ts checks the same in Node), and omp's execution shapes
+// (fixtures/omp/omp-executions.jsonl). One test per file, run in parallel over the configured workers.
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { parse } from '../../src/core/index.ts';
 import { openBranch, openSource, windowOf } from '../../src/core/view/index.ts';
-import { dropFiles, fixture, importFixture, importSummary, IMPORTED, root } from './app-helpers.ts';
+import { dropFiles, fixture, importFixture, importSummary, IMPORTED, openEmptyLibrary, root } from './app-helpers.ts';
 
-const dir = resolve(root, 'fixtures/real');
-const names = readdirSync(dir)
+const fixtures = resolve(root, 'fixtures');
+const names = readdirSync(resolve(fixtures, 'real'))
   .filter((n) => n.endsWith('.jsonl'))
   .sort();
+/** The real files, and omp's execution shapes (an omp file: its first line is the title slot). */
+const paths = [...names.map((n) => `real/${n}`), 'omp/omp-executions.jsonl'];
+const bytesOf = (path: string) => new Uint8Array(readFileSync(resolve(fixtures, path)));
 
 /** The entry id of the last row the transcript draws (a folded tool result draws nothing), or null for an empty branch. */
-function lastDrawnEntry(name: string): string | null {
-  const source = openSource(name, new Uint8Array(readFileSync(resolve(dir, name))));
+function lastDrawnEntry(path: string): string | null {
+  const source = openSource(path, bytesOf(path));
   const branch = openBranch(source, source.index.leafId);
   const items = windowOf(source, branch, 'all', 0, branch.branch.length).filter((i) => i.kind !== 'folded');
   return items.length ? items[items.length - 1].entryId : null;
 }
 
 /** The id of the entry on a line of a real file (v1 files get theirs from the line number). */
-function entryOnLine(name: string, line: number): string {
-  const s = parse(new Uint8Array(readFileSync(resolve(dir, name))));
+function entryOnLine(path: string, line: number): string {
+  const s = parse(bytesOf(path));
   return String(s.entries[s.entryLines.indexOf(line)].id);
 }
 
@@ -44,15 +47,24 @@ test('all 16 real files are tested', () => {
   expect(names).toHaveLength(16);
 });
 
-for (const name of names) {
-  test(`real file ${name}: imports, opens, and draws every view without an error or a problem badge`, async ({ page }) => {
+/** Drops a fixture on an empty library and waits for its row; returns its session id. */
+async function importPath(page: Page, path: string): Promise<string> {
+  const id = String(parse(bytesOf(path)).header?.id);
+  await openEmptyLibrary(page);
+  await dropFiles(page, [{ name: path.split('/').pop()!, text: fixture(path).toString('utf8') }]);
+  await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
+  return id;
+}
+
+for (const name of paths) {
+  test(`${name}: imports, opens, and draws every view without an error or a problem badge`, async ({ page }) => {
     const errors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(`console: ${m.text()}`);
     });
     page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
 
-    const id = await importFixture(page, `real/${name}`);
+    const id = await importPath(page, name);
     const link = page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first();
     const card = page.locator('.session-card').filter({ has: link });
     await expect(card).toHaveCount(1);
@@ -77,7 +89,7 @@ for (const name of names) {
 
     await page.getByRole('tab', { name: 'Transcript' }).click();
     if (last) await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeAttached();
-    if (name === 'pi-mono-large-session.jsonl') {
+    if (name === 'real/pi-mono-large-session.jsonl') {
       // Turn #6 (old pi: usage without totalTokens): 3 + 191 + 0 + 1,684, not "0 tokens".
       const turn = entryOnLine(name, 6);
       await page.goto(`/#/s/${encodeURIComponent(id)}?entry=${turn}`);

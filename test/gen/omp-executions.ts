@@ -5,7 +5,7 @@
  * `!cmd` runs with and without an exit code, images and output meta, `$` python runs, `@file`
  * mentions (text, directory listing, image, skipped as too large or binary), pruned tool results,
  * the omp-only entry types with their optional fields, and three shapes nobody knows (an entry
- * type, a role, a part type) that must read as unknown, not as problems.
+ * type, a role, a part type in assistant and in user content) that must read as unknown, not as problems.
  */
 import { BLOB, OmpFile, SMALL_PNG } from './omp-shapes.ts';
 
@@ -117,5 +117,11 @@ export function ompExecutionsFile(): string {
     ],
     'stop',
   );
+  // A user part of a type nobody writes yet (kept, sent to no model).
+  f.user([
+    { type: 'text', text: 'And this one?' },
+    { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+  ]);
+  f.assistant([{ type: 'text', text: 'It is a sound.' }], 'stop');
   return f.text();
 }
