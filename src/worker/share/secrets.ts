@@ -1,7 +1,8 @@
 // Secrets found with secretlint's recommended preset (a maintained rule set of ~30 providers'
 // key formats). Chosen over gitleaks' rules because it is plain JavaScript with JS RegExps and runs
-// in a worker as it is (its one Node import, `node:path`, only names files, and we pass none; the
-// build points it at ./node-path.ts), while gitleaks' TOML holds Go RE2 patterns (`(?i)` prefixes,
+// in a worker as it is: its Node imports (`node:path`, and `node:fs` for .p12 files) are reached
+// only when a file path is given, we give none, and vite's browser build makes them empty modules
+// (test/browser/share.test.ts runs it in Chromium's worker). gitleaks' TOML holds Go RE2 patterns (`(?i)` prefixes,
 // its own keyword prefilter and entropy rules) that would need a translator we would maintain.
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';

@@ -14,7 +14,7 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const B64 = `${ALNUM}+/`;
 const pick = (rng: Rng, chars: string, n: number) => Array.from({ length: n }, () => chars[rng.int(0, chars.length - 1)]).join('');
-const b64url = (s: string) => Buffer.from(s).toString('base64url');
+const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /** The planted values of a corpus (home-path plants name the user; the name must vanish too). */
 export function plants(seed = 11): Plant[] {
