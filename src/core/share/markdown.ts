@@ -53,13 +53,20 @@ export function renderMarkdown(session: ParsedSession, options: MarkdownOptions)
 class Renderer {
   readonly images: MarkdownImage[] = [];
   private readonly calls = new Map<string, { name: string; args: Obj }>();
+  // An assistant turn that goes on after tool results (the same reply) gets no heading of its own.
+  private inReply = false;
   constructor(private readonly o: MarkdownOptions) {}
 
   entry(e: Entry): string | null {
     const full = this.o.mode === 'full';
     switch (e.type) {
-      case 'message':
-        return this.message(e.message as Obj, e.timestamp);
+      case 'message': {
+        const m = e.message as Obj;
+        const out = this.message(m, e.timestamp);
+        if (m?.role === 'assistant') this.inReply = this.inReply || out !== null;
+        else if (m?.role !== 'toolResult') this.inReply = false;
+        return out;
+      }
       case 'compaction':
         return `---\n\n${this.folded('Compacted: summary of the conversation before this point', String(e.summary ?? ''))}`;
       case 'branch_summary':
@@ -121,6 +128,7 @@ class Renderer {
     if (m.stopReason === 'error' && typeof m.errorMessage === 'string') blocks.push(`> **Error:** ${oneLine(m.errorMessage, 500)}`);
     else if (m.stopReason === 'aborted') blocks.push('> *Aborted.*');
     if (!blocks.length) return null;
+    if (this.inReply) return blocks.join('\n\n');
     const model = typeof m.model === 'string' ? ` (${codeSpan(m.model)})` : '';
     return `### Assistant${model}${at}\n\n${blocks.join('\n\n')}`;
   }
@@ -142,6 +150,8 @@ class Renderer {
       const body = diffs.map((d) => diff(String(d.oldText ?? d.old_string), String(d.newText ?? d.new_string))).join('\n');
       return `${head} ${codeSpan(path)}\n\n${fence(body, 'diff')}`;
     }
+    const json = JSON.stringify(args);
+    if (json.length <= 160 && !json.includes('\\n')) return `${head} ${codeSpan(json)}`;
     return `${head}\n\n${fence(JSON.stringify(args, null, 2), 'json')}`;
   }
 

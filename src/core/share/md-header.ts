@@ -65,5 +65,5 @@ export function renderHeader(session: ParsedSession, entries: readonly Entry[], 
   if (t.cost) rows.push(['Cost', `$${t.cost.toFixed(t.cost < 1 ? 4 : 2)}`]);
   rows.push(['Scope', scopeNote]);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`)].join('\n');
-  return `# ${shareTitle(session).replace(/\n/g, ' ')}\n\n${table}\n`;
+  return `# ${shareTitle(session).replace(/\n/g, ' ')}\n\n${table}`;
 }
