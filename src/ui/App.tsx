@@ -6,6 +6,7 @@ import { ImportPanel } from './library/ImportPanel.tsx';
 import { InstallButton } from './library/InstallButton.tsx';
 import { LibraryScreen } from './library/LibraryScreen.tsx';
 import { SettingsPanel } from './library/SettingsPanel.tsx';
+import { ShareHost } from './share/ShareHost.tsx';
 import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
@@ -58,6 +59,7 @@ export function App() {
       )}
       <DropZone />
       <Toasts />
+      <ShareHost />
     </>
   );
 }

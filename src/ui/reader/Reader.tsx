@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
+import { openShare } from '../share/share-model.ts';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemRow } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
@@ -125,6 +126,16 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
             }}
           >
             <SearchIcon />
+          </button>
+          <button
+            type="button"
+            class="rd-icon"
+            aria-label="Share a copy"
+            title="Share a copy"
+            disabled={!view}
+            onClick={() => view && openShare({ id, title: view.title, leafId: view.leafId ?? undefined })}
+          >
+            ⇪
           </button>
           <button
             type="button"
