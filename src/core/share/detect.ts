@@ -26,8 +26,8 @@ const FILE_ENDINGS = new Set(
 );
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`(?<![\\w.])(?:${OCTET}\\.){3}${OCTET}(?![\\w]|\\.\\d)`, 'g');
-// IPv6 with at least three groups, full or with one `::`.
-const IPV6 = /(?<![\w:])(?:[0-9a-fA-F]{1,4}:){2,7}(?::|[0-9a-fA-F]{1,4})(?:(?::[0-9a-fA-F]{1,4}){1,5})?(?![\w:])/g;
+// IPv6: eight groups, or groups around one `::` (`fe80::1ff:fe23:4567:890a`).
+const IPV6 = /(?<![\w:])(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|(?:[0-9a-fA-F]{1,4}:){1,6}(?::[0-9a-fA-F]{1,4}){1,6})(?![\w:])/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
 // A PEM private key, whole or cut off (tool output may end inside one).
 const PEM = /-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)/g;
@@ -102,9 +102,11 @@ export function findPersonal(text: string, names: RegExp | null, key?: string): 
   return dropInside(out);
 }
 
-/** Drops user-name hits that fall inside a home path (the path's hit covers them). */
+/** Drops user names inside a home path and random-looking strings inside another hit (that hit covers them). */
 function dropInside(found: Found[]): Found[] {
-  const homes = found.filter((f) => f.kind === 'home-path');
-  if (!homes.length) return found;
-  return found.filter((f) => f.kind !== 'user-name' || !homes.some((h) => h.start <= f.start && f.end <= h.end));
+  if (found.length < 2) return found;
+  const inside = (f: Found, kinds: (k: string) => boolean) => found.some((h) => h !== f && kinds(h.kind) && h.start <= f.start && f.end <= h.end);
+  return found.filter(
+    (f) => !(f.kind === 'user-name' && inside(f, (k) => k === 'home-path')) && !(f.kind === 'high-entropy' && inside(f, (k) => k !== 'high-entropy')),
+  );
 }

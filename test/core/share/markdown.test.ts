@@ -1,14 +1,14 @@
 // Markdown copies of real sessions compared with committed expected files (read by a person, and
 // checked to read well on GitHub: header table, fenced code with its language, tool results in
 // <details>). Run with UPDATE_EXPECTED=1 to rewrite them after a deliberate change.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse } from '../../../src/core/index.ts';
 import { renderMarkdown, type MarkdownOptions } from '../../../src/core/share/markdown.ts';
 import { codeSpan, fence } from '../../../src/core/share/md-text.ts';
 
 const real = (name: string) => parse(new Uint8Array(readFileSync(new URL(`../../../fixtures/real/${name}`, import.meta.url))));
-const expectedUrl = (name: string) => new URL(`./expected/${name}`, import.meta.url);
+const expectedUrl = (name: string) => new URL(`../../../fixtures/share/markdown/${name}`, import.meta.url);
 
 const cases: Array<[string, string, MarkdownOptions]> = [
   ['frinfo702-dotfiles-branch-summary.jsonl', 'branch-summary.full.md', { mode: 'full', thinking: true, images: 'files' }],
@@ -22,7 +22,7 @@ describe('Markdown of real sessions', () => {
   for (const [fixture, expected, options] of cases) {
     test(`${fixture} → ${expected}`, () => {
       const { markdown } = renderMarkdown(real(fixture), options);
-      if (process.env.UPDATE_EXPECTED || !existsSync(expectedUrl(expected))) writeFileSync(expectedUrl(expected), markdown);
+      if (process.env.UPDATE_EXPECTED) writeFileSync(expectedUrl(expected), markdown);
       expect(markdown).toBe(readFileSync(expectedUrl(expected), 'utf8'));
     });
   }
