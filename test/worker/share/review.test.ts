@@ -94,7 +94,7 @@ describe('review of planted secrets', () => {
     const d = new Decrypter();
     d.addPassphrase('correct horse');
     expect(await d.decrypt(await bytesOf(sealed.blob), 'text')).toBe(markdown);
-  });
+  }, 240_000);
 
   test('a Markdown zip with an image: unzipped, no entry holds a planted value', async () => {
     const api = setup();
