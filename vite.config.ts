@@ -56,7 +56,7 @@ const manifest: Partial<ManifestOptions> = {
       files: [
         {
           name: 'files',
-          accept: ['.jsonl', '.txt', '.gz', '.zip', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'],
+          accept: ['.jsonl', '.txt', '.gz', '.zip', '.age', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'],
         },
       ],
     },
@@ -69,6 +69,8 @@ const manifest: Partial<ManifestOptions> = {
         'application/x-ndjson': ['.jsonl'],
         'application/gzip': ['.gz'],
         'application/zip': ['.zip'],
+        // Password-protected copies (age has no registered type).
+        'application/x-age-encryption': ['.age'],
       },
     },
   ],

@@ -65,3 +65,16 @@ describe('age copies', () => {
     SCRYPT,
   );
 });
+
+test('an age file imported without its .age name is refused with the reason, nothing stored', async () => {
+  const { createApi } = await import('../../../src/worker/api.ts');
+  const { memoryStore } = await import('../../storage/helpers.ts');
+  const { store } = memoryStore();
+  const api = createApi({ store, now: () => new Date(0), randomId: () => 'abcdef01' });
+  const e = new Encrypter();
+  e.setPassphrase('p');
+  e.setScryptWorkFactor(10);
+  const report = await api.importFiles({ files: [new File([(await e.encrypt(plain)) as BlobPart], 'session.jsonl')] });
+  expect(report.items).toEqual([{ name: 'session.jsonl', outcome: 'rejected', reason: expect.stringMatching(/^encrypted \(age\)/) }]);
+  expect(await api.listSessions({})).toEqual([]);
+});
