@@ -2,10 +2,11 @@
 // the downloaded copy and every other planted value is gone from it; a password gives an age file
 // that the app imports back only with the right password, beside the original.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Decrypter } from 'age-encryption';
 import { corpus, needles } from '../worker/share/corpus.ts';
-import { dropFiles, importSummary, IMPORTED, openEmptyLibrary } from './app-helpers.ts';
+import { dropFiles, importFixture, importSummary, IMPORTED, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
 
 const { text, plants } = corpus();
 const SCANNED = { timeout: 30_000 };
@@ -107,3 +108,32 @@ async function openShareAgain(page: Page) {
   await expect(dialog.getByText(/ of \d+ found will be redacted\./)).toBeVisible(SCANNED);
   return dialog;
 }
+
+test('from the reader: the branch on screen as focused Markdown; the whole session holds the other branch too; the dialog passes axe', async ({ page }) => {
+  const id = await importFixture(page, SAMPLE.path);
+  await page.goto(`/#/s/${encodeURIComponent(id)}`);
+  await page.getByRole('button', { name: 'Share a copy' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Share/ });
+  await expect(dialog.getByText(/found will be redacted\.|Nothing that looks private was found\./)).toBeVisible(SCANNED);
+  await expect(dialog.getByRole('radio', { name: 'The branch on screen' })).toBeChecked();
+  const axe = await new AxeBuilder({ page }).include('.share-dialog').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await dialog.getByRole('radio', { name: 'Markdown' }).check();
+  await dialog.getByRole('radio', { name: /^Focused/ }).check();
+  const download = async () => {
+    const file = page.waitForEvent('download', SCANNED);
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    const d = await file;
+    expect(d.suggestedFilename()).toMatch(/\.md$/);
+    return readFileSync(await d.path(), 'utf8');
+  };
+  const branch = await download();
+  expect(branch).toMatch(/^# .+\n\n\| \| \|\n\|---\|---\|\n/);
+  expect(branch).toContain('| Scope | the branch on screen |');
+  expect(branch).not.toContain('*Another branch');
+  await dialog.getByRole('radio', { name: 'The whole session' }).check();
+  await expect(dialog.getByText(/found will be redacted\.|Nothing that looks private was found\./)).toBeVisible(SCANNED);
+  const whole = await download();
+  expect(whole).toContain('*Another branch, going on from entry');
+  expect(whole.length).toBeGreaterThan(branch.length);
+});

@@ -109,3 +109,19 @@ describe('review of planted secrets', () => {
     for (const [name, data] of Object.entries(files)) expect(leaks(new TextDecoder().decode(data)), name).toEqual([]);
   });
 });
+
+describe('the HTML page through its adapter', () => {
+  test('offered only when html-page.ts is in the build; then it gets the cleaned session, else the call says it is missing', async () => {
+    const { hasHtmlPage } = await import('../../../src/worker/share/html-adapter.ts');
+    const api = await imported();
+    const { formats } = await api.shareFormats({});
+    expect(formats.includes('html')).toBe(hasHtmlPage());
+    const made = api.exportShared({ id: 'corpus-1', format: 'html', scope: 'session' });
+    if (!hasHtmlPage()) return expect(made).rejects.toMatchObject({ code: 'unsupported' });
+    const page = await made;
+    expect(page.name).toMatch(/\.html$/);
+    expect(page.blob.type).toBe('text/html');
+    // The page carries the session compressed; its own tests decode it. Here: no planted value in the raw bytes.
+    expect(leaks(await textOf(page.blob))).toEqual([]);
+  });
+});
