@@ -7,7 +7,7 @@ import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
-import { isAge } from './share/age.ts';
+import { isAge } from './share/age-magic.ts';
 import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
 
 /** What happened to one file. */

@@ -2,15 +2,9 @@
 // the standard `age -d` opens them too. Pure JavaScript (noble ciphers and hashes): no WebAssembly.
 import { Decrypter, Encrypter } from 'age-encryption';
 import { ApiFailure } from '../protocol.ts';
+import { AGE_MAGIC_LENGTH, isAge } from './age-magic.ts';
 
-const MAGIC = 'age-encryption.org/v1\n';
-
-/** Whether bytes begin like an age file. */
-export function isAge(head: Uint8Array): boolean {
-  if (head.length < MAGIC.length) return false;
-  for (let i = 0; i < MAGIC.length; i++) if (head[i] !== MAGIC.charCodeAt(i)) return false;
-  return true;
-}
+export { isAge } from './age-magic.ts';
 
 /** A Blob encrypted with a passphrase, streamed (the file is never whole in memory twice). */
 export async function encryptBlob(blob: Blob, passphrase: string, workFactor?: number): Promise<Blob> {
@@ -24,7 +18,7 @@ export async function encryptBlob(blob: Blob, passphrase: string, workFactor?: n
 
 /** The plain bytes of an age file; a wrong password or a damaged file is an invalid-input error naming the file. */
 export async function decryptBlob(blob: Blob, passphrase: string, name: string): Promise<Blob> {
-  const head = new Uint8Array(await blob.slice(0, MAGIC.length).arrayBuffer());
+  const head = new Uint8Array(await blob.slice(0, AGE_MAGIC_LENGTH).arrayBuffer());
   if (!isAge(head)) throw new ApiFailure('invalid-input', `${name} is not an age file.`, name);
   const d = new Decrypter();
   d.addPassphrase(passphrase);

@@ -46,8 +46,8 @@ const keyOf = (leaf: Leaf) => {
   return typeof k === 'string' ? k : undefined;
 };
 
-/** First pass over a batch: what secretlint and the detectors find in each string (no user names yet); found values go to `known`. */
-async function findInBatch(lines: readonly RawLine[], known: Map<string, string>): Promise<Map<number, LeafFinds>> {
+/** First pass over a batch: what secretlint and the detectors find in each string (no user names yet); found values go to `known`, user names of home paths to `names`. */
+async function findInBatch(lines: readonly RawLine[], known: Map<string, string>, names: Set<string>): Promise<Map<number, LeafFinds>> {
   const values = lines.map(({ bytes }) => parseObject(bytes));
   const leaves: Leaf[][] = values.map((v) => (v ? stringLeaves(v) : []));
   const secrets = await findSecrets(leaves.flat().map((l) => l.text));
@@ -56,6 +56,7 @@ async function findInBatch(lines: readonly RawLine[], known: Map<string, string>
   for (let r = 0; r < lines.length; r++) {
     const finds: LeafFinds = new Map();
     leaves[r].forEach((leaf, i) => {
+      userNamesIn(leaf.text, names);
       const found = [...secrets[k++], ...findPersonal(leaf.text, null, keyOf(leaf))];
       if (!found.length) return;
       finds.set(i, found);
@@ -119,8 +120,7 @@ export async function scanSession(
   const known = new Map<string, string>();
   let done = 0;
   await inBatches(storedRawLines(store, s, wanted, signal), async (batch) => {
-    for (const { bytes } of batch) userNamesIn(decoder.decode(bytes), names);
-    for (const [line, finds] of await findInBatch(batch, known)) first.set(line, finds);
+    for (const [line, finds] of await findInBatch(batch, known, names)) first.set(line, finds);
     for (const b of batch) done += b.bytes.length + 1;
     onBytes?.(done / 2);
   });
