@@ -137,3 +137,24 @@ test('from the reader: the branch on screen as focused Markdown; the whole sessi
   expect(whole).toContain('*Another branch, going on from entry');
   expect(whole.length).toBeGreaterThan(branch.length);
 });
+
+test('Save as… writes the copy through the save dialog: the picker is handed an OPFS file (the dialog itself cannot be driven)', async ({ page }) => {
+  // The same interface as the real dialog's answer: a FileSystemFileHandle, here from OPFS.
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) => {
+      (window as unknown as { savedAs: string }).savedAs = suggestedName;
+      return (await navigator.storage.getDirectory()).getFileHandle('saved-by-test', { create: true });
+    };
+  });
+  const dialog = await openShareDialog(page);
+  await dialog.getByRole('radio', { name: 'Markdown' }).check();
+  await dialog.getByRole('button', { name: 'Save as…' }).click();
+  await expect(page.getByText(/^Saved .*\.md\.$/)).toBeVisible(SCANNED);
+  const saved = await page.evaluate(async () => ({
+    name: (window as unknown as { savedAs: string }).savedAs,
+    text: await (await (await (await navigator.storage.getDirectory()).getFileHandle('saved-by-test')).getFile()).text(),
+  }));
+  expect(saved.name).toMatch(/\.md$/);
+  expect(saved.text).toMatch(/^# /);
+  expect(needles(plants).filter((n) => saved.text.includes(n))).toEqual([]);
+});
