@@ -59,7 +59,7 @@ const manifest: Partial<ManifestOptions> = {
       files: [
         {
           name: 'files',
-          accept: ['.jsonl', '.txt', '.gz', '.zip', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'],
+          accept: ['.jsonl', '.txt', '.gz', '.zip', '.age', 'application/json', 'application/x-ndjson', 'text/plain', 'application/gzip', 'application/zip'],
         },
       ],
     },
@@ -72,6 +72,8 @@ const manifest: Partial<ManifestOptions> = {
         'application/x-ndjson': ['.jsonl'],
         'application/gzip': ['.gz'],
         'application/zip': ['.zip'],
+        // Password-protected copies (age has no registered type).
+        'application/x-age-encryption': ['.age'],
       },
     },
   ],

@@ -7,6 +7,7 @@ import { InstallButton } from './library/InstallButton.tsx';
 import { LibraryScreen } from './library/LibraryScreen.tsx';
 import { LinkedFolders } from './linked/LinkedFolders.tsx';
 import { SettingsPanel } from './library/SettingsPanel.tsx';
+import { ShareHost } from './share/ShareHost.tsx';
 import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
@@ -60,6 +61,7 @@ export function App() {
       )}
       <DropZone />
       <Toasts />
+      <ShareHost />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
 import { linkSubagents } from './subagents/link.ts';
+import { isAge } from './share/age-magic.ts';
 import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
 
 /** What happened to one file. */
@@ -115,7 +116,11 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob, head:
 export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
   const { found, head } = await headOf(blob);
-  if (!found.header || (found.problem && found.problem.code !== 'future-version')) return rejection(name, found.problem, blob, head);
+  if (!found.header || (found.problem && found.problem.code !== 'future-version')) {
+    // An age file that came without its .age name (the page asks for a password only by the name).
+    if (isAge(head)) return { name, outcome: 'rejected', reason: 'encrypted (age): name it .age and import it again to be asked for its password' };
+    return rejection(name, found.problem, blob, head);
+  }
   const headerId = found.header.id;
   return store.withWriteLock(
     headerId,

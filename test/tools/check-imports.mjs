@@ -16,7 +16,7 @@ const rules = {
   },
   worker: {
     folders: ['core', 'storage', 'worker'],
-    packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js'],
+    packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', 'age-encryption'],
     why: 'the worker owns parsing and storage; it never reaches into the UI',
   },
   ui: {

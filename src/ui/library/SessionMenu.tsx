@@ -3,6 +3,7 @@ import type { SessionSummary } from '../models/calls.ts';
 import { copyResumeCommand, exportActiveBranch, exportOne, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
 import { deleteSessions } from '../models/library.ts';
 import { displayTitle } from '../models/format.ts';
+import { openShare } from '../share/share-model.ts';
 
 const TARGET_LABEL: Record<ExportTarget, string> = { download: 'Download', save: 'Save as…', share: 'Share…' };
 
@@ -25,6 +26,9 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
             {TARGET_LABEL[t]}
           </button>
         ))}
+        <button type="button" onClick={act(() => openShare({ id: session.id, title: displayTitle(session) }))}>
+          Share a copy…
+        </button>
         <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download'))}>
           Export active branch
         </button>

@@ -28,7 +28,8 @@ export function exportAll(ids: string[] | undefined, target: ExportTarget): Prom
   return deliver(() => library.exportBundle(ids ? { ids } : {}), target);
 }
 
-async function deliver(make: () => Promise<Exported>, target: ExportTarget): Promise<void> {
+/** Sends an exported file where the user chose, with a toast; a failure or cancel is reported, never thrown. */
+export async function deliver(make: () => Promise<Exported>, target: ExportTarget): Promise<void> {
   try {
     const { name, blob } = await make();
     if (target === 'save') {

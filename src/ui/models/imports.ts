@@ -5,6 +5,7 @@ import { describeError, isAborted, library, type ImportReport, type ImportSource
 import { refreshLibrary } from './library.ts';
 import { askToPersist } from './storage.ts';
 import { takeShared } from '../sw-bridge.ts';
+import { takeEncrypted } from '../share/age-import.ts';
 
 /** The import panel's state: idle, running (with progress), done (with the report), or failed. */
 export type ImportJob =
@@ -20,7 +21,9 @@ export const importJob = signal<ImportJob>({ status: 'idle' });
 let controller: AbortController | null = null;
 
 /** Imports files (dropped, picked, shared or launched); shows progress, then the report. */
-export function importFiles(files: Array<File | PathedFile>, source: ImportSource): Promise<ImportReport | null> {
+export function importFiles(incoming: Array<File | PathedFile>, source: ImportSource): Promise<ImportReport | null> {
+  // .age files wait for their password (src/ui/share/AgePrompt.tsx); the rest go on at once.
+  const files = takeEncrypted(incoming);
   if (!files.length) return Promise.resolve(null);
   return runImport(source, files.length, (options) => library.importFiles({ files, source }, options));
 }

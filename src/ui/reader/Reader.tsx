@@ -3,6 +3,7 @@ import type { ItemFilter } from '../../core/view/types.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { NewRowsPill, useFollowLive } from './follow.tsx';
+import { openShare } from '../share/share-model.ts';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemRow } from './ItemView.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
@@ -129,6 +130,16 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
             }}
           >
             <SearchIcon />
+          </button>
+          <button
+            type="button"
+            class="rd-icon"
+            aria-label="Share a copy"
+            title="Share a copy"
+            disabled={!view}
+            onClick={() => view && openShare({ id, title: view.title, leafId: view.leafId ?? undefined })}
+          >
+            ⇪
           </button>
           <button
             type="button"
