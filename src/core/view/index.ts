@@ -6,6 +6,7 @@ export { buildOutline, forksOf, previewOf } from './outline.ts';
 export { filterRows, passes, buildMarks, isError, searchableText, findItems } from './filter.ts';
 export { buildStats, emptyTotals } from './stats.ts';
 export { buildContextView } from './context-view.ts';
+export { imagesInBranch, imagesOfItem } from './images.ts';
 export { openSource, newestLeaf, titleOf, type SessionSource } from './source.ts';
 export { splitUserContent, parseEnvelope, imageRef, MAX_PART_CHARS } from './parts.ts';
 export {

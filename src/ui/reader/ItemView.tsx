@@ -1,4 +1,5 @@
 import { Component } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { RenderItem } from '../../core/view/types.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { AssistantItem } from './AssistantItem.tsx';
@@ -6,6 +7,7 @@ import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from './model.ts';
 import { Output } from './Output.tsx';
 import { RawJson } from './RawJson.tsx';
+import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
 import { BranchIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
@@ -63,6 +65,7 @@ function Forks({ item, model }: { item: RenderItem; model: ReaderModel }) {
 }
 
 function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
+  const reveal = useContext(RevealContext);
   switch (item.kind) {
     case 'user':
       return <UserItem item={item} model={model} />;
@@ -127,7 +130,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
       );
     case 'compaction':
       return (
-        <details class="rd-item rd-compaction">
+        <details class="rd-item rd-compaction" open={holds(item.summary, reveal)} key={String(holds(item.summary, reveal))}>
           <summary>
             <span class="rd-divider-text">
               Compaction{item.method ? ` (${item.method})` : ''}: {item.tokensBefore ?? '?'} → {item.tokensAfter ?? '?'} tokens
@@ -168,7 +171,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
       );
     case 'state':
       return (
-        <details class="rd-small">
+        <details class="rd-small" open={holds(item.text, reveal)} key={String(holds(item.text, reveal))}>
           <summary>
             {item.type}
             {item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
@@ -188,20 +191,22 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
   }
 }
 
-/** One transcript row: the item, its fork markers, a placeholder while it loads. */
-export function ItemView({ item, model, hit }: { item: RenderItem | undefined; model: ReaderModel; hit: boolean }) {
+/** One transcript row: the item, its fork markers, a placeholder while it loads. `reveal`: the find query when this row holds the current hit. */
+export function ItemView({ item, model, hit, reveal = '' }: { item: RenderItem | undefined; model: ReaderModel; hit: boolean; reveal?: string }) {
   if (!item) return <div class="rd-placeholder" aria-busy="true" />;
   // A tool result shown inside its call's row: nothing of its own.
   if (item.kind === 'folded') return null;
   return (
     <div class={`rd-row ${hit ? 'hit' : ''}`} data-entry={item.entryId}>
-      <Body item={item} model={model} />
+      <RevealContext.Provider value={hit ? reveal : ''}>
+        <Body item={item} model={model} />
+      </RevealContext.Provider>
       <Forks item={item} model={model} />
     </div>
   );
 }
 
-type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolean };
+type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolean; reveal?: string };
 
 /**
  * An ItemView that renders again only when its own props change. The list re-renders on every
@@ -210,10 +215,10 @@ type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolea
  */
 export class ItemRow extends Component<ItemProps> {
   shouldComponentUpdate(next: ItemProps): boolean {
-    return next.item !== this.props.item || next.hit !== this.props.hit || next.model !== this.props.model;
+    return next.item !== this.props.item || next.hit !== this.props.hit || next.model !== this.props.model || next.reveal !== this.props.reveal;
   }
 
-  render({ item, model, hit }: ItemProps) {
-    return <ItemView item={item} model={model} hit={hit} />;
+  render({ item, model, hit, reveal }: ItemProps) {
+    return <ItemView item={item} model={model} hit={hit} reveal={reveal} />;
   }
 }

@@ -10,6 +10,7 @@ import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts'
 import { StatsPanel } from './StatsPanel.tsx';
 import { Tree } from './Tree.tsx';
 import { VirtualList } from './VirtualList.tsx';
+import { ImageViewer } from './viewer/ImageViewer.tsx';
 import './reader.css';
 
 /** Props the app mounts the reader with (route `#/s/<id>?leaf=…&entry=…`). */
@@ -40,6 +41,8 @@ function Transcript({ model }: { model: ReaderModel }) {
   const hit = model.hits.value[model.hitAt.value]?.index ?? -1;
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
+  // What the current hit's row opens for: the query the hits were found for.
+  const needle = model.foundFor.value.trim().toLowerCase();
   const onTop = useCallback(
     (i: number) => {
       model.topIndex.value = i;
@@ -74,7 +77,7 @@ function Transcript({ model }: { model: ReaderModel }) {
         onTop={onTop}
         hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
-        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
+        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
       />
     </div>
   );
@@ -206,6 +209,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           }}
         />
       )}
+      {model.viewer.value && <ImageViewer model={model} />}
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
