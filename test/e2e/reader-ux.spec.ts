@@ -1,6 +1,6 @@
 // The reader's fixes of issue 10 (items 3, 5, 7, 9, 10, 11), each checked in real Chromium.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type CDPSession, expect, test, type Page } from '@playwright/test';
 import { dropFiles, openEmptyLibrary } from './app-helpers.ts';
 import { UX, uxSession } from './reader-ux-fixture.ts';
 
@@ -72,5 +72,86 @@ test.describe('reader UX (issue 10)', () => {
     expect(closed.content).not.toBe('none');
     expect(closed.width).toBeGreaterThan(3);
     expect(open.transform).not.toBe(closed.transform);
+  });
+});
+
+test.describe('image viewer on a phone (issue 10, item 7)', () => {
+  test.describe.configure({ timeout: 120_000 });
+  test.use({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
+
+  /** Touches through Chromium's input pipeline (the browser turns them into pointer events, as on a phone). */
+  let cdp: CDPSession;
+  async function touch(_page: Page, type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<[number, number]>) {
+    await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+  }
+
+  test('tap opens full screen; pinch zooms, a drag pans; swipe shows the next picture; back, ✕ and Escape close', async ({ page }) => {
+    cdp = await page.context().newCDPSession(page);
+    await openUx(page, UX.pictures);
+    const pictures = row(page, UX.pictures);
+    const first = pictures.getByRole('button', { name: /Image 1 from the user/ });
+    await expect(first.locator('img')).toHaveAttribute('src', /^blob:/);
+    const urlBefore = page.url();
+    await first.tap();
+    const viewer = page.getByRole('dialog', { name: 'Image 1 of 2' });
+    await expect(viewer).toBeVisible();
+    const img = viewer.locator('img');
+    await expect(img).toHaveAttribute('src', /^blob:/);
+    expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1400);
+    const fitted = (await img.boundingBox())!;
+    expect(fitted.width).toBeLessThanOrEqual(390);
+
+    // Pinch out about the centre: two fingers from 60 px apart to 260 px apart.
+    const stage = (await viewer.locator('.iv-stage').boundingBox())!;
+    const cx = stage.x + stage.width / 2;
+    const cy = stage.y + stage.height / 2;
+    await touch(page, 'touchStart', [
+      [cx - 30, cy],
+      [cx + 30, cy],
+    ]);
+    for (let d = 40; d <= 130; d += 10)
+      await touch(page, 'touchMove', [
+        [cx - d, cy],
+        [cx + d, cy],
+      ]);
+    await touch(page, 'touchEnd', []);
+    await expect.poll(async () => Number(await viewer.locator('.iv-stage').getAttribute('data-scale'))).toBeGreaterThan(3);
+    const zoomed = (await img.boundingBox())!;
+    expect(zoomed.width).toBeGreaterThan(fitted.width * 3);
+    // One finger pans the zoomed picture (and does not change picture).
+    await touch(page, 'touchStart', [[cx, cy]]);
+    for (let dx = 10; dx <= 100; dx += 10) await touch(page, 'touchMove', [[cx + dx, cy + dx / 2]]);
+    await touch(page, 'touchEnd', []);
+    await expect.poll(async () => (await img.boundingBox())!.x).toBeGreaterThan(zoomed.x + 50);
+    await expect(page.getByRole('dialog', { name: 'Image 1 of 2' })).toBeVisible();
+
+    // Escape closes; the reader is where it was.
+    await page.keyboard.press('Escape');
+    await expect(viewer).toHaveCount(0);
+    await expect(pictures).toBeInViewport();
+
+    // Opened again it fits the screen; a swipe to the left shows the next picture of the session.
+    await first.tap();
+    await expect(page.getByRole('dialog', { name: 'Image 1 of 2' })).toBeVisible();
+    expect(Number(await page.locator('.iv-stage').getAttribute('data-scale'))).toBe(1);
+    await touch(page, 'touchStart', [[cx + 120, cy]]);
+    for (let dx = 100; dx >= -120; dx -= 20) await touch(page, 'touchMove', [[cx + dx, cy]]);
+    await touch(page, 'touchEnd', []);
+    const second = page.getByRole('dialog', { name: 'Image 2 of 2' });
+    await expect(second).toBeVisible();
+    await expect.poll(() => second.locator('img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(300);
+
+    // The browser's back closes the viewer and stays in the reader.
+    await page.goBack();
+    await expect(second).toHaveCount(0);
+    expect(page.url()).toBe(urlBefore);
+    await expect(pictures).toBeInViewport();
+
+    // The close button closes too, and takes its history entry with it.
+    await first.tap();
+    await page.getByRole('button', { name: 'Close the picture' }).tap();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(page.url()).toBe(urlBefore);
+    expect(await page.evaluate(() => (history.state as { rdViewer?: boolean } | null)?.rdViewer ?? false)).toBe(false);
   });
 });

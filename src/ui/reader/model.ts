@@ -243,7 +243,7 @@ export function createReaderModel(id: string) {
     if (!how.fromHistory && (history.state as { rdViewer?: boolean } | null)?.rdViewer) history.back();
     // After swiping to other pictures, the transcript shows where the last one is.
     const shown = state.images[state.at];
-    if (shown && state.at !== openedAt) scrollTo(shown.index);
+    if (shown && shown.index !== state.images[openedAt]?.index) scrollTo(shown.index);
   }
 
   async function loadContext() {
