@@ -155,3 +155,70 @@ test.describe('image viewer on a phone (issue 10, item 7)', () => {
     expect(await page.evaluate(() => (history.state as { rdViewer?: boolean } | null)?.rdViewer ?? false)).toBe(false);
   });
 });
+
+test.describe('labels from the reader on a phone (issue 10, item 5)', () => {
+  test.describe.configure({ timeout: 120_000 });
+  test.use({ viewport: { width: 360, height: 760 }, hasTouch: true, isMobile: true });
+
+  /** The session's file as the library's Download gives it. */
+  async function storedLines(page: Page): Promise<Array<Record<string, unknown>>> {
+    await page.goto('/');
+    await page
+      .getByRole('button', { name: `Actions for ${UX.title}` })
+      .or(page.getByLabel(`Actions for ${UX.title}`))
+      .first()
+      .click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const path = await (await download).path();
+    const { readFileSync } = await import('node:fs');
+    return readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+  }
+
+  test('add, change and clear a label with taps; each is a label entry in the file; label rows name the entry', async ({ page }) => {
+    await openUx(page, UX.reply);
+    const reply = row(page, UX.reply);
+    await reply.getByRole('button', { name: 'Label #6' }).tap();
+    const form = page.getByRole('form', { name: 'Label of #6' });
+    await form.getByRole('textbox', { name: 'Label' }).fill('the answer');
+    await form.getByRole('button', { name: 'Save' }).tap();
+    await expect(form).toHaveCount(0);
+    await expect(reply.locator('.rd-label')).toHaveText('the answer');
+    // The new label row says which entry it labels: its #N and first words, not its id.
+    const labelRow = page.locator('.rd-divider.label').last();
+    await expect(labelRow).toHaveText('Labelled “the answer” on #6 “Nice pictures.”');
+    await expect(labelRow).not.toContainText(UX.reply);
+
+    // Change it: the form starts with the current label.
+    await reply.getByRole('button', { name: 'Change the label of #6' }).tap();
+    const box = page.getByRole('form', { name: 'Label of #6' }).getByRole('textbox', { name: 'Label' });
+    await expect(box).toHaveValue('the answer');
+    await box.fill('best answer');
+    await page.getByRole('form', { name: 'Label of #6' }).getByRole('button', { name: 'Save' }).tap();
+    await expect(reply.locator('.rd-label')).toHaveText('best answer');
+
+    // Clear it.
+    await reply.getByRole('button', { name: 'Change the label of #6' }).tap();
+    await page.getByRole('form', { name: 'Label of #6' }).getByRole('button', { name: 'Clear' }).tap();
+    await expect(reply.locator('.rd-label')).toHaveCount(0);
+    await expect(page.locator('.rd-divider.label').last()).toHaveText('Label cleared on #6 “Nice pictures.”');
+
+    // In the file: three label entries after the leaf, as pi's appendLabelChange writes them.
+    const lines = await storedLines(page);
+    const labels = lines.filter((l) => l.type === 'label');
+    expect(labels.map((l) => [l.targetId, l.label])).toEqual([
+      [UX.reply, 'the answer'],
+      [UX.reply, 'best answer'],
+      [UX.reply, undefined],
+    ]);
+    expect(labels[0].parentId).toBe(UX.last);
+    expect(labels[1].parentId).toBe(labels[0].id);
+    for (const l of labels) {
+      expect(Object.keys(l).slice(0, 4)).toEqual(['type', 'id', 'parentId', 'timestamp']);
+      expect(typeof l.id).toBe('string');
+    }
+  });
+});

@@ -11,6 +11,7 @@ import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
 import { BranchIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
+import { LabelButton, LabelForm } from './labels/LabelEditor.tsx';
 
 /** One formatter for every row: toLocaleString builds a new one per call, which costs more than the row. */
 let dateFormat: Intl.DateTimeFormat | null = null;
@@ -29,22 +30,28 @@ export function ItemMeta({ item, model, who, children }: { item: RenderItem; mod
   const leaf = model.view.value?.leafId;
   const href = `#/s/${encodeURIComponent(model.id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), entry: item.entryId })}`;
   return (
-    <div class="rd-meta">
-      <span class="rd-who">{who}</span>
-      {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
-      {item.label && (
-        <span class="rd-label" title="Label">
-          <TagIcon /> {item.label}
+    <>
+      <div class="rd-meta">
+        {/* What the entry is wraps inside its own box; its label button and #N stay on the first line. */}
+        <span class="rd-meta-main">
+          <span class="rd-who">{who}</span>
+          {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
+          {item.label && (
+            <span class="rd-label" title="Label">
+              <TagIcon /> {item.label}
+            </span>
+          )}
+          {children}
         </span>
-      )}
-      {children}
-      <span class="rd-spacer" />
-      {item.entryId && (
-        <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
-          #{item.line}
-        </a>
-      )}
-    </div>
+        {item.entryId && <LabelButton item={item} model={model} />}
+        {item.entryId && (
+          <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
+            #{item.line}
+          </a>
+        )}
+      </div>
+      {item.entryId && model.labelling.value === item.entryId && <LabelForm item={item} model={model} />}
+    </>
   );
 }
 
@@ -160,15 +167,27 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
           <Markdown text={item.summary || '(empty: a marker only)'} />
         </div>
       );
-    case 'labelChange':
+    case 'labelChange': {
+      const leaf = model.view.value?.leafId;
+      const target = `#/s/${encodeURIComponent(model.id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), entry: item.targetId })}`;
       return (
         <div class="rd-divider label">
           <TagIcon />
           <span>
-            {item.text ? `Labelled “${item.text}”` : 'Label cleared'} (entry {item.targetId})
+            {item.text ? `Labelled “${item.text}”` : 'Label cleared'}
+            {' on '}
+            {item.targetLine ? (
+              <a href={target} class="rd-label-target">
+                #{item.targetLine}
+                {item.targetPreview ? ` “${item.targetPreview}”` : ''}
+              </a>
+            ) : (
+              'an entry that is not in this file'
+            )}
           </span>
         </div>
       );
+    }
     case 'state':
       return (
         <details class="rd-small" open={holds(item.text, reveal)} key={String(holds(item.text, reveal))}>

@@ -69,6 +69,8 @@ export function createReaderModel(id: string) {
   const stats = signal<StatsView | null>(null);
   /** First item on screen (kept for keyboard jumps). */
   const topIndex = signal(0);
+  /** The entry whose label form is open, if any. */
+  const labelling = signal<string | null>(null);
   /** The full-screen picture viewer: the branch's pictures and the one shown; null when closed. */
   const viewer = signal<{ images: BranchImage[]; at: number } | null>(null);
   let images: { key: string; list: Promise<BranchImage[]> } | null = null;
@@ -246,6 +248,35 @@ export function createReaderModel(id: string) {
     if (shown && shown.index !== state.images[openedAt]?.index) scrollTo(shown.index);
   }
 
+  /** Re-reads the open branch after a write (a new label), keeping the scroll position; a branch that ended at the file's leaf follows it. */
+  async function refresh() {
+    const current = view.value;
+    if (!current) return;
+    const gen = ++generation;
+    const leafId = current.leafId === current.defaultLeafId ? undefined : (current.leafId ?? undefined);
+    const next = await worker.openSession({ id, leafId, filter: current.filter });
+    if (gen !== generation) return;
+    pages.clear();
+    pending.clear();
+    hints = new Float64Array(next.count).fill(-1);
+    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
+      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+    }
+    batch(() => {
+      view.value = next;
+      context.value = null;
+      stats.value = null;
+      version.value++;
+    });
+  }
+
+  /** Adds, changes or clears (empty text) the label of an entry: a `label` entry appended to the file by the worker. */
+  async function setLabel(entryId: string, text: string) {
+    await worker.labelEntry({ id, entryId, label: text });
+    labelling.value = null;
+    await refresh();
+  }
+
   async function loadContext() {
     const current = view.value;
     if (!current || context.value?.leafId === current.leafId) return;
@@ -313,6 +344,9 @@ export function createReaderModel(id: string) {
     stats,
     topIndex,
     viewer,
+    labelling,
+    setLabel,
+    refresh,
     openViewer,
     closeViewer,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
