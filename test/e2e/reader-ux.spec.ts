@@ -1,7 +1,7 @@
 // The reader's fixes of issue 10 (items 3, 5, 7, 9, 10, 11), each checked in real Chromium.
 import AxeBuilder from '@axe-core/playwright';
 import { type CDPSession, expect, test, type Page } from '@playwright/test';
-import { dropFiles, openEmptyLibrary } from './app-helpers.ts';
+import { dropFiles, importFixture, openEmptyLibrary } from './app-helpers.ts';
 import { UX, uxSession } from './reader-ux-fixture.ts';
 
 const row = (page: Page, entryId: string) => page.locator(`.rd-row[data-entry="${entryId}"]`);
@@ -220,5 +220,56 @@ test.describe('labels from the reader on a phone (issue 10, item 5)', () => {
       expect(Object.keys(l).slice(0, 4)).toEqual(['type', 'id', 'parentId', 'timestamp']);
       expect(typeof l.id).toBe('string');
     }
+  });
+});
+
+test.describe('export the branch on screen (issue 10, item 4)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  /** The ids of a downloaded branch export's entries. */
+  async function idsOf(download: Promise<import('@playwright/test').Download>): Promise<string[]> {
+    const { readFileSync } = await import('node:fs');
+    return readFileSync(await (await download).path(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id as string);
+  }
+
+  test('the branch picked in the navigator is what "Export active branch" exports, from the reader and from the library', async ({ page }) => {
+    const id = await importFixture(page, 'samples/welcome.jsonl');
+    await page.goto(`/#/s/${encodeURIComponent(id)}`);
+    await expect(row(page, 'd7e8f90a')).toBeInViewport();
+    // The file's own leaf first: its branch holds the fix, not the other try.
+    let ids = await idsOf(
+      (async () => {
+        const d = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Export this branch' }).click();
+        return d;
+      })(),
+    );
+    expect(ids).toContain('d0e9f2ab');
+    expect(ids).not.toContain('a3bc25de');
+    // Pick the other branch in the navigator.
+    await page
+      .getByRole('navigation', { name: 'Branches' })
+      .getByRole('button', { name: /Another try/ })
+      .click();
+    await expect(page).toHaveURL(/leaf=a3bc25de/);
+    await expect(row(page, 'a3bc25de')).toBeInViewport();
+    ids = await idsOf(
+      (async () => {
+        const d = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Export this branch' }).click();
+        return d;
+      })(),
+    );
+    expect(ids).toEqual([id, 'a1f0c3d2', 'b2e1d4c3', 'c3d2e5f4', 'f2ab14cd', 'a3bc25de']);
+    // Back in the library (after a reload, too), the menu exports the branch last on screen.
+    await page.goto('/');
+    await page.reload();
+    await page.getByLabel('Actions for Fix the tide table parser').click();
+    const fromLibrary = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export active branch' }).click();
+    expect(await idsOf(fromLibrary)).toEqual([id, 'a1f0c3d2', 'b2e1d4c3', 'c3d2e5f4', 'f2ab14cd', 'a3bc25de']);
   });
 });

@@ -3,6 +3,7 @@ import type { SessionSummary } from '../models/calls.ts';
 import { copyResumeCommand, exportActiveBranch, exportOne, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
 import { deleteSessions } from '../models/library.ts';
 import { displayTitle } from '../models/format.ts';
+import { shownBranch } from '../models/shown-branch.ts';
 
 const TARGET_LABEL: Record<ExportTarget, string> = { download: 'Download', save: 'Save as…', share: 'Share…' };
 
@@ -25,7 +26,7 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
             {TARGET_LABEL[t]}
           </button>
         ))}
-        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download'))}>
+        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download', shownBranch(session.id)))}>
           Export active branch
         </button>
         {resumeCommands(session).map(({ agent, command }) => (

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter } from '../../core/view/types.ts';
+import { exportActiveBranch, exportTargets } from '../models/exports.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
@@ -213,6 +214,16 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
+          {view && (
+            <div class="rd-side-actions">
+              <button
+                type="button"
+                onClick={() => void exportActiveBranch(id, exportTargets().includes('share') ? 'share' : 'download', view.leafId ?? undefined)}
+              >
+                Export this branch
+              </button>
+            </div>
+          )}
           <details class="rd-keys">
             <summary>Keyboard</summary>
             <dl>

@@ -10,6 +10,7 @@ import {
   type SessionView,
   type StatsView,
 } from '../../core/view/types.ts';
+import { rememberShownBranch } from '../models/shown-branch.ts';
 import { worker } from '../worker.ts';
 
 /** Items are fetched from the worker in pages of this many. */
@@ -115,6 +116,8 @@ export function createReaderModel(id: string) {
         stats.value = null;
         version.value++;
       });
+      // The branch on screen is the one the library's "Export active branch" takes.
+      rememberShownBranch(id, next.leafId === next.defaultLeafId ? null : next.leafId);
       if (next.entryIndex !== null) scrollTo(next.entryIndex, 'start');
       else scrollTo(Math.max(0, next.count - 1), 'end');
       if (query.value) {
