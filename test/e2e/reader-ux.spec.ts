@@ -273,3 +273,64 @@ test.describe('export the branch on screen (issue 10, item 4)', () => {
     expect(await idsOf(fromLibrary)).toEqual([id, 'a1f0c3d2', 'b2e1d4c3', 'c3d2e5f4', 'f2ab14cd', 'a3bc25de']);
   });
 });
+
+test.describe('notice and error cards (issue 10, item 9)', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  /** Colours of a card as the screen shows them (any CSS colour syntax, resolved through a canvas). */
+  async function colours(page: Page, entryId: string) {
+    return row(page, entryId)
+      .locator('.rd-notice')
+      .evaluate((card) => {
+        const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+        const rgb = (css: string) => {
+          ctx.clearRect(0, 0, 1, 1);
+          ctx.fillStyle = '#000';
+          ctx.fillStyle = css;
+          ctx.fillRect(0, 0, 1, 1);
+          return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
+        };
+        const s = getComputedStyle(card);
+        const who = card.querySelector('.rd-who')!;
+        return {
+          background: rgb(s.backgroundColor),
+          border: rgb(s.borderLeftColor),
+          who: rgb(getComputedStyle(who).color),
+          icon: who.querySelector('svg path')?.getAttribute('d') ?? null,
+        };
+      });
+  }
+  const luminance = (c: number[]) => {
+    const [r, g, b] = c.map((v) => {
+      const x = v / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a: number[], b: number[]) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`look different (colour and icon) and pass AA contrast, ${scheme} theme`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openUx(page);
+      const notice = await colours(page, UX.notice);
+      const error = await colours(page, UX.error);
+      // Different icons, and border colours far apart (not two shades of orange-red).
+      expect(notice.icon).toBeTruthy();
+      expect(error.icon).toBeTruthy();
+      expect(notice.icon).not.toBe(error.icon);
+      const distance = Math.hypot(...notice.border.map((v, i) => v - error.border[i]));
+      expect(distance).toBeGreaterThan(120);
+      for (const card of [notice, error]) {
+        expect(contrast(card.who, card.background)).toBeGreaterThanOrEqual(4.5);
+        // The coloured edge is what tells them apart: 3:1 against the card (WCAG 1.4.11).
+        expect(contrast(card.border, card.background)).toBeGreaterThanOrEqual(3);
+      }
+      const axe = await new AxeBuilder({ page }).include('.rd-notice').withRules(['color-contrast']).analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    });
+  }
+});

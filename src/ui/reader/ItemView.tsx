@@ -9,7 +9,7 @@ import { Output } from './Output.tsx';
 import { RawJson } from './RawJson.tsx';
 import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
-import { BranchIcon, TagIcon } from './icons.tsx';
+import { AlertIcon, BranchIcon, InfoIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
 import { LabelButton, LabelForm } from './labels/LabelEditor.tsx';
 
@@ -26,7 +26,19 @@ export function formatTime(iso?: string): string {
 }
 
 /** The line above an item: who, when, label, link and JSON. */
-export function ItemMeta({ item, model, who, children }: { item: RenderItem; model: ReaderModel; who: string; children?: preact.ComponentChildren }) {
+export function ItemMeta({
+  item,
+  model,
+  who,
+  icon,
+  children,
+}: {
+  item: RenderItem;
+  model: ReaderModel;
+  who: string;
+  icon?: preact.ComponentChildren;
+  children?: preact.ComponentChildren;
+}) {
   const leaf = model.view.value?.leafId;
   const href = `#/s/${encodeURIComponent(model.id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), entry: item.entryId })}`;
   return (
@@ -34,7 +46,10 @@ export function ItemMeta({ item, model, who, children }: { item: RenderItem; mod
       <div class="rd-meta">
         {/* What the entry is wraps inside its own box; its label button and #N stay on the first line. */}
         <span class="rd-meta-main">
-          <span class="rd-who">{who}</span>
+          <span class="rd-who">
+            {icon}
+            {who}
+          </span>
           {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
           {item.label && (
             <span class="rd-label" title="Label">
@@ -107,7 +122,12 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
     case 'notice':
       return (
         <div class={`rd-item rd-notice ${item.notice}`} role={item.notice === 'error' ? 'note' : undefined}>
-          <ItemMeta item={item} model={model} who={item.notice === 'error' ? 'Error' : item.notice === 'aside' ? 'Aside' : 'Notice'}>
+          <ItemMeta
+            item={item}
+            model={model}
+            who={item.notice === 'error' ? 'Error' : item.notice === 'aside' ? 'Aside' : 'Notice'}
+            icon={item.notice === 'error' ? <AlertIcon /> : item.notice === 'notice' ? <InfoIcon /> : undefined}
+          >
             <span class="muted">{item.customType}</span>
           </ItemMeta>
           <Markdown text={item.text} />
