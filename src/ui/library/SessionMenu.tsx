@@ -18,7 +18,7 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
   };
   const targets = exportTargets();
   return (
-    <details class="menu" ref={details}>
+    <details class="menu" ref={details} onToggle={() => keepOnScreen(details.current)}>
       <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
       <div class="menu-items" role="group" aria-label="Session actions">
         {targets.map((t) => (
@@ -63,4 +63,20 @@ function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
       document.removeEventListener('pointerdown', onPointer);
     };
   }, []);
+}
+
+/** Margin the open menu keeps from the screen's edges (px). */
+const EDGE = 12;
+
+/** Shifts an open menu sideways so it does not touch (or cross) either edge of the screen. */
+function keepOnScreen(menu: HTMLDetailsElement | null) {
+  const items = menu?.querySelector<HTMLElement>('.menu-items');
+  if (!menu?.open || !items) return;
+  items.style.setProperty('--menu-shift', '0px');
+  const box = items.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  let shift = 0;
+  if (box.right > width - EDGE) shift = width - EDGE - box.right;
+  if (box.left + shift < EDGE) shift = EDGE - box.left;
+  items.style.setProperty('--menu-shift', `${shift}px`);
 }

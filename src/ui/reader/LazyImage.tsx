@@ -3,9 +3,10 @@ import type { ImageRef } from '../../core/view/types.ts';
 import type { ReaderModel } from './model.ts';
 
 function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  // A no-break space: "3.2 KB" never breaks between the number and its unit.
+  if (n < 1024) return `${n}\u00a0B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)}\u00a0KB`;
+  return `${(n / 1024 / 1024).toFixed(1)}\u00a0MB`;
 }
 
 /** A file that is not shown as a picture: a chip with its type and size. */

@@ -5,6 +5,7 @@ import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemRow } from './ItemView.tsx';
+import { KeysHelp } from './KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
@@ -211,6 +212,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
         />
       )}
       {model.viewer.value && <ImageViewer model={model} />}
+      {model.helpOpen.value && <KeysHelp model={model} />}
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />

@@ -70,6 +70,8 @@ export function createReaderModel(id: string) {
   const stats = signal<StatsView | null>(null);
   /** First item on screen (kept for keyboard jumps). */
   const topIndex = signal(0);
+  /** The keyboard help ("?"). */
+  const helpOpen = signal(false);
   /** The entry whose label form is open, if any. */
   const labelling = signal<string | null>(null);
   /** The full-screen picture viewer: the branch's pictures and the one shown; null when closed. */
@@ -347,6 +349,7 @@ export function createReaderModel(id: string) {
     stats,
     topIndex,
     viewer,
+    helpOpen,
     labelling,
     setLabel,
     refresh,
