@@ -14,7 +14,8 @@ export function KeysHelp({ model }: { model: ReaderModel }) {
     model.helpOpen.value = false;
   };
   return (
-    <div class="rd-help-scrim" onClick={(e) => e.target === e.currentTarget && shut()}>
+    <div class="rd-help-wrap">
+      <button type="button" class="rd-help-scrim" tabIndex={-1} aria-label="Close the keyboard help" onClick={shut} />
       <div class="rd-help" role="dialog" aria-modal="true" aria-labelledby="rd-help-title">
         <div class="rd-help-head">
           <h2 id="rd-help-title">Keyboard</h2>
