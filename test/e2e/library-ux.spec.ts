@@ -98,9 +98,22 @@ for (const width of [360, 390]) {
         name: `s${i}.jsonl`,
         text: makeSession(`77777777-0000-4000-8000-00000000000${i}`, `Session ${i} with a rather long title that wraps on a phone`),
       }));
-      await importSample(page, more);
+      await importSample(page, [...more, { name: 'ux.jsonl', text: uxSession() }]);
+      // Nothing of a row covers its menu button (a long model name wraps instead).
+      const covered = await page.locator('.session-card .menu summary').evaluateAll(
+        (els) =>
+          els.filter((el) => {
+            const r = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return r.top >= 0 && r.bottom <= innerHeight && !el.contains(hit);
+          }).length,
+      );
+      expect(covered).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       // Every size in the facts is one unbroken piece ("3.2 KB", never "3.2 / KB").
-      const broken = await page.locator('.facts .fact').evaluateAll((els) => els.filter((el) => el.getClientRects().length > 1).map((el) => el.textContent));
+      const broken = await page
+        .locator('.facts .fact:not(.long)')
+        .evaluateAll((els) => els.filter((el) => el.getClientRects().length > 1).map((el) => el.textContent));
       expect(broken).toEqual([]);
       expect(await page.locator('.facts .fact', { hasText: /\d KB$/ }).count()).toBeGreaterThan(0);
 

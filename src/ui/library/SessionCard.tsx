@@ -13,14 +13,17 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
   const title = displayTitle(session);
   // The rename field starts with the title on screen (a session without a title shows its first message).
   const renameStart = session.title?.trim() || (session.firstMessage?.trim() ? title : '');
-  const facts = [
-    formatDate(Date.parse(session.created) || session.modified),
-    shortModel(session.model),
-    formatBytes(session.size),
-    plural(session.entryCount, 'entry', 'entries'),
-    session.branchCount > 1 ? plural(session.branchCount, 'branch', 'branches') : '',
-    formatCost(session.totals.cost),
-  ].filter(Boolean);
+  // [text, may break inside]: a model name may be longer than a phone is wide; the rest stay whole.
+  const facts = (
+    [
+      [formatDate(Date.parse(session.created) || session.modified), false],
+      [shortModel(session.model), true],
+      [formatBytes(session.size), false],
+      [plural(session.entryCount, 'entry', 'entries'), false],
+      [session.branchCount > 1 ? plural(session.branchCount, 'branch', 'branches') : '', false],
+      [formatCost(session.totals.cost), false],
+    ] as Array<[string, boolean]>
+  ).filter(([text]) => text);
   return (
     <li class="session-card" data-session-id={session.id}>
       <input
@@ -54,10 +57,10 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
         )}
         <p class="facts">
           {/* Each fact stays whole ("3.2 KB" never breaks between number and unit); lines break between facts. */}
-          {facts.map((fact, i) => (
+          {facts.map(([fact, breaks], i) => (
             <Fragment key={i}>
               {i > 0 && ' · '}
-              <span class="fact">{fact}</span>
+              <span class={breaks ? 'fact long' : 'fact'}>{fact}</span>
             </Fragment>
           ))}
           {session.variantOf && <span class="badge">variant</span>}
