@@ -40,6 +40,7 @@ export function ItemMeta({
   children?: preact.ComponentChildren;
 }) {
   const leaf = model.view.value?.leafId;
+  const editing = !!item.entryId && model.labelling.value === item.entryId;
   const href = `#/s/${encodeURIComponent(model.id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), entry: item.entryId })}`;
   return (
     <>
@@ -58,14 +59,14 @@ export function ItemMeta({
           )}
           {children}
         </span>
-        {item.entryId && <LabelButton item={item} model={model} />}
+        {item.entryId && <LabelButton item={item} model={model} editing={editing} />}
         {item.entryId && (
           <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
             #{item.line}
           </a>
         )}
       </div>
-      {item.entryId && model.labelling.value === item.entryId && <LabelForm item={item} model={model} />}
+      {editing && <LabelForm item={item} model={model} />}
     </>
   );
 }
@@ -237,9 +238,14 @@ export function ItemView({ item, model, hit, reveal = '' }: { item: RenderItem |
   if (item.kind === 'folded') return null;
   return (
     <div class={`rd-row ${hit ? 'hit' : ''}`} data-entry={item.entryId}>
-      <RevealContext.Provider value={hit ? reveal : ''}>
+      {/* Only the current hit's row gets a provider (the default '' serves every other row at no cost). */}
+      {hit && reveal ? (
+        <RevealContext.Provider value={reveal}>
+          <Body item={item} model={model} />
+        </RevealContext.Provider>
+      ) : (
         <Body item={item} model={model} />
-      </RevealContext.Provider>
+      )}
       <Forks item={item} model={model} />
     </div>
   );

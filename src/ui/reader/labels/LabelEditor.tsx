@@ -4,8 +4,7 @@ import { TagIcon } from '../icons.tsx';
 import type { ReaderModel } from '../model.ts';
 
 /** The button that opens an entry's label form: always shown (a phone has no hover). */
-export function LabelButton({ item, model }: { item: RenderItem; model: ReaderModel }) {
-  const editing = model.labelling.value === item.entryId;
+export function LabelButton({ item, model, editing }: { item: RenderItem; model: ReaderModel; editing: boolean }) {
   return (
     <button
       type="button"
