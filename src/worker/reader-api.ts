@@ -5,6 +5,8 @@ import {
   buildStats,
   chooseLeaf,
   findInBranch,
+  imagesInBranch,
+  type BranchImage,
   marksOf,
   positionOf,
   windowOf,
@@ -143,6 +145,12 @@ export function createReaderApi(env: WorkerEnv) {
     ): Promise<Array<{ index: number; entryId: string }>> {
       const { source, branch } = await branchFor(params);
       return findInBranch(source, branch, filterOf(params.filter), String(params.query ?? ''));
+    },
+
+    /** The pictures of the branch under a filter, in reading order (the full-screen viewer steps through them). */
+    async branchImages(params: { id: string; leafId?: string | null; filter?: ItemFilter }, _ctx?: CallContext): Promise<BranchImage[]> {
+      const { source, branch } = await branchFor(params);
+      return imagesInBranch(source, branch, filterOf(params.filter));
     },
 
     /** Totals for the branch and the whole file, per model, and the context size over the turns. */

@@ -46,7 +46,7 @@ test('after the first import the page asks for persistent storage, and the meter
   await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await expect.poll(() => page.evaluate(() => (window as unknown as { __persistAsked?: number }).__persistAsked ?? 0)).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Settings' }).click();
-  await expect(page.getByText(/^Storage: .+ of .+ used$/)).toBeVisible();
+  await expect(page.getByText(/^Browser's estimate: .+ of .+ used$/)).toBeVisible();
   await expect(page.locator('#storage-meter')).toHaveAttribute('value', /.+/);
 });
 

@@ -7,6 +7,7 @@ export { filterRows, passes, buildMarks, isError, searchableText, findItems } fr
 export { buildStats, emptyTotals } from './stats.ts';
 export { formatTokens, tokenChange } from './figures.ts';
 export { buildContextView } from './context-view.ts';
+export { imagesInBranch, imagesOfItem } from './images.ts';
 export { openSource, sourceOfIndex, newestLeaf, titleOf, type SessionSource } from './source.ts';
 export { splitUserContent, parseEnvelope, imageRef, MAX_PART_CHARS } from './parts.ts';
 export {

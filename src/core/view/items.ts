@@ -1,5 +1,6 @@
 import { clip, contentImages, contentParts, contentText, imageRef, isObject, num, prettyJson, splitUserContent, str, type Loose } from './parts.ts';
 import { dataSummary, fileMentionDraft } from './state-items.ts';
+import { previewOf } from './outline.ts';
 import { orphanToolView, toResultView, toToolView } from './tools.ts';
 import type { SessionSource } from './source.ts';
 import { usageTotal } from '../usage.ts';
@@ -34,7 +35,12 @@ function assistantBlocks(message: Loose, entryId: string, pending: Map<string, T
     if (!isObject(part)) return;
     if (part.type === 'text') blocks.push({ kind: 'text', text: clip(str(part.text)).text });
     else if (part.type === 'thinking')
-      blocks.push({ kind: 'thinking', text: part.redacted === true ? '' : clip(str(part.thinking)).text, redacted: part.redacted === true });
+      blocks.push({
+        kind: 'thinking',
+        text: part.redacted === true ? '' : clip(str(part.thinking)).text,
+        redacted: part.redacted === true,
+        ...(str(part.thinkingSignature) || str(part.signature) ? { signed: true } : {}),
+      });
     else if (part.type === 'redactedThinking') blocks.push({ kind: 'thinking', text: '', redacted: true });
     else if (part.type === 'image') blocks.push({ kind: 'image', image: imageRef(part, entryId, i) });
     else if (part.type === 'toolCall') {
@@ -306,6 +312,13 @@ export function buildItem(source: SessionSource, branch: readonly number[], row:
   if (typeof entry.timestamp === 'string') item.timestamp = entry.timestamp;
   const label = source.labels().get(entryId);
   if (label) item.label = label;
+  if (item.kind === 'labelChange') {
+    // Name the labelled entry as the reader shows it (#line, first words), not by its raw id.
+    const target = source.index.indexById.get(item.targetId);
+    item.targetLine = target === undefined ? null : (source.index.lines[target] ?? null);
+    const body = target === undefined ? null : source.body(target);
+    item.targetPreview = body ? previewOf(body).slice(0, 60) || str(isObject(body.message) ? body.message.role : body.type) : '';
+  }
   if (pending.size) {
     for (let r = row + 1; r < branch.length && r <= row + PAIR_REACH && pending.size; r++) {
       const next = source.body(branch[r]);

@@ -17,6 +17,12 @@ export interface ImageRef {
   showable: boolean;
 }
 
+/** A picture of the transcript: where it is shown (`index`, the item's position under the filter) and what to fetch. */
+export interface BranchImage {
+  index: number;
+  image: ImageRef;
+}
+
 /** An attachment of a user message, from Rho's `<attachment …>` envelope. */
 export interface AttachmentView {
   name: string;
@@ -60,7 +66,8 @@ export interface ToolResultView {
 /** One block of an assistant turn, in the order it was streamed. */
 export type AssistantBlock =
   | { kind: 'text'; text: string }
-  | { kind: 'thinking'; text: string; redacted: boolean }
+  /** `signed`: the block carries a provider signature (with empty text: encrypted reasoning only). */
+  | { kind: 'thinking'; text: string; redacted: boolean; signed?: boolean }
   | { kind: 'image'; image: ImageRef }
   | { kind: 'tool'; tool: ToolView }
   | { kind: 'other'; type: string; json: string };
@@ -138,11 +145,13 @@ export type RenderItem = ItemBase &
         method: string | null;
       }
     | { kind: 'branchSummary'; summary: string; fromId: string }
-    | { kind: 'labelChange'; targetId: string; text: string }
+    /** `targetLine`/`targetPreview`: the labelled entry's line and first words (null/'' when it is not in the file). */
+    | { kind: 'labelChange'; targetId: string; text: string; targetLine?: number | null; targetPreview?: string }
     | {
         kind: 'state';
         type: string;
-        text: string /** One line that says what the state holds (the row's summary), when the text's first line would not. */;
+        text: string;
+        /** One line that says what the state holds (the row's summary), when the text's first line would not. */
         summary?: string;
       }
     | { kind: 'unknown'; type: string }

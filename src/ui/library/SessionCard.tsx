@@ -1,7 +1,9 @@
 import { useSignal } from '@preact/signals';
+import { Fragment } from 'preact';
 import type { SearchHit, SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
-import { renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
+import { splitMatches } from '../models/highlight.ts';
+import { query, renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
@@ -9,14 +11,19 @@ import { SessionMenu } from './SessionMenu.tsx';
 export function SessionCard({ session, hit }: { session: SessionSummary; hit?: SearchHit }) {
   const renaming = useSignal(false);
   const title = displayTitle(session);
-  const facts = [
-    formatDate(Date.parse(session.created) || session.modified),
-    shortModel(session.model),
-    formatBytes(session.size),
-    plural(session.entryCount, 'entry', 'entries'),
-    session.branchCount > 1 ? plural(session.branchCount, 'branch', 'branches') : '',
-    formatCost(session.totals.cost),
-  ].filter(Boolean);
+  // The rename field starts with the title on screen (a session without a title shows its first message).
+  const renameStart = session.title?.trim() || (session.firstMessage?.trim() ? title : '');
+  // [text, may break inside]: a model name may be longer than a phone is wide; the rest stay whole.
+  const facts = (
+    [
+      [formatDate(Date.parse(session.created) || session.modified), false],
+      [shortModel(session.model), true],
+      [formatBytes(session.size), false],
+      [plural(session.entryCount, 'entry', 'entries'), false],
+      [session.branchCount > 1 ? plural(session.branchCount, 'branch', 'branches') : '', false],
+      [formatCost(session.totals.cost), false],
+    ] as Array<[string, boolean]>
+  ).filter(([text]) => text);
   return (
     <li class="session-card" data-session-id={session.id}>
       <input
@@ -29,10 +36,10 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
       <div class="session-main">
         {renaming.value ? (
           <RenameForm
-            initial={session.title ?? ''}
+            initial={renameStart}
             onDone={(next) => {
               renaming.value = false;
-              if (next?.trim() && next !== session.title) void renameSession(session.id, next.trim());
+              if (next?.trim() && next.trim() !== renameStart) void renameSession(session.id, next.trim());
             }}
           />
         ) : (
@@ -49,12 +56,20 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
           </a>
         )}
         <p class="facts">
-          {facts.join(' · ')}
+          {/* Each fact stays whole ("3.2 KB" never breaks between number and unit); lines break between facts. */}
+          {facts.map(([fact, breaks], i) => (
+            <Fragment key={i}>
+              {i > 0 && ' · '}
+              <span class={breaks ? 'fact long' : 'fact'}>{fact}</span>
+            </Fragment>
+          ))}
           {session.variantOf && <span class="badge">variant</span>}
           {subagentCounts.value.has(session.id) && <span class="badge">{plural(subagentCounts.value.get(session.id) ?? 0, 'subagent')}</span>}
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}
         </p>
-        {hit?.snippet && <p class="snippet">{hit.snippet}</p>}
+        {hit?.snippet && (
+          <p class="snippet">{splitMatches(hit.snippet, query.value).map(([piece, match], i) => (match ? <mark key={i}>{piece}</mark> : piece))}</p>
+        )}
       </div>
       <SessionMenu
         session={session}
@@ -83,6 +98,7 @@ function RenameForm({ initial, onDone }: { initial: string; onDone: (title: stri
         id="rename-input"
         value={value.value}
         autoFocus
+        onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
         onInput={(e) => {
           value.value = (e.target as HTMLInputElement).value;
         }}

@@ -4,6 +4,7 @@ import { copyResumeCommand, exportActiveBranch, exportOne, exportTargets, resume
 import { deleteSessions } from '../models/library.ts';
 import { displayTitle } from '../models/format.ts';
 import { openShare } from '../share/share-model.ts';
+import { shownBranch } from '../models/shown-branch.ts';
 
 const TARGET_LABEL: Record<ExportTarget, string> = { download: 'Download', save: 'Save as…', share: 'Share…' };
 
@@ -18,7 +19,7 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
   };
   const targets = exportTargets();
   return (
-    <details class="menu" ref={details}>
+    <details class="menu" ref={details} onToggle={() => keepOnScreen(details.current)}>
       <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
       <div class="menu-items" role="group" aria-label="Session actions">
         {targets.map((t) => (
@@ -29,7 +30,7 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
         <button type="button" onClick={act(() => openShare({ id: session.id, title: displayTitle(session) }))}>
           Share a copy…
         </button>
-        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download'))}>
+        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download', shownBranch(session.id)))}>
           Export active branch
         </button>
         {resumeCommands(session).map(({ agent, command }) => (
@@ -66,4 +67,20 @@ function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
       document.removeEventListener('pointerdown', onPointer);
     };
   }, []);
+}
+
+/** Margin the open menu keeps from the screen's edges (px). */
+const EDGE = 12;
+
+/** Shifts an open menu sideways so it does not touch (or cross) either edge of the screen. */
+function keepOnScreen(menu: HTMLDetailsElement | null) {
+  const items = menu?.querySelector<HTMLElement>('.menu-items');
+  if (!menu?.open || !items) return;
+  items.style.setProperty('--menu-shift', '0px');
+  const box = items.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  let shift = 0;
+  if (box.right > width - EDGE) shift = width - EDGE - box.right;
+  if (box.left + shift < EDGE) shift = EDGE - box.left;
+  items.style.setProperty('--menu-shift', `${shift}px`);
 }

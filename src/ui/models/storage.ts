@@ -4,6 +4,8 @@ import { isMissingMethod, library, type StorageInfo } from './calls.ts';
 
 /** Usage, quota and persistence of this device's storage; null until measured. */
 export const storage = signal<StorageInfo | null>(null);
+/** The user asked to keep the data and the browser said no (its persist() answered false). */
+export const persistRefused = signal(false);
 
 /** Measures storage again (after imports and deletes). */
 export async function refreshStorage(): Promise<void> {
@@ -23,6 +25,7 @@ export async function refreshStorage(): Promise<void> {
  */
 export async function askToPersist(): Promise<void> {
   if (storage.value?.persistent) return;
-  await requestPersistence().catch(() => false);
+  const granted = await requestPersistence().catch(() => false);
+  persistRefused.value = !granted;
   await refreshStorage();
 }

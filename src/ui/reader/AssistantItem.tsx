@@ -1,8 +1,10 @@
 import type { RenderItem, UsageView } from '../../core/view/types.ts';
+import { useContext } from 'preact/hooks';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { ItemMeta } from './ItemView.tsx';
 import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from './model.ts';
+import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 type AssistantView = Extract<RenderItem, { kind: 'assistant' }>;
@@ -33,6 +35,7 @@ function Usage({ usage }: { usage: UsageView }) {
 
 /** An assistant turn: text, thinking (collapsed unless toggled on), images, tool calls with results. */
 export function AssistantItem({ item, model }: { item: AssistantView; model: ReaderModel }) {
+  const reveal = useContext(RevealContext);
   const hideTools = model.filter.value === 'no-tools';
   const failed = item.stopReason === 'error' || item.stopReason === 'aborted';
   return (
@@ -47,13 +50,28 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
         switch (block.kind) {
           case 'text':
             return <Markdown key={i} text={block.text} />;
-          case 'thinking':
+          case 'thinking': {
+            // Only a signature, no text: the provider returned the reasoning encrypted (e.g. Anthropic's signed thinking).
+            const encrypted = block.redacted || (!block.text.trim() && block.signed === true);
+            const open = model.showThinking.value || holds(block.text, reveal);
             return (
-              <details key={`${i}:${model.showThinking.value}`} class="rd-thinking" open={model.showThinking.value}>
-                <summary>{block.redacted ? 'Thinking (redacted)' : 'Thinking'}</summary>
-                {block.redacted ? <p class="muted">The provider kept this reasoning encrypted.</p> : <Markdown text={block.text} />}
+              <details key={`${i}:${open}`} class="rd-thinking" open={open}>
+                <summary>
+                  {block.redacted ? 'Thinking (redacted)' : encrypted ? 'Thinking (encrypted)' : block.text.trim() ? 'Thinking' : 'Thinking (empty)'}
+                </summary>
+                {encrypted ? (
+                  <p class="muted">
+                    Encrypted reasoning: the provider sent the model's thinking only as an encrypted signature, which the agent sends back to it. There is no
+                    text to show.
+                  </p>
+                ) : block.text.trim() ? (
+                  <Markdown text={block.text} />
+                ) : (
+                  <p class="muted">The model's thinking was empty.</p>
+                )}
               </details>
             );
+          }
           case 'image':
             return <LazyImage key={i} image={block.image} model={model} alt={`Picture made by the model (${i + 1})`} />;
           case 'tool':

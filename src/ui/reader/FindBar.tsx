@@ -36,7 +36,13 @@ export function FindBar({ model, onClose }: { model: ReaderModel; onClose: () =>
         }}
       />
       <span class="rd-find-count" role="status" aria-live="polite">
-        {model.query.value.trim() ? (hits.length ? `${at + 1} of ${hits.length}` : 'No matches') : ''}
+        {!model.query.value.trim()
+          ? ''
+          : model.foundFor.value !== model.query.value
+            ? 'Searching…'
+            : hits.length
+              ? `${at + 1} of ${hits.length}`
+              : 'No matches'}
       </span>
       <button type="button" onClick={() => model.stepHit(-1)} disabled={!hits.length} aria-label="Previous match">
         ↑

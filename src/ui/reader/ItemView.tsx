@@ -1,4 +1,5 @@
 import { Component } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { RenderItem } from '../../core/view/types.ts';
 import { tokenChange } from '../../core/view/figures.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
@@ -8,9 +9,11 @@ import type { ReaderModel } from './model.ts';
 import { Output } from './Output.tsx';
 import { RawJson } from './RawJson.tsx';
 import { SubagentLinks } from './Subagents.tsx';
+import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
-import { BranchIcon, TagIcon } from './icons.tsx';
+import { AlertIcon, BranchIcon, InfoIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
+import { LabelButton, LabelForm } from './labels/LabelEditor.tsx';
 
 /** One formatter for every row: toLocaleString builds a new one per call, which costs more than the row. */
 let dateFormat: Intl.DateTimeFormat | null = null;
@@ -25,26 +28,48 @@ export function formatTime(iso?: string): string {
 }
 
 /** The line above an item: who, when, label, link and JSON. */
-export function ItemMeta({ item, model, who, children }: { item: RenderItem; model: ReaderModel; who: string; children?: preact.ComponentChildren }) {
+export function ItemMeta({
+  item,
+  model,
+  who,
+  icon,
+  children,
+}: {
+  item: RenderItem;
+  model: ReaderModel;
+  who: string;
+  icon?: preact.ComponentChildren;
+  children?: preact.ComponentChildren;
+}) {
   const leaf = model.view.value?.leafId;
+  const editing = !!item.entryId && model.labelling.value === item.entryId;
   const href = `#/s/${encodeURIComponent(model.id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), entry: item.entryId })}`;
   return (
-    <div class="rd-meta">
-      <span class="rd-who">{who}</span>
-      {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
-      {item.label && (
-        <span class="rd-label" title="Label">
-          <TagIcon /> {item.label}
+    <>
+      <div class="rd-meta">
+        {/* What the entry is wraps inside its own box; its label button and #N stay on the first line. */}
+        <span class="rd-meta-main">
+          <span class="rd-who">
+            {icon}
+            {who}
+          </span>
+          {item.timestamp && <time dateTime={item.timestamp}>{formatTime(item.timestamp)}</time>}
+          {item.label && (
+            <span class="rd-label" title="Label">
+              <TagIcon /> {item.label}
+            </span>
+          )}
+          {children}
         </span>
-      )}
-      {children}
-      <span class="rd-spacer" />
-      {item.entryId && (
-        <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
-          #{item.line}
-        </a>
-      )}
-    </div>
+        {item.entryId && <LabelButton item={item} model={model} editing={editing} />}
+        {item.entryId && (
+          <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
+            #{item.line}
+          </a>
+        )}
+      </div>
+      {editing && <LabelForm item={item} model={model} />}
+    </>
   );
 }
 
@@ -65,6 +90,7 @@ function Forks({ item, model }: { item: RenderItem; model: ReaderModel }) {
 }
 
 function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
+  const reveal = useContext(RevealContext);
   switch (item.kind) {
     case 'user':
       return <UserItem item={item} model={model} />;
@@ -99,7 +125,12 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
     case 'notice':
       return (
         <div class={`rd-item rd-notice ${item.notice}`} role={item.notice === 'error' ? 'note' : undefined}>
-          <ItemMeta item={item} model={model} who={item.notice === 'error' ? 'Error' : item.notice === 'aside' ? 'Aside' : 'Notice'}>
+          <ItemMeta
+            item={item}
+            model={model}
+            who={item.notice === 'error' ? 'Error' : item.notice === 'aside' ? 'Aside' : 'Notice'}
+            icon={item.notice === 'error' ? <AlertIcon /> : item.notice === 'notice' ? <InfoIcon /> : undefined}
+          >
             <span class="muted">{item.customType}</span>
           </ItemMeta>
           <Markdown text={item.text} />
@@ -129,7 +160,7 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
       );
     case 'compaction':
       return (
-        <details class="rd-item rd-compaction">
+        <details class="rd-item rd-compaction" open={holds(item.summary, reveal)} key={String(holds(item.summary, reveal))}>
           <summary>
             <span class="rd-divider-text">
               Compaction{item.method ? ` (${item.method})` : ''}: {tokenChange(item.tokensBefore, item.tokensAfter)}
@@ -159,18 +190,30 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
           <Markdown text={item.summary || '(empty: a marker only)'} />
         </div>
       );
-    case 'labelChange':
+    case 'labelChange': {
+      const leaf = model.view.value?.leafId;
+      const target = `#/s/${encodeURIComponent(model.id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), entry: item.targetId })}`;
       return (
         <div class="rd-divider label">
           <TagIcon />
           <span>
-            {item.text ? `Labelled “${item.text}”` : 'Label cleared'} (entry {item.targetId})
+            {item.text ? `Labelled “${item.text}”` : 'Label cleared'}
+            {' on '}
+            {item.targetLine ? (
+              <a href={target} class="rd-label-target">
+                #{item.targetLine}
+                {item.targetPreview ? ` “${item.targetPreview}”` : ''}
+              </a>
+            ) : (
+              'an entry that is not in this file'
+            )}
           </span>
         </div>
       );
+    }
     case 'state':
       return (
-        <details class="rd-small">
+        <details class="rd-small" open={holds(item.text, reveal)} key={String(holds(item.text, reveal))}>
           <summary>
             {item.type}
             {item.summary ? `: ${item.summary}` : item.text ? `: ${item.text.split('\n')[0].slice(0, 100)}` : ''}
@@ -190,21 +233,28 @@ function Body({ item, model }: { item: RenderItem; model: ReaderModel }) {
   }
 }
 
-/** One transcript row: the item, its fork markers, a placeholder while it loads. */
-export function ItemView({ item, model, hit }: { item: RenderItem | undefined; model: ReaderModel; hit: boolean }) {
+/** One transcript row: the item, its fork markers, a placeholder while it loads. `reveal`: the find query when this row holds the current hit. */
+export function ItemView({ item, model, hit, reveal = '' }: { item: RenderItem | undefined; model: ReaderModel; hit: boolean; reveal?: string }) {
   if (!item) return <div class="rd-placeholder" aria-busy="true" />;
   // A tool result shown inside its call's row: nothing of its own.
   if (item.kind === 'folded') return null;
   return (
     <div class={`rd-row ${hit ? 'hit' : ''}`} data-entry={item.entryId}>
-      <Body item={item} model={model} />
+      {/* Only the current hit's row gets a provider (the default '' serves every other row at no cost). */}
+      {hit && reveal ? (
+        <RevealContext.Provider value={reveal}>
+          <Body item={item} model={model} />
+        </RevealContext.Provider>
+      ) : (
+        <Body item={item} model={model} />
+      )}
       <SubagentLinks item={item} model={model} />
       <Forks item={item} model={model} />
     </div>
   );
 }
 
-type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolean };
+type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolean; reveal?: string };
 
 /**
  * An ItemView that renders again only when its own props change. The list re-renders on every
@@ -213,10 +263,10 @@ type ItemProps = { item: RenderItem | undefined; model: ReaderModel; hit: boolea
  */
 export class ItemRow extends Component<ItemProps> {
   shouldComponentUpdate(next: ItemProps): boolean {
-    return next.item !== this.props.item || next.hit !== this.props.hit || next.model !== this.props.model;
+    return next.item !== this.props.item || next.hit !== this.props.hit || next.model !== this.props.model || next.reveal !== this.props.reveal;
   }
 
-  render({ item, model, hit }: ItemProps) {
-    return <ItemView item={item} model={model} hit={hit} />;
+  render({ item, model, hit, reveal }: ItemProps) {
+    return <ItemView item={item} model={model} hit={hit} reveal={reveal} />;
   }
 }

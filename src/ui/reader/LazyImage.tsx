@@ -3,9 +3,10 @@ import type { ImageRef } from '../../core/view/types.ts';
 import type { ReaderModel } from './model.ts';
 
 function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  // A no-break space: "3.2 KB" never breaks between the number and its unit.
+  if (n < 1024) return `${n}\u00a0B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)}\u00a0KB`;
+  return `${(n / 1024 / 1024).toFixed(1)}\u00a0MB`;
 }
 
 /** A file that is not shown as a picture: a chip with its type and size. */
@@ -23,12 +24,12 @@ export function FileChip({ name, mimeType, note }: { name: string; mimeType: str
 
 /**
  * An image from the session: fetched from the worker as a Blob (only when mounted, i.e. on screen),
- * shown through a blob: URL in an <img>; SVG and non-images are chips, missing blobs say so.
+ * shown through a blob: URL in an <img>; a tap opens it full screen (ImageViewer). SVG and non-images
+ * are chips, missing blobs say so.
  */
 export function LazyImage({ image, model, alt }: { image: ImageRef; model: ReaderModel; alt: string }) {
   const [url, setUrl] = useState<string | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'broken'>('loading');
-  const [large, setLarge] = useState(false);
   useEffect(() => {
     if (!image.showable) return;
     let live = true;
@@ -64,13 +65,7 @@ export function LazyImage({ image, model, alt }: { image: ImageRef; model: Reade
   if (state === 'broken') return <FileChip name={alt} mimeType={image.mimeType} note="could not be decoded" />;
   if (!url) return <span class="rd-img-wait" role="img" aria-label={`${alt} (loading)`} />;
   return (
-    <button
-      type="button"
-      class={`rd-img ${large ? 'large' : ''}`}
-      onClick={() => setLarge(!large)}
-      aria-label={`${alt}: ${large ? 'shrink' : 'enlarge'}`}
-      aria-pressed={large}
-    >
+    <button type="button" class="rd-img" onClick={() => void model.openViewer(image)} aria-label={`${alt}: open full screen`}>
       <img src={url} alt={alt} loading="lazy" decoding="async" onError={() => setState('broken')} />
     </button>
   );

@@ -1,13 +1,17 @@
-import { useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
+import { holds, RevealContext } from './reveal.ts';
 
 /** Lines shown before "N more lines". */
 export const PREVIEW_LINES = 12;
 
 /** Long text as a <pre>, collapsed after a few lines with "N more lines". */
 export function Output({ text, class: className = '', lines = PREVIEW_LINES }: { text: string; class?: string; lines?: number }) {
-  const [open, setOpen] = useState(false);
+  const [userOpen, setOpen] = useState<boolean | null>(null);
   const all = text.split('\n');
   const hidden = all.length - lines;
+  // The current find hit past the preview opens it (until the user closes it again).
+  const reveal = useContext(RevealContext);
+  const open = userOpen ?? (!!reveal && hidden > 2 && holds(all.slice(lines).join('\n'), reveal));
   const shown = open || hidden <= 2 ? text : all.slice(0, lines).join('\n');
   return (
     <div class={`rd-output ${className}`}>
@@ -23,9 +27,11 @@ export function Output({ text, class: className = '', lines = PREVIEW_LINES }: {
 
 /** A unified diff with added and removed lines marked. */
 export function Diff({ diff }: { diff: string }) {
-  const [open, setOpen] = useState(false);
+  const [userOpen, setOpen] = useState<boolean | null>(null);
   const all = diff.split('\n');
   const limit = 40;
+  const reveal = useContext(RevealContext);
+  const open = userOpen ?? (!!reveal && all.length > limit && holds(all.slice(limit).join('\n'), reveal));
   const shown = open ? all : all.slice(0, limit);
   return (
     <div class="rd-output rd-diff">

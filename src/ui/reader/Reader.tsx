@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter } from '../../core/view/types.ts';
+import { exportActiveBranch, exportTargets } from '../models/exports.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
 import { NewRowsPill, useFollowLive } from './follow.tsx';
 import { openShare } from '../share/share-model.ts';
 import { highlightMatches } from './highlight-matches.ts';
 import { ItemRow } from './ItemView.tsx';
+import { KeysHelp } from './KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
@@ -13,6 +15,7 @@ import { StatsPanel } from './StatsPanel.tsx';
 import { ParentBanner } from './Subagents.tsx';
 import { Tree } from './Tree.tsx';
 import { VirtualList } from './VirtualList.tsx';
+import { ImageViewer } from './viewer/ImageViewer.tsx';
 import './reader.css';
 
 /** Props the app mounts the reader with (route `#/s/<id>?leaf=…&entry=…`). */
@@ -44,6 +47,8 @@ function Transcript({ model }: { model: ReaderModel }) {
   const host = useRef<HTMLDivElement>(null);
   const query = model.query.value;
   useFollowLive(model, () => host.current);
+  // What the current hit's row opens for: the query the hits were found for.
+  const needle = model.foundFor.value.trim().toLowerCase();
   const onTop = useCallback(
     (i: number) => {
       model.topIndex.value = i;
@@ -78,7 +83,7 @@ function Transcript({ model }: { model: ReaderModel }) {
         onTop={onTop}
         hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
-        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} />}
+        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
       />
       <NewRowsPill model={model} />
     </div>
@@ -222,9 +227,21 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           }}
         />
       )}
+      {model.viewer.value && <ImageViewer model={model} />}
+      {model.helpOpen.value && <KeysHelp model={model} />}
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
+          {view && (
+            <div class="rd-side-actions">
+              <button
+                type="button"
+                onClick={() => void exportActiveBranch(id, exportTargets().includes('share') ? 'share' : 'download', view.leafId ?? undefined)}
+              >
+                Export this branch
+              </button>
+            </div>
+          )}
           <details class="rd-keys">
             <summary>Keyboard</summary>
             <dl>

@@ -1,7 +1,9 @@
+import { useContext } from 'preact/hooks';
 import type { ToolView } from '../../core/view/types.ts';
 import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from './model.ts';
 import { Diff, Output } from './Output.tsx';
+import { holds, RevealContext } from './reveal.ts';
 
 /** One line saying what the call did, for the common tools. */
 function headline(tool: ToolView): string {
@@ -17,6 +19,7 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
   const line = headline(tool);
   const name = tool.name.toLowerCase();
   const readable = tool.command !== undefined || tool.path !== undefined;
+  const reveal = useContext(RevealContext);
   return (
     <div class={`rd-tool ${failed ? 'error' : ''} ${result ? '' : 'no-result'}`} role="group" aria-label={`Tool call ${tool.name}`}>
       <header class="rd-tool-head">
@@ -29,7 +32,7 @@ export function ToolCard({ tool, model, orphan = false }: { tool: ToolView; mode
       {tool.command?.includes('\n') && <Output text={tool.command} class="cmd" />}
       {name === 'write' && tool.content !== undefined && <Output text={tool.content} class="file" />}
       {tool.args && tool.args !== '{}' && !tool.argsShown && (
-        <details class="rd-args" open={!readable}>
+        <details class="rd-args" open={!readable || holds(tool.args, reveal)} key={String(holds(tool.args, reveal))}>
           <summary>Arguments</summary>
           <pre tabIndex={0}>{tool.args}</pre>
         </details>

@@ -1,13 +1,16 @@
+import { useContext } from 'preact/hooks';
 import type { RenderItem } from '../../core/view/types.ts';
 import { Markdown } from '../markdown/Markdown.tsx';
 import { ItemMeta } from './ItemView.tsx';
 import { FileChip, LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from './model.ts';
+import { holds, RevealContext } from './reveal.ts';
 
 type UserView = Extract<RenderItem, { kind: 'user' }>;
 
 /** A user message: typed text as markdown, attachments as chips, steering and asks marked. */
 export function UserItem({ item, model }: { item: UserView; model: ReaderModel }) {
+  const reveal = useContext(RevealContext);
   const who = item.ask ? `Question from ${item.from ?? 'another agent'}` : item.from ? `User (from ${item.from})` : 'User';
   return (
     <div class={`rd-item rd-user ${item.steering ? 'steering' : ''} ${item.ask ? 'ask' : ''}`}>
@@ -23,7 +26,7 @@ export function UserItem({ item, model }: { item: UserView; model: ReaderModel }
               {a.image ? (
                 <LazyImage image={a.image} model={model} alt={a.name} />
               ) : a.text !== undefined ? (
-                <details>
+                <details open={holds(a.text, reveal)} key={String(holds(a.text, reveal))}>
                   <summary>
                     <FileChip name={a.name} mimeType={a.mimeType} />
                   </summary>

@@ -21,3 +21,7 @@ export const SearchIcon = () => <Icon d="M11 4a7 7 0 1 0 0 14a7 7 0 1 0 0-14M21 
 export const BranchIcon = () => <Icon d="M6 3v12M18 9a3 3 0 1 0 0-6a3 3 0 1 0 0 6M6 21a3 3 0 1 0 0-6a3 3 0 1 0 0 6M18 9a9 9 0 0 1-9 9" />;
 /** A tag. */
 export const TagIcon = () => <Icon d="M3 12V3h9l9 9-9 9zM7.5 7.5h.01" />;
+/** A circled "i": a notice. */
+export const InfoIcon = () => <Icon d="M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M12 11v6M12 7.5h.01" />;
+/** A warning triangle: an error. */
+export const AlertIcon = () => <Icon d="M12 3L2 20h20zM12 10v4.5M12 17.5h.01" />;

@@ -10,7 +10,8 @@ export const READER_KEYS: Array<[string, string]> = [
   ['g / Shift+G', 'first / last item'],
   ['/ or Ctrl+F', 'find in session'],
   ['b', 'branches'],
-  ['Esc', 'close find or branches'],
+  ['?', 'this list of keys'],
+  ['Esc', 'close find, branches or this list'],
 ];
 
 function isTyping(target: EventTarget | null): boolean {
@@ -30,7 +31,8 @@ export function useReaderKeys(model: ReaderModel): void {
         return;
       }
       if (e.key === 'Escape') {
-        if (model.findOpen.value) model.findOpen.value = false;
+        if (model.helpOpen.value) model.helpOpen.value = false;
+        else if (model.findOpen.value) model.findOpen.value = false;
         else model.treeOpen.value = false;
         return;
       }
@@ -62,6 +64,9 @@ export function useReaderKeys(model: ReaderModel): void {
           break;
         case 'b':
           model.treeOpen.value = !model.treeOpen.value;
+          break;
+        case '?':
+          model.helpOpen.value = !model.helpOpen.value;
           break;
         default:
           return;

@@ -1,5 +1,16 @@
 import { batch, signal } from '@preact/signals';
-import { VIEW_PAGE, type ContextView, type ItemFilter, type Marks, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
+import {
+  VIEW_PAGE,
+  type BranchImage,
+  type ContextView,
+  type ImageRef,
+  type ItemFilter,
+  type Marks,
+  type RenderItem,
+  type SessionView,
+  type StatsView,
+} from '../../core/view/types.ts';
+import { rememberShownBranch } from '../models/shown-branch.ts';
 import type { SessionFamily } from '../../worker/subagents/api.ts';
 import { worker } from '../worker.ts';
 
@@ -51,6 +62,8 @@ export function createReaderModel(id: string) {
   const query = signal('');
   const hits = signal<Array<{ index: number; entryId: string }>>([]);
   const hitAt = signal(-1);
+  /** The query `hits` answer; while it differs from `query`, a search is on the way ("Searching…", not "No matches"). */
+  const foundFor = signal('');
   const scroll = signal<ScrollRequest | null>(null);
   /** Bumped when a page of items arrives. */
   const version = signal(0);
@@ -66,6 +79,14 @@ export function createReaderModel(id: string) {
   let followsLatest = true;
   /** First item on screen (kept for keyboard jumps). */
   const topIndex = signal(0);
+  /** The keyboard help ("?"). */
+  const helpOpen = signal(false);
+  /** The entry whose label form is open, if any. */
+  const labelling = signal<string | null>(null);
+  /** The full-screen picture viewer: the branch's pictures and the one shown; null when closed. */
+  const viewer = signal<{ images: BranchImage[]; at: number } | null>(null);
+  let images: { key: string; list: Promise<BranchImage[]> } | null = null;
+  let openedAt = -1;
 
   const pages = new Map<number, RenderItem[]>();
   /** Height guesses of the items loaded so far (-1 elsewhere), one typed array so the list sums 30,000 rows cheaply. */
@@ -109,9 +130,15 @@ export function createReaderModel(id: string) {
         listKey.value = `${next.leafId}:${next.filter}:${gen}`;
         version.value++;
       });
+      // The branch on screen is the one the library's "Export active branch" takes.
+      rememberShownBranch(id, next.leafId === next.defaultLeafId ? null : next.leafId);
       if (next.entryIndex !== null) scrollTo(next.entryIndex, 'start');
       else scrollTo(Math.max(0, next.count - 1), 'end');
-      if (query.value) void find(query.value);
+      if (query.value) {
+        // The old hits were positions on the old branch or filter.
+        foundFor.value = '';
+        void find(query.value);
+      }
       void loadFamily();
     } catch (e) {
       if (gen !== generation) return;
@@ -216,16 +243,27 @@ export function createReaderModel(id: string) {
     query.value = text;
     const current = view.value;
     if (!current || !text.trim()) {
-      hits.value = [];
-      hitAt.value = -1;
+      batch(() => {
+        hits.value = [];
+        hitAt.value = -1;
+        foundFor.value = text;
+      });
       return;
     }
-    const found = await worker.findInSession({ id, leafId: current.leafId, query: text, filter: current.filter });
+    let found: Array<{ index: number; entryId: string }>;
+    try {
+      found = await worker.findInSession({ id, leafId: current.leafId, query: text, filter: current.filter });
+    } catch (e) {
+      // Say it failed rather than "Searching…" for ever.
+      found = [];
+      error.value = e instanceof Error ? e.message : String(e);
+    }
     if (query.value !== text) return;
     const after = found.findIndex((h) => h.index >= topIndex.value);
     batch(() => {
       hits.value = found;
       hitAt.value = found.length ? Math.max(after, 0) : -1;
+      foundFor.value = text;
     });
     if (found.length) scrollTo(found[hitAt.value].index);
   }
@@ -235,6 +273,69 @@ export function createReaderModel(id: string) {
     if (!list.length) return;
     hitAt.value = (hitAt.value + delta + list.length) % list.length;
     scrollTo(list[hitAt.value].index);
+  }
+
+  /** Opens the viewer on a picture; swiping then steps through every picture of the branch. */
+  async function openViewer(image: ImageRef) {
+    const current = view.value;
+    if (!current) return;
+    const key = `${current.leafId}:${current.filter}:${current.entryCount}`;
+    if (images?.key !== key) images = { key, list: worker.branchImages({ id, leafId: current.leafId, filter: current.filter }) };
+    let list: BranchImage[];
+    try {
+      list = await images.list;
+    } catch {
+      images = null;
+      list = [];
+    }
+    let at = list.findIndex((b) => b.image.entryId === image.entryId && b.image.part === image.part);
+    if (at < 0) {
+      // Not in the list (e.g. the worker could not build it): show this one alone.
+      list = [{ index: topIndex.value, image }];
+      at = 0;
+    }
+    openedAt = at;
+    viewer.value = { images: list, at };
+  }
+
+  /** Closes the viewer (and its history entry, unless the browser's back already took it) and shows the last picture's item. */
+  function closeViewer(how: { fromHistory?: boolean } = {}) {
+    const state = viewer.value;
+    if (!state) return;
+    viewer.value = null;
+    if (!how.fromHistory && (history.state as { rdViewer?: boolean } | null)?.rdViewer) history.back();
+    // After swiping to other pictures, the transcript shows where the last one is.
+    const shown = state.images[state.at];
+    if (shown && shown.index !== state.images[openedAt]?.index) scrollTo(shown.index);
+  }
+
+  /** Re-reads the open branch after a write (a new label), keeping the scroll position; a branch that ended at the file's leaf follows it. */
+  async function refresh() {
+    const current = view.value;
+    if (!current) return;
+    const gen = ++generation;
+    const leafId = current.leafId === current.defaultLeafId ? undefined : (current.leafId ?? undefined);
+    const next = await worker.openSession({ id, leafId, filter: current.filter });
+    if (gen !== generation) return;
+    pages.clear();
+    pending.clear();
+    hints = new Float64Array(next.count).fill(-1);
+    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
+      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+    }
+    batch(() => {
+      view.value = next;
+      context.value = null;
+      stats.value = null;
+      version.value++;
+    });
+  }
+
+  /** Adds, changes or clears (empty text) the label of an entry: a `label` entry appended to the file by the worker. */
+  async function setLabel(entryId: string, text: string) {
+    await worker.labelEntry({ id, entryId, label: text });
+    labelling.value = null;
+    await refresh();
   }
 
   async function loadContext() {
@@ -305,6 +406,7 @@ export function createReaderModel(id: string) {
     query,
     hits,
     hitAt,
+    foundFor,
     scroll,
     version,
     context,
@@ -313,6 +415,13 @@ export function createReaderModel(id: string) {
     listKey,
     fresh,
     topIndex,
+    viewer,
+    helpOpen,
+    labelling,
+    setLabel,
+    refresh,
+    openViewer,
+    closeViewer,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
     get heightHints() {
       return hints;
