@@ -20,12 +20,22 @@ const ready = new Promise<{ remote: PageWorker }>((resolve) => {
   started = resolve;
 });
 
+/** Bytes of base64 text: the platform's decoder where it exists (Chromium 140+, Firefox 133+, Safari 18.2+), else atob and a loop. */
+function decodeBase64(text: string): Uint8Array {
+  const fromBase64 = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  if (typeof fromBase64 === 'function') return fromBase64(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 /** Starts the page's worker from the code in the page's `#rho-worker` block. */
 export async function startPageWorker(): Promise<{ remote: PageWorker }> {
   const block = document.getElementById('rho-worker');
   if (!block?.textContent) throw new Error('This page has no worker: it is damaged.');
-  const gz = Uint8Array.from(atob(block.textContent.trim()), (c) => c.charCodeAt(0));
-  const code = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).blob();
+  const gz = decodeBase64(block.textContent.trim());
+  const code = await new Response(new Blob([gz as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'))).blob();
   const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
   const link = { remote: connectWorker(new Worker(url)) as unknown as PageWorker };
   started?.(link);

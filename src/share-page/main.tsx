@@ -18,15 +18,19 @@ function readMeta(): SharePageMeta {
 async function start() {
   const meta = readMeta();
   if (meta.title) document.title = meta.title;
+  performance.mark('rho-share:start');
   const { remote } = await startPageWorker();
+  performance.mark('rho-share:worker');
   const parts = [...document.querySelectorAll('script.rho-part')];
   // One message per part (about 1 MB of text): the page never builds one string of the whole payload.
   await Promise.all(parts.map((el, index) => remote.addPart({ index, text: el.textContent ?? '' })));
   for (const el of parts) el.remove();
+  performance.mark('rho-share:parts');
   const unlock = remote.openPayload;
   let initial: PageState = { name: 'password' };
   if (!meta.encrypted) {
     await remote.openPayload({});
+    performance.mark('rho-share:unpacked');
     initial = { name: 'reader' };
   }
   render(<SharePage initial={initial} leafId={meta.leafId} unlock={(p) => unlock(p)} />, app);
