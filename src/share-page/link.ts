@@ -7,7 +7,7 @@ import { connectWorker, type CallOptions, type Remote } from '../worker/client.t
 
 /** The page worker's own calls, beside the reader API. */
 export interface PayloadApi {
-  addPart(params: { index: number; text: string }, options?: CallOptions): Promise<number>;
+  addParts(params: { index: number; texts: string[] }, options?: CallOptions): Promise<number>;
   openPayload(params: { passphrase?: string }, options?: CallOptions): Promise<{ bytes: number }>;
 }
 

@@ -9,6 +9,8 @@ import { startPageWorker } from './link.ts';
 import { SharePage, type PageState } from './SharePage.tsx';
 
 const app = document.getElementById('app')!;
+/** Payload parts (128 KB of base64 each) per message to the worker. */
+const PARTS_PER_MESSAGE = 8;
 
 function readMeta(): SharePageMeta {
   const block = document.getElementById('rho-meta');
@@ -22,8 +24,13 @@ async function start() {
   const { remote } = await startPageWorker();
   performance.mark('rho-share:worker');
   const parts = [...document.querySelectorAll('script.rho-part')];
-  // One message per part (about 1 MB of text): the page never builds one string of the whole payload.
-  await Promise.all(parts.map((el, index) => remote.addPart({ index, text: el.textContent ?? '' })));
+  // Small parts keep the HTML parser's tasks short; they travel to the worker about 1 MB a message,
+  // so the page never builds one string of the whole payload.
+  const sent: Promise<number>[] = [];
+  for (let at = 0; at < parts.length; at += PARTS_PER_MESSAGE) {
+    sent.push(remote.addParts({ index: at, texts: parts.slice(at, at + PARTS_PER_MESSAGE).map((el) => el.textContent ?? '') }));
+  }
+  await Promise.all(sent);
   for (const el of parts) el.remove();
   performance.mark('rho-share:parts');
   const unlock = remote.openPayload;

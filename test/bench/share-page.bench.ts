@@ -2,7 +2,7 @@
  * The one-file share page (issue 11) beside pi's own HTML export of the same file
  * (`exportFromFile` from @mariozechner/pi-coding-agent), both opened from a file in the same
  * Chromium: the page's size against the session's, the time from navigation to the last message on
- * screen (the transcript scrolled to its end), and the longest main-thread task until then
+ * screen (pi: the last element of its message list; ours: the last message's row), and the longest main-thread task until then
  * (PerformanceObserver 'longtask': 0 = none over 50 ms), at 1× and 4× CPU throttling
  * (Emulation.setCPUThrottlingRate). Inputs: a 974 KB real pi session and the reader bench's
  * generated sessions. Sizes: `npm run bench -- share --sizes 10,30` (thousands of entries).
@@ -64,17 +64,19 @@ async function open(browser: Browser, url: string, kind: 'ours' | 'pi', line: nu
   try {
     await page.goto(url, { waitUntil: 'commit' });
     const done = await page
-      // A string, not a function: tsx would wrap a function's inner functions in a helper the page lacks.
+      // A function (a string would be eval'd, which the page's CSP refuses) with no named inner
+      // functions (tsx would wrap them in a helper the page lacks).
       .waitForFunction(
-        `(() => {
-          const atEnd = (el) => !!el && el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 2;
-          if (${JSON.stringify(kind)} === 'pi') {
-            return (document.getElementById('messages')?.childElementCount ?? 0) > 0 && atEnd(document.getElementById('content')) ? performance.now() : false;
-          }
-          const link = [...document.querySelectorAll('a.rd-link')].find((a) => a.textContent === '#${line}');
-          return link && link.getBoundingClientRect().bottom <= innerHeight && atEnd(document.querySelector('.vl')) ? performance.now() : false;
-        })()`,
-        undefined,
+        ({ kind, line }) => {
+          const last =
+            kind === 'pi'
+              ? document.getElementById('messages')?.lastElementChild
+              : [...document.querySelectorAll('a.rd-link')].find((a) => a.textContent === `#${line}`);
+          if (!last) return false;
+          const box = last.getBoundingClientRect();
+          return box.height > 0 && box.top < innerHeight && box.bottom > 0 ? performance.now() : false;
+        },
+        { kind, line },
         { polling: 'raf', timeout: GIVE_UP_MS },
       )
       .then((h) => h.jsonValue() as Promise<number>)

@@ -30,10 +30,12 @@ export function serve(decrypt: Decrypt): void {
   const api: Record<string, (params: never, ctx: never) => Promise<unknown>> = {
     ...createReaderApi({ store, now: () => new Date(), randomId: () => '00000000' }),
 
-    /** One base64 part of the payload, in page order. */
-    async addPart(params: { index: number; text: string }) {
-      parts[params.index] = decodePart(String(params.text));
-      return parts[params.index].length;
+    /** Base64 parts of the payload, the first being part number `index`. */
+    async addParts(params: { index: number; texts: string[] }) {
+      params.texts.forEach((text, k) => {
+        parts[params.index + k] = decodePart(String(text));
+      });
+      return params.texts.length;
     },
 
     /** Unpacks the payload (decrypting it first when a passphrase is given); the reader calls work from then on. */

@@ -26,7 +26,7 @@ export interface SharePageMeta {
 }
 
 /** Raw payload bytes per <script> part (a multiple of 3, so each part is base64 on its own). */
-export const PART_BYTES = 3 * 256 * 1024;
+export const PART_BYTES = 3 * 32 * 1024;
 
 const encoder = new TextEncoder();
 
