@@ -7,7 +7,7 @@
  * (Emulation.setCPUThrottlingRate). Inputs: a 974 KB real pi session and the reader bench's
  * generated sessions. Sizes: `npm run bench -- share --sizes 10,30` (thousands of entries).
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
@@ -18,8 +18,14 @@ import type { BenchContext, BenchSuite } from './harness.ts';
 import { ensureReaderSession, GENERATED } from './reader-fixture.ts';
 
 const REAL = resolve(import.meta.dirname, '../../fixtures/real/pi-mono-large-session.jsonl');
-/** pi's `exportFromFile` (its package exports it from dist/core/export-html only, outside its exports map). */
+/**
+ * pi's `exportFromFile` (its package exports it from dist/core/export-html only, outside its exports
+ * map), run on a copy: pi's SessionManager.open migrates an old file in place, and a fixture must not change.
+ */
 async function piExportFromFile(input: string, output: string): Promise<void> {
+  const copy = output.replace(/\.html$/, '.input.jsonl');
+  copyFileSync(input, copy);
+  input = copy;
   const file = resolve(import.meta.dirname, '../../node_modules/@mariozechner/pi-coding-agent/dist/core/export-html/index.js');
   const mod = (await import(pathToFileURL(file).href)) as { exportFromFile(input: string, options: { outputPath: string }): Promise<string> };
   await mod.exportFromFile(input, { outputPath: output });
