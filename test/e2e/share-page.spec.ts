@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { readerSessionText } from '../bench/reader-fixture.ts';
-import { root, shots } from './app-helpers.ts';
-import { watchFilePage, writeSharePage } from './share-page-helpers.ts';
+import { importFixture, root, shots } from './app-helpers.ts';
+import { PAGES, watchFilePage, writeSharePage } from './share-page-helpers.ts';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -150,4 +150,20 @@ test('an encrypted page refuses a wrong password with a clear message and opens 
   await page.getByRole('button', { name: 'Open' }).click();
   await expectAtEnd(page, lastMessageLine(bytes));
   await expectQuiet(watch);
+});
+
+test("the reader's export menu makes the page through the app's worker, and it opens from the downloaded file", async ({ page, browser }) => {
+  const id = await importFixture(page, 'real/pi-mono-before-compaction-first-762-lines.jsonl');
+  await page.goto(`/#/s/${encodeURIComponent(id)}`);
+  await expect(page.locator('.rd-row').first()).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel('Export', { exact: true }).first().click();
+  const download = page.waitForEvent('download', { timeout: 120_000 });
+  await page.getByRole('button', { name: 'Export as web page (HTML): whole session' }).click();
+  const path = resolve(PAGES, 'from-app.html');
+  await (await download).saveAs(path);
+  const reader = await browser.newPage();
+  const watch = await openOffline(reader, `file://${path}`);
+  await expectAtEnd(reader, lastMessageLine(fixtureBytes('real/pi-mono-before-compaction-first-762-lines.jsonl')));
+  await expectQuiet(watch);
+  await reader.close();
 });
