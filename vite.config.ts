@@ -2,6 +2,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { sharePagePlugin } from './vite.share-page.ts';
 
 /**
  * The Content-Security-Policy of the built app. Session files come from other devices, so nothing
@@ -91,6 +92,7 @@ export default defineConfig({
   plugins: [
     preact(),
     contentSecurityPolicy(),
+    sharePagePlugin(),
     // The PWA plugin is left out of unit tests (it only matters for the build).
     ...(process.env.VITEST
       ? []
@@ -111,7 +113,8 @@ export default defineConfig({
           }),
         ]),
   ],
-  worker: { format: 'es' },
+  // The worker builds the one-file share page (src/worker/share/), so it needs the page's assets.
+  worker: { format: 'es', plugins: () => [sharePagePlugin()] },
   build: { target: 'es2022', sourcemap: true },
   preview: { port: 4173, strictPort: true },
   test: {

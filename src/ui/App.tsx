@@ -1,4 +1,4 @@
-import type { ComponentType } from 'preact';
+import type { ComponentChildren, ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { useSignal } from '@preact/signals';
 import { DropZone } from './library/DropZone.tsx';
@@ -10,6 +10,7 @@ import { SettingsPanel } from './library/SettingsPanel.tsx';
 import { ShareHost } from './share/ShareHost.tsx';
 import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
+import { ExportMenu } from './reader/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
 
 /** The app shell: header, the library or a reader, import report, update prompt, messages. */
@@ -68,7 +69,14 @@ export function App() {
 
 /** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */
 interface ReaderModule {
-  Reader: ComponentType<{ id: string; leafId?: string; entryId?: string; onNavigate(r: { leafId?: string; entryId?: string }): void; onBack(): void }>;
+  Reader: ComponentType<{
+    id: string;
+    leafId?: string;
+    entryId?: string;
+    onNavigate(r: { leafId?: string; entryId?: string }): void;
+    onBack(): void;
+    actions?: ComponentChildren;
+  }>;
 }
 
 // A glob rather than a plain import: the reader loads in its own chunk after the library, and
@@ -126,6 +134,7 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
       leafId={route.leafId}
       entryId={route.entryId}
       onBack={back}
+      actions={<ExportMenu id={route.id} leafId={route.leafId} />}
       onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })}
     />
   );

@@ -165,6 +165,28 @@ export function createLibraryApi(env: WorkerEnv) {
       return { name: exportName(s).replace(/\.jsonl$/, '.branch.jsonl'), blob: new Blob([blob], { type: 'application/x-ndjson' }) };
     },
 
+    /**
+     * The one-file web page of a session (src/worker/share/html-page.ts): the whole file opening on
+     * leafId, or with `branch` only the branch ending at leafId (the file's leaf when absent);
+     * encrypted (age, passphrase) when a passphrase is given. The page builder loads on first use.
+     */
+    async exportHtml(
+      params: { id: string; leafId?: string; branch?: boolean; passphrase?: string },
+      ctx: CallContext = noContext,
+    ): Promise<{ name: string; blob: Blob }> {
+      const s = await mustGet(params.id);
+      const bytes = params.branch
+        ? new Uint8Array(await (await store.spool(await exportBranchChunks(store, s, params.leafId), ctx.signal)).blob.arrayBuffer())
+        : await store.readBytes(params.id);
+      const { buildHtmlPage } = await import('./share/html-page.ts');
+      const blob = await buildHtmlPage(bytes, {
+        title: s.title || 'Session',
+        leafId: params.branch ? undefined : params.leafId,
+        passphrase: params.passphrase,
+      });
+      return { name: exportName(s).replace(/\.jsonl$/, params.branch ? '.branch.html' : '.html'), blob };
+    },
+
     /** A zip bundle of sessions (all when ids is absent) with the omp blobs they refer to. */
     async exportBundle(params: { ids?: string[] } = {}, ctx: CallContext = noContext): Promise<{ name: string; blob: Blob }> {
       const all = await store.list();

@@ -16,13 +16,27 @@ const rules = {
   },
   worker: {
     folders: ['core', 'storage', 'worker'],
-    packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js', '@secretlint/core', '@secretlint/secretlint-rule-preset-recommend', 'age-encryption'],
+    packages: [
+      'fflate',
+      'idb-keyval',
+      'markdown-it',
+      'highlight.js',
+      '@secretlint/core',
+      '@secretlint/secretlint-rule-preset-recommend',
+      'age-encryption',
+      'virtual:rho-share-page',
+    ],
     why: 'the worker owns parsing and storage; it never reaches into the UI',
   },
   ui: {
     folders: ['core', 'ui', 'worker'],
     packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window', 'dompurify'],
     why: 'the page reaches storage only through the worker client',
+  },
+  'share-page': {
+    folders: ['core', 'ui', 'worker', 'share-page'],
+    packages: ['preact', '@preact/signals', 'age-encryption'],
+    why: 'the one-file share page is the reader and its own worker: the core, the reader UI, the worker API over its one session',
   },
   sw: {
     folders: ['sw'],

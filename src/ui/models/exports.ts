@@ -21,6 +21,12 @@ export function exportActiveBranch(id: string, target: ExportTarget, leafId?: st
   return deliver(() => library.exportBranch({ id, leafId }), target);
 }
 
+/** Exports the one-file web page of a session: the whole file opening on leafId, or (branch) only the branch ending there. */
+export function exportHtmlPage(id: string, target: ExportTarget, options: { leafId?: string; branch?: boolean } = {}): Promise<void> {
+  showToast('Preparing the web page…');
+  return deliver(() => library.exportHtml({ id, ...options }), target);
+}
+
 /** Exports the given sessions, or all of them, as one zip bundle. */
 export function exportAll(ids: string[] | undefined, target: ExportTarget): Promise<void> {
   if (ids && !ids.length) return Promise.resolve();

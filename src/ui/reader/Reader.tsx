@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter } from '../../core/view/types.ts';
 import { exportActiveBranch, exportTargets } from '../models/exports.ts';
@@ -24,7 +25,10 @@ export interface ReaderProps {
   leafId?: string;
   entryId?: string;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
-  onBack(): void;
+  /** Back to the library (the share page has none: no back button). */
+  onBack?(): void;
+  /** More buttons for the bar (the app's export menu). */
+  actions?: ComponentChildren;
 }
 
 const TABS: Array<[ReaderTab, string, string]> = [
@@ -91,7 +95,7 @@ function Transcript({ model }: { model: ReaderModel }) {
 }
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
-export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps) {
+export function Reader({ id, leafId, entryId, onNavigate, onBack, actions }: ReaderProps) {
   const model = useMemo(() => createReaderModel(id), [id]);
   const opened = useRef<string | null>(null);
 
@@ -119,9 +123,11 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
     <div class={`rd ${treeOpen ? 'tree-open' : ''}`}>
       <header class="rd-head">
         <div class="rd-bar">
-          <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">
-            ←
-          </button>
+          {onBack && (
+            <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">
+              ←
+            </button>
+          )}
           <h1 class="rd-title" title={view?.title}>
             {view?.title ?? 'Opening…'}
           </h1>
@@ -157,6 +163,7 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
           >
             <BranchIcon /> <span class="rd-sr-narrow">Branches</span> {view ? view.leafCount : ''}
           </button>
+          {actions}
         </div>
         <div class="rd-toolbar">
           <div role="tablist" aria-label="Views" class="rd-tabs">

@@ -1,0 +1,43 @@
+/// <reference path="./share-page-assets.d.ts" />
+// The one-file HTML page of a session (issue 11): the session's bytes gzip-compressed (and, with a
+// passphrase, encrypted in the age format) inside a page that reads it offline with no request.
+import { Encrypter } from 'age-encryption';
+import { assemblePage, type SharePageAssets } from './page-template.ts';
+
+/** Options of one page: its title, the branch it opens on, and a passphrase to encrypt it with. */
+export interface HtmlPageOptions {
+  title: string;
+  leafId?: string;
+  passphrase?: string;
+}
+
+/** gzip through the platform's CompressionStream (native, in the worker and in Node). */
+export async function gzipBytes(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** An age file (passphrase, scrypt) of bytes, as `age -p` writes it and `age -d` reads it. */
+export async function encryptWithPassphrase(bytes: Uint8Array, passphrase: string): Promise<Uint8Array> {
+  const encrypter = new Encrypter();
+  encrypter.setPassphrase(passphrase);
+  return encrypter.encrypt(bytes);
+}
+
+/**
+ * The one-file page of (already cleaned) session bytes. `assets` defaults to the page built into
+ * this app (src/share-page/ through vite.share-page.ts); tests and the bench pass their own build.
+ */
+export async function buildHtmlPage(jsonl: Uint8Array, options: HtmlPageOptions, assets?: SharePageAssets): Promise<Blob> {
+  const built = assets ?? (await import('virtual:rho-share-page')).default;
+  let payload = await gzipBytes(jsonl);
+  const encrypted = typeof options.passphrase === 'string' && options.passphrase !== '';
+  if (encrypted) payload = await encryptWithPassphrase(payload, options.passphrase as string);
+  return assemblePage(built, payload, {
+    title: options.title,
+    encrypted,
+    ...(options.leafId ? { leafId: options.leafId } : {}),
+    bytes: jsonl.byteLength,
+    format: 1,
+  });
+}

@@ -1,0 +1,88 @@
+// The one-file page's HTML around its payload: a strict CSP of its own (no network at all, the one
+// inline script and style by hash, images only data:/blob:, a worker only from blob:), the page's
+// script, styles and compressed worker (built from src/share-page/), and the session as base64
+// parts of at most PART_BYTES each, so neither the HTML parser nor the page ever handles one huge string.
+import { toBase64 } from '../../core/base64.ts';
+
+/** The built share page (see vite.share-page.ts): its script, styles and gzip+base64 worker (with age decryption for encrypted pages). */
+export interface SharePageAssets {
+  script: string;
+  css: string;
+  worker: string;
+  workerEncrypted: string;
+}
+
+/** What the page learns about itself before it opens the payload. */
+export interface SharePageMeta {
+  title: string;
+  /** The payload is an age file (passphrase) around the gzip. */
+  encrypted: boolean;
+  /** The branch to open (the file's leaf when absent). */
+  leafId?: string;
+  /** Bytes of the session before compression. */
+  bytes: number;
+  /** The payload format, for pages read by later versions. */
+  format: 1;
+}
+
+/** Raw payload bytes per <script> part (a multiple of 3, so each part is base64 on its own). */
+export const PART_BYTES = 3 * 32 * 1024;
+
+const encoder = new TextEncoder();
+
+/** Base64 of bytes: the platform's when it has one (Chromium 140+, Firefox 133+, Safari 18.2+), else the core's. */
+function base64Of(bytes: Uint8Array): string {
+  const native = (bytes as { toBase64?: () => string }).toBase64;
+  return typeof native === 'function' ? native.call(bytes) : toBase64(bytes);
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  return base64Of(digest);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** JSON that can sit inside a <script> element (no `<`, so nothing can close it) and is still the same JSON. */
+function inertJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** The page's Content-Security-Policy: nothing from anywhere; only its own script and style, by hash. */
+export function sharePageCsp(scriptHash: string, styleHash: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'sha256-${scriptHash}'`,
+    `style-src 'sha256-${styleHash}'`,
+    'img-src data: blob:',
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** The page as a Blob: the HTML around `payload` (gzip bytes, or an age file of them when meta.encrypted). */
+export async function assemblePage(assets: SharePageAssets, payload: Uint8Array, meta: SharePageMeta): Promise<Blob> {
+  const csp = sharePageCsp(await sha256(assets.script), await sha256(assets.css));
+  const head =
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">\n` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">\n' +
+    '<meta name="referrer" content="no-referrer">\n<meta name="color-scheme" content="light dark">\n' +
+    `<meta name="generator" content="Rho Sessions">\n<title>${escapeHtml(meta.title)}</title>\n` +
+    `<style>${assets.css}</style>\n</head>\n<body>\n` +
+    '<div id="app"><noscript>This page shows a coding-agent session; it needs JavaScript.</noscript></div>\n' +
+    `<script type="application/json" id="rho-meta">${inertJson(meta)}</script>\n` +
+    `<script type="application/x-rho-worker" id="rho-worker">${meta.encrypted ? assets.workerEncrypted : assets.worker}</script>\n`;
+  const parts: string[] = [head];
+  for (let at = 0; at < payload.length; at += PART_BYTES) {
+    parts.push(`<script type="application/x-rho-part" class="rho-part">${base64Of(payload.subarray(at, at + PART_BYTES))}</script>\n`);
+  }
+  parts.push(`<script>${assets.script}</script>\n</body>\n</html>\n`);
+  return new Blob(parts, { type: 'text/html;charset=utf-8' });
+}

@@ -1,0 +1,173 @@
+/**
+ * The one-file share page (issue 11) beside pi's own HTML export of the same file
+ * (`exportFromFile` from @mariozechner/pi-coding-agent), both opened from a file in the same
+ * Chromium: the page's size against the session's, the time from navigation to the last message on
+ * screen (pi: the last element of its message list; ours: the last message's row), and the longest main-thread task until then
+ * (PerformanceObserver 'longtask': 0 = none over 50 ms), at 1× and 4× CPU throttling
+ * (Emulation.setCPUThrottlingRate). Inputs: a 974 KB real pi session and the reader bench's
+ * generated sessions. Sizes: `npm run bench -- share --sizes 10,30` (thousands of entries).
+ */
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from '@playwright/test';
+import { buildHtmlPage } from '../../src/worker/share/html-page.ts';
+import { buildSharePageAssets } from '../../vite.share-page.ts';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
+import type { BenchContext, BenchSuite } from './harness.ts';
+import { ensureReaderSession, GENERATED } from './reader-fixture.ts';
+
+const REAL = resolve(import.meta.dirname, '../../fixtures/real/pi-mono-large-session.jsonl');
+/**
+ * pi's `exportFromFile` (its package exports it from dist/core/export-html only, outside its exports
+ * map), run on a copy: pi's SessionManager.open migrates an old file in place, and a fixture must not change.
+ */
+async function piExportFromFile(input: string, output: string): Promise<void> {
+  const copy = output.replace(/\.html$/, '.input.jsonl');
+  copyFileSync(input, copy);
+  input = copy;
+  const file = resolve(import.meta.dirname, '../../node_modules/@mariozechner/pi-coding-agent/dist/core/export-html/index.js');
+  const mod = (await import(pathToFileURL(file).href)) as { exportFromFile(input: string, options: { outputPath: string }): Promise<string> };
+  await mod.exportFromFile(input, { outputPath: output });
+}
+
+/** How long a page may take before it counts as never showing its last message. */
+const GIVE_UP_MS = 90_000;
+
+interface Opened {
+  /** ms from navigation start to the last message on screen; null when it never got there. */
+  lastMessage: number | null;
+  longestTask: number;
+  longTasks: number;
+  error?: string;
+}
+
+/** The file line (1-based) of the last user or assistant message: our page's last row ("#<line>: link …"). */
+function lastMessageLine(text: string): number {
+  const lines = text.trimEnd().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const role = JSON.parse(lines[i]).message?.role;
+    if (role === 'user' || role === 'assistant') return i + 1;
+  }
+  return 0;
+}
+
+/** Opens a page from its file (fresh context, CPU throttled by `rate`) and waits for its last message on screen. */
+async function open(browser: Browser, url: string, kind: 'ours' | 'pi', line: number, rate: number): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    const w = window as unknown as { __tasks: number[] };
+    w.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__tasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  try {
+    await page.goto(url, { waitUntil: 'commit' });
+    const done = await page
+      // A function (a string would be eval'd, which the page's CSP refuses) with no named inner
+      // functions (tsx would wrap them in a helper the page lacks).
+      .waitForFunction(
+        ({ kind, line }) => {
+          const last =
+            kind === 'pi'
+              ? document.getElementById('messages')?.lastElementChild
+              : [...document.querySelectorAll('a.rd-link')].find((a) => a.textContent === `#${line}`);
+          if (!last) return false;
+          const box = last.getBoundingClientRect();
+          return box.height > 0 && box.top < innerHeight && box.bottom > 0 ? performance.now() : false;
+        },
+        { kind, line },
+        { polling: 'raf', timeout: GIVE_UP_MS },
+      )
+      .then((h) => h.jsonValue() as Promise<number>)
+      .catch(() => null);
+    const tasks = await page.evaluate(() => (window as unknown as { __tasks: number[] }).__tasks).catch(() => [] as number[]);
+    return { lastMessage: done, longestTask: Math.max(0, ...tasks), longTasks: tasks.length, error: errors[0] };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Both pages of one session file: sizes, then each opened at each CPU rate. */
+async function measure(ctx: BenchContext, browser: Browser, label: string, file: string, assets: Awaited<ReturnType<typeof buildSharePageAssets>>) {
+  const bytes = new Uint8Array(readFileSync(file));
+  mkdirSync(GENERATED, { recursive: true });
+  const slug = label.replace(/[^\w]+/g, '-');
+  const ours = join(GENERATED, `share-${slug}.html`);
+  writeFileSync(ours, new Uint8Array(await (await buildHtmlPage(bytes, { title: label }, assets)).arrayBuffer()));
+  const pi = join(GENERATED, `share-${slug}.pi.html`);
+  ctx.log(`share: pi's export of ${label}…`);
+  await piExportFromFile(file, pi);
+  const mb = (bytes.length / 1e6).toFixed(1);
+  const ourSize = statSync(ours).size / bytes.length;
+  const piSize = statSync(pi).size / bytes.length;
+  ctx.row({
+    name: `share page size, ${label} (${mb} MB)`,
+    value: ourSize,
+    unit: '× session',
+    baseline: piSize,
+    ratio: ourSize / piSize,
+    target: '≤ 0.5× session',
+    ok: ourSize <= 0.5,
+    note: `pi's page: ${piSize.toFixed(2)}× the session`,
+  });
+  const line = lastMessageLine(new TextDecoder().decode(bytes));
+  const runs = ctx.runs ?? 1;
+  for (const rate of [1, 4]) {
+    const best = async (kind: 'ours' | 'pi', url: string) => {
+      let result: Opened | null = null;
+      for (let r = 0; r < runs; r++) {
+        ctx.log(`share: ${kind} ${label} at ${rate}× (run ${r + 1}/${runs})…`);
+        const o = await open(browser, url, kind, line, rate);
+        if (!result || (o.lastMessage ?? Infinity) < (result.lastMessage ?? Infinity)) result = o;
+      }
+      return result!;
+    };
+    const o = await best('ours', `file://${ours}`);
+    const p = await best('pi', `file://${pi}`);
+    const piNote =
+      p.lastMessage === null
+        ? `pi's page never showed its last message (${p.error ?? `gave up after ${GIVE_UP_MS / 1000} s`})`
+        : `pi: ${p.lastMessage.toFixed(0)} ms`;
+    const big = label.startsWith('30k');
+    ctx.row({
+      name: `share page open → last message, ${label}, ${rate}× CPU`,
+      value: o.lastMessage ?? Number.NaN,
+      unit: 'ms',
+      ...(p.lastMessage !== null && o.lastMessage !== null ? { baseline: p.lastMessage, ratio: o.lastMessage / p.lastMessage } : {}),
+      ...(big && rate === 1 ? { target: '< 2000 ms', ok: o.lastMessage !== null && o.lastMessage < 2000 } : {}),
+      note: o.lastMessage === null ? `ours never showed it (${o.error ?? 'timeout'}); ${piNote}` : piNote,
+    });
+    ctx.row({
+      name: `share page longest main-thread task, ${label}, ${rate}× CPU`,
+      value: o.longestTask,
+      unit: 'ms',
+      baseline: p.longestTask,
+      ...(big && rate === 1 ? { target: '≤ 50 ms (0: none over 50)', ok: o.longestTask <= 50 } : {}),
+      note: `${o.longTasks} long tasks; pi's page: ${p.longTasks} long tasks, longest ${p.longestTask.toFixed(0)} ms`,
+    });
+  }
+}
+
+export default {
+  name: 'share',
+  description: "one-file share page vs pi's HTML export: size, open to last message, longest main-thread task (1×/4× CPU)",
+  defaultSizes: [10, 30],
+  async run(ctx) {
+    ctx.log('share: building the share page…');
+    const assets = await buildSharePageAssets();
+    const browser = await chromium.launch(chromiumLaunchOptions());
+    try {
+      await measure(ctx, browser, 'real 974 KB', REAL, assets);
+      for (const k of ctx.sizes ?? [10, 30]) await measure(ctx, browser, `${k}k entries`, ensureReaderSession(k * 1000), assets);
+    } finally {
+      await browser.close();
+    }
+  },
+} satisfies BenchSuite;

@@ -1,0 +1,106 @@
+// The one-file page as bytes (Node): its payload unpacks to exactly the session's bytes (and, with
+// a passphrase, is an age file only the passphrase opens, as `age -d` reads it); its CSP hashes
+// are those of its one script and style; nothing from the session can close a <script> element;
+// and exportHtml gives the stored bytes or the branch's. The page in a browser: test/e2e/share-page.spec.ts.
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { Decrypter } from 'age-encryption';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createApi } from '../../../src/worker/api.ts';
+import { buildHtmlPage } from '../../../src/worker/share/html-page.ts';
+import { PART_BYTES, type SharePageAssets, type SharePageMeta } from '../../../src/worker/share/page-template.ts';
+import { buildSharePageAssets } from '../../../vite.share-page.ts';
+import { headerLine, memoryStore, messageLine } from '../../storage/helpers.ts';
+
+let assets: SharePageAssets;
+beforeAll(async () => {
+  assets = await buildSharePageAssets();
+}, 120_000);
+
+const encoder = new TextEncoder();
+
+/** The pieces of a page: CSP, meta, its one executable script, style, and the payload joined from its parts. */
+function readPage(html: string) {
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
+  const meta = JSON.parse(/<script type="application\/json" id="rho-meta">([^<]*)<\/script>/.exec(html)![1]) as SharePageMeta;
+  const parts = [...html.matchAll(/<script type="application\/x-rho-part" class="rho-part">([^<]*)<\/script>/g)].map((m) => Buffer.from(m[1], 'base64'));
+  const script = /<script>([\s\S]*?)<\/script>\n<\/body>/.exec(html)![1];
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
+  return { csp, meta, parts, payload: Buffer.concat(parts), script, style };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+const pageText = async (blob: Blob) => new TextDecoder().decode(new Uint8Array(await blob.arrayBuffer()));
+
+function session(id: string, n: number, extra = ''): string {
+  const lines = [headerLine(id)];
+  for (let i = 1; i <= n; i++) lines.push(messageLine(`e${i}`, i === 1 ? null : `e${i - 1}`, i % 2 ? 'user' : 'assistant', `message ${i} ${extra}`));
+  return lines.join('\n') + '\n';
+}
+
+describe('buildHtmlPage', () => {
+  test('the payload is the gzip of the exact bytes, in parts of PART_BYTES; the CSP allows only the page’s own script and style', async () => {
+    // Incompressible text so the payload needs several parts.
+    const noise = Array.from({ length: 8000 }, (_, i) => ((i * 2654435761) >>> 0).toString(36)).join('');
+    const bytes = encoder.encode(session('s1', 30, noise));
+    const { csp, meta, parts, payload, script, style } = readPage(await pageText(await buildHtmlPage(bytes, { title: 'T', leafId: 'e7' }, assets)));
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts.slice(0, -1)) expect(p.length).toBe(PART_BYTES);
+    expect(new Uint8Array(gunzipSync(payload))).toEqual(bytes);
+    expect(meta).toEqual({ title: 'T', encrypted: false, leafId: 'e7', bytes: bytes.length, format: 1 });
+    expect(csp).toBe(
+      `default-src 'none'; script-src 'sha256-${sha256(script)}'; style-src 'sha256-${sha256(style)}'; img-src data: blob:; worker-src blob:; base-uri 'none'; form-action 'none'`,
+    );
+  });
+
+  test('a hostile title stays text: escaped in <title>, no "<" in the meta block, one closing tag per script element', async () => {
+    const title = 'x</title><script>alert(1)</script></script><!-- \u2028';
+    const html = await pageText(await buildHtmlPage(encoder.encode(session('s2', 2, '</script><script>alert(2)</script>')), { title }, assets));
+    expect(html).toContain('<title>x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;/script&gt;&lt;!-- \u2028</title>');
+    expect(readPage(html).meta.title).toBe(title);
+    expect(html.match(/<script/g)!.length).toBe(html.match(/<\/script>/g)!.length);
+    expect(html).not.toContain('alert(2)');
+  });
+
+  test('with a passphrase the payload is an age file (scrypt) that the passphrase opens and another refuses', async () => {
+    const bytes = encoder.encode(session('s3', 5, 'secret words'));
+    const html = await pageText(await buildHtmlPage(bytes, { title: 'T', passphrase: 'pass phrase' }, assets));
+    const { meta, payload } = readPage(html);
+    expect(meta.encrypted).toBe(true);
+    expect(payload.subarray(0, 21).toString()).toBe('age-encryption.org/v1');
+    expect(payload.toString('latin1')).toContain('-> scrypt ');
+    const open = async (passphrase: string) => {
+      const d = new Decrypter();
+      d.addPassphrase(passphrase);
+      return d.decrypt(new Uint8Array(payload));
+    };
+    expect(new Uint8Array(gunzipSync(await open('pass phrase')))).toEqual(bytes);
+    await expect(open('wrong')).rejects.toThrow();
+    // The plain page's worker has no age inside; the encrypted page's has.
+    expect(html).toContain(assets.workerEncrypted);
+    expect(html).not.toContain(assets.worker);
+  }, 60_000);
+});
+
+describe('exportHtml', () => {
+  test('the whole stored file, or only the branch (header + branch lines), inside the page', async () => {
+    const { store } = memoryStore({ now: () => 1_700_000_000_000 });
+    const api = createApi({ store, now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => '0000beef' });
+    const lines = [
+      headerLine('br'),
+      messageLine('a1', null, 'user', 'q'),
+      messageLine('a2', 'a1', 'assistant', 'old'),
+      messageLine('a3', 'a1', 'assistant', 'new'),
+    ];
+    const text = lines.join('\n') + '\n';
+    await api.importFiles({ files: [new File([text], 'br.jsonl')] });
+    const whole = await api.exportHtml({ id: 'br', leafId: 'a2' });
+    expect(whole.name).toMatch(/_br\.html$/);
+    const page = readPage(await pageText(whole.blob));
+    expect(gunzipSync(page.payload).toString()).toBe(text);
+    expect(page.meta.leafId).toBe('a2');
+    const branch = await api.exportHtml({ id: 'br', leafId: 'a2', branch: true });
+    expect(branch.name).toMatch(/_br\.branch\.html$/);
+    expect(gunzipSync(readPage(await pageText(branch.blob)).payload).toString()).toBe([lines[0], lines[1], lines[2]].join('\n') + '\n');
+  }, 120_000);
+});

@@ -1,0 +1,129 @@
+// The one-file share page (issue 11) is a second, small build: a page script and its own worker,
+// built here with vite's API and handed to the app's worker as strings (`virtual:rho-share-page`),
+// which inlines them into every exported page. Nothing is written to disk: `npm run build`,
+// vitest and the bench all build it on demand from src/share-page/.
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import preact from '@preact/preset-vite';
+import { build, type Plugin, type Rollup } from 'vite';
+
+/** The module the app's worker imports the share page's assets from. */
+export const SHARE_PAGE_MODULE = 'virtual:rho-share-page';
+
+/** What an exported page is made of (the same shape as src/worker/share/page-template.ts's SharePageAssets). */
+export interface BuiltSharePage {
+  /** The page's script (an IIFE), inlined as the page's one script element. */
+  script: string;
+  /** The page's styles. */
+  css: string;
+  /** The page's worker (an IIFE), gzip-compressed and base64-encoded. */
+  worker: string;
+  /** The same worker with age decryption, for pages with a password. */
+  workerEncrypted: string;
+}
+
+const root = import.meta.dirname;
+const UI_WORKER = resolve(root, 'src/ui/worker.ts');
+
+/** The reader's components import the app's worker connection; in the share page they get the page's own worker. */
+function pageWorkerLink(): Plugin {
+  return {
+    name: 'rho-share-page-worker-link',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || !source.endsWith('worker.ts')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === UI_WORKER ? resolve(root, 'src/share-page/link.ts') : null;
+    },
+  };
+}
+
+const CLIENT = resolve(root, 'src/worker/client.ts');
+const APP_WORKER_URL = "new Worker(new URL('./main.ts', import.meta.url), { type: 'module' })";
+
+/** The page never starts the app's worker: connectWorker's default (which would bundle the whole app worker) is cut out. */
+function noAppWorker(): Plugin {
+  return {
+    name: 'rho-share-page-no-app-worker',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id !== CLIENT) return null;
+      if (!code.includes(APP_WORKER_URL)) throw new Error(`src/worker/client.ts changed: the share page build expects ${APP_WORKER_URL} there.`);
+      return code.replace(APP_WORKER_URL, "(() => { throw new Error('The share page has no app worker.'); })()");
+    },
+  };
+}
+
+async function bundle(entry: string, plugins: Plugin[]): Promise<Rollup.OutputBundle[keyof Rollup.OutputBundle][]> {
+  const out = await build({
+    configFile: false,
+    root,
+    // 'error': the preload helper's import.meta (unused: everything is one file) warns in IIFE output.
+    logLevel: 'error',
+    plugins,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      cssCodeSplit: false,
+      modulePreload: false,
+      reportCompressedSize: false,
+      assetsInlineLimit: Number.MAX_SAFE_INTEGER,
+      rollupOptions: {
+        input: resolve(root, entry),
+        output: { format: 'iife', entryFileNames: '[name].js', assetFileNames: '[name][extname]' },
+      },
+    },
+  });
+  const outputs = Array.isArray(out) ? out : [out];
+  return outputs.flatMap((o) => ('output' in o ? o.output : []));
+}
+
+/** Text that can sit inside a <script> element: nothing in it may close the element or open an HTML comment. */
+function checkInlinable(name: string, text: string): string {
+  const safe = text.replace(/<\/(script)/gi, '<\\/$1');
+  if (/<!--/.test(safe)) throw new Error(`${name} contains "<!--", which cannot be inlined in a <script> element.`);
+  return safe;
+}
+
+/** Builds the share page's script, styles and worker. */
+export async function buildSharePageAssets(): Promise<BuiltSharePage> {
+  const [page, worker, workerEncrypted] = await Promise.all([
+    bundle('src/share-page/main.tsx', [pageWorkerLink(), noAppWorker(), ...preact()]),
+    bundle('src/share-page/worker/plain.ts', []),
+    bundle('src/share-page/worker/encrypted.ts', []),
+  ]);
+  const text = (items: typeof page, test: (name: string) => boolean) =>
+    items
+      .filter((o) => test(o.fileName))
+      .map((o) => (o.type === 'chunk' ? o.code : typeof o.source === 'string' ? o.source : new TextDecoder().decode(o.source)))
+      .join('\n');
+  const script = checkInlinable(
+    'The share page script',
+    text(page, (n) => n.endsWith('.js')),
+  );
+  const css = text(page, (n) => n.endsWith('.css')).replace(/<\/(style)/gi, '<\\/$1');
+  const packed = (items: typeof page) =>
+    gzipSync(
+      text(items, (n) => n.endsWith('.js')),
+      { level: 9 },
+    ).toString('base64');
+  return { script, css, worker: packed(worker), workerEncrypted: packed(workerEncrypted) };
+}
+
+let built: Promise<BuiltSharePage> | null = null;
+
+/** Serves `virtual:rho-share-page` (built once per process) to the app and its worker. */
+export function sharePagePlugin(): Plugin {
+  const resolvedId = `\0${SHARE_PAGE_MODULE}`;
+  return {
+    name: 'rho-share-page',
+    resolveId: (id) => (id === SHARE_PAGE_MODULE ? resolvedId : null),
+    async load(id) {
+      if (id !== resolvedId) return null;
+      built ??= buildSharePageAssets();
+      return `export default ${JSON.stringify(await built)};`;
+    },
+  };
+}
