@@ -60,6 +60,7 @@ export { text, thinking, toolCalls, typed, attachments, noticeKind, parts, isEnv
 export type { Attachment, ToolCall, NoticeKind } from './readers.ts';
 export { usage, addUsage, totals, ZERO_TOTALS } from './usage.ts';
 export type { SdkUsage, Totals, CostInput } from './usage.ts';
+export * from './library-usage/index.ts';
 export { fromPi, toPi, model, modelChangeSpec, stripSelector } from './model-spec.ts';
 export { displayTitle, titleFromText } from './title.ts';
 export type { Titled } from './title.ts';

@@ -18,12 +18,14 @@ import {
   totals,
   v1Id,
   versionOf,
+  createUsageCollector,
   type Entry,
   type Header,
   type ParsedSession,
   type Problem,
   type TitleSlot,
   type TreeLike,
+  type UsageDigest,
 } from '../core/index.ts';
 import { EntryMap } from '../core/entry-map.ts';
 import { decodeLine, isBlank, parseLine } from '../core/jsonl.ts';
@@ -44,6 +46,8 @@ export interface SessionDigest {
   branchCount: number;
   model: string | null;
   totals: SummaryTotals;
+  /** Usage per 15-minute slice and model, on and off the active branch (the Usage screen's data). */
+  usage: UsageDigest;
   problems: number;
   /** The first problem, for an import report's reason and line. */
   firstProblem: Problem | null;
@@ -111,6 +115,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
   const parentIds: (string | null | undefined)[] = [];
   const problems: Problem[] = [];
   const blobRefs = new Set<string>();
+  const usage = createUsageCollector();
 
   // One physical line, as the core's parse sees it (same problems, same migration, same checks).
   const onLine = (bytes: Uint8Array, terminated: boolean) => {
@@ -121,7 +126,10 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     const value = parseLine(s, line, terminated, problems);
     if (value === null) return;
     if (line === 1 && value.type === 'title') {
-      if (isTitleSlot(value)) return void (titleSlot = value);
+      if (isTitleSlot(value)) {
+        usage.markOmp();
+        return void (titleSlot = value);
+      }
       if (looksLikeTitleSlot(value))
         problems.push(problem(line, 'title-slot', 'first line looks like an omp title slot but is not a valid one; read as an entry'));
     }
@@ -129,6 +137,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     if (value.type === 'session') {
       if (header === null && isHeader(value)) {
         header = value;
+        usage.header(value);
         headerLine = line;
         version = versionOf(value);
       } else if (header !== null) {
@@ -158,6 +167,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
       const m = entry.message as { role?: unknown } | undefined;
       if (m?.role === 'user') firstMessage = clipText(text(m));
     }
+    usage.add(entry, entries.length);
     const slimmed = slim(entry);
     entries.push(slimmed);
     entryLines.push(line);
@@ -215,6 +225,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         headerLine,
       };
       const active = branch(tree);
+      const onBranch = new Set(active);
       const digest: SessionDigest = {
         isSession: found !== null,
         header: found,
@@ -226,6 +237,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         branchCount: leaves(tree).length,
         model: model(active),
         totals: totals(active),
+        usage: usage.finish((i) => onBranch.has(entries[i])),
         problems: problems.length,
         firstProblem: problems.find((p) => p.severity === 'error') ?? problems[0] ?? null,
       };

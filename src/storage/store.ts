@@ -118,6 +118,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       branchCount: d.branchCount,
       model: d.model,
       totals: { ...d.totals },
+      usage: d.usage,
       problems: d.problems,
     };
     // A variant keeps the header id of the session it diverged from.

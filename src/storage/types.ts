@@ -1,3 +1,4 @@
+import type { UsageDigest } from '../core/index.ts';
 import type { SessionScan } from './scan.ts';
 
 /**
@@ -32,6 +33,8 @@ export interface SessionSummary {
   branchCount: number;
   model: string | null;
   totals: SummaryTotals;
+  /** Usage per 15-minute UTC slice × model, on and off the active branch (core `createUsageCollector`). */
+  usage: UsageDigest;
   /** Problems the reader found (framing, header, tree, entry shapes). */
   problems: number;
   /** For a variant: the store id of the session it diverged from. */
