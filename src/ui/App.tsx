@@ -34,6 +34,9 @@ export function App() {
               <h1>Rho Sessions</h1>
             </a>
             <span class="spacer" />
+            <a class="usage-link" href="#/usage" aria-current={current.name === 'usage' ? 'page' : undefined}>
+              Usage
+            </a>
             <InstallButton />
             <button
               type="button"
@@ -53,13 +56,36 @@ export function App() {
             />
           )}
           <ImportPanel />
-          <LibraryScreen />
+          {current.name === 'usage' ? <UsageHost day={current.day} /> : <LibraryScreen />}
         </>
       )}
       <DropZone />
       <Toasts />
     </>
   );
+}
+
+// The Usage screen loads in its own chunk, when first shown: the library does not pay for it.
+let usageModule: typeof import('./usage/UsageScreen.tsx') | null = null;
+
+/** Mounts the Usage screen (`#/usage`) once its chunk is loaded. */
+function UsageHost({ day }: { day?: string }) {
+  const mod = useSignal(usageModule);
+  const failed = useSignal(false);
+  useEffect(() => {
+    if (!mod.value)
+      import('./usage/UsageScreen.tsx').then(
+        (m) => {
+          mod.value = usageModule = m;
+        },
+        () => {
+          failed.value = true;
+        },
+      );
+  }, []);
+  if (failed.value) return <p role="alert">The Usage screen could not be loaded.</p>;
+  if (!mod.value) return <main class="library" aria-busy="true" />;
+  return <mod.value.UsageScreen day={day} />;
 }
 
 /** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */

@@ -14,12 +14,29 @@ import {
 } from '../../src/core/index.ts';
 
 /** A bucket: slice offset, model, turns, input, output, cacheRead, cacheWrite, tokens, cost, costed, calls, errors. */
-const bucket = (slice: number, model: number, f: Partial<Record<'turns' | 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cost' | 'costed' | 'calls' | 'errors', number>>): UsageBucket => {
+const bucket = (
+  slice: number,
+  model: number,
+  f: Partial<Record<'turns' | 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cost' | 'costed' | 'calls' | 'errors', number>>,
+): UsageBucket => {
   const input = f.input ?? 0;
   const output = f.output ?? 0;
   const cacheRead = f.cacheRead ?? 0;
   const cacheWrite = f.cacheWrite ?? 0;
-  return [slice, model, f.turns ?? 1, input, output, cacheRead, cacheWrite, input + output + cacheRead + cacheWrite, f.cost ?? 0, f.costed ?? 0, f.calls ?? 0, f.errors ?? 0];
+  return [
+    slice,
+    model,
+    f.turns ?? 1,
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    input + output + cacheRead + cacheWrite,
+    f.cost ?? 0,
+    f.costed ?? 0,
+    f.calls ?? 0,
+    f.errors ?? 0,
+  ];
 };
 const sliceOf = (iso: string) => Date.parse(iso) / SLICE_MS;
 
@@ -56,7 +73,12 @@ describe('local days', () => {
   });
 
   test('a range keeps only its local days, and drops undated usage', () => {
-    const undated: UsageRecord = { id: 'u', title: null, cwd: '/q', usage: { agent: 'pi', models: ['m'], start: 0, branch: [bucket(-1, 0, { input: 7 })], other: [] } };
+    const undated: UsageRecord = {
+      id: 'u',
+      title: null,
+      cwd: '/q',
+      usage: { agent: 'pi', models: ['m'], start: 0, branch: [bucket(-1, 0, { input: 7 })], other: [] },
+    };
     const all = summarizeUsage(usageRows([nearMidnight, undated], { scope: 'all', dayOf: dayIn('UTC') }));
     expect(all.undated.input).toBe(7);
     expect(all.total.input).toBe(117);
@@ -121,7 +143,13 @@ describe('CSV', () => {
       id: 'h',
       title: '=HYPERLINK("http://evil"),"<script>alert(1)</script>"\nnext',
       cwd: '/p,q',
-      usage: { agent: 'pi', models: ['m/1', 'm/2'], start: sliceOf('2026-03-05T10:00:00Z'), branch: [bucket(0, 0, { input: 3 }), bucket(1, 1, { input: 4, cost: 0.1, costed: 1 })], other: [] },
+      usage: {
+        agent: 'pi',
+        models: ['m/1', 'm/2'],
+        start: sliceOf('2026-03-05T10:00:00Z'),
+        branch: [bucket(0, 0, { input: 3 }), bucket(1, 1, { input: 4, cost: 0.1, costed: 1 })],
+        other: [],
+      },
     };
     const rows = usageRows([hostile, nearMidnight], { scope: 'all', dayOf: dayIn('UTC') });
     const csv = usageCsv(rows, [hostile, nearMidnight], 'all');

@@ -43,8 +43,12 @@ async function recordOf(id: string, b: Uint8Array): Promise<UsageRecord> {
 
 /** Tool results marked as errors, counted straight from the entries. */
 const toolErrors = (entries: readonly Entry[]) =>
-  entries.filter((e) => e.type === 'message' && (e.message as { role?: string; isError?: unknown })?.role === 'toolResult' && (e.message as { isError?: unknown }).isError === true)
-    .length;
+  entries.filter(
+    (e) =>
+      e.type === 'message' &&
+      (e.message as { role?: string; isError?: unknown })?.role === 'toolResult' &&
+      (e.message as { isError?: unknown }).isError === true,
+  ).length;
 
 /** The sums the reader's Stats gives a file, for one scope. */
 function statsSums(b: Uint8Array, scope: UsageScope): UsageSums & { statsCost: number } {

@@ -201,9 +201,7 @@ export function summarizeUsage(rows: readonly UsageRow[]): UsageReport {
     into(groups.bySession, row.session, row);
   }
   const list = (map: Map<string, UsageGroup & { ids: Set<string> }>) =>
-    [...map.values()]
-      .map(({ ids, ...g }) => ({ ...g, sessions: ids.size }))
-      .sort((a, b) => b.cost - a.cost || b.tokens - a.tokens || (a.key < b.key ? -1 : 1));
+    [...map.values()].map(({ ids, ...g }) => ({ ...g, sessions: ids.size })).sort((a, b) => b.cost - a.cost || b.tokens - a.tokens || (a.key < b.key ? -1 : 1));
   const days = new Map<string, UsageGroup & { ids: string[] }>();
   for (const [day, { ids, ...g }] of groups.days) days.set(day, { ...g, sessions: ids.size, ids: [...ids] });
   return {

@@ -60,7 +60,16 @@ export function emptyUsageDigest(agent: UsageAgent = 'pi'): UsageDigest {
 }
 
 // Entry types only omp writes (session-format.md §2.1).
-const OMP_TYPES = new Set(['title_change', 'model_usage', 'session_init', 'reset_boundary', 'service_tier_change', 'ttsr_injection', 'mode_change', 'credential_pin']);
+const OMP_TYPES = new Set([
+  'title_change',
+  'model_usage',
+  'session_init',
+  'reset_boundary',
+  'service_tier_change',
+  'ttsr_injection',
+  'mode_change',
+  'credential_pin',
+]);
 
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
