@@ -117,14 +117,17 @@ export function ownersOf(records: readonly UsageRecord[]): Map<string, UsageReco
 /** Every usage row (day × owning session × model × agent) in scope and range. */
 export function usageRows(records: readonly UsageRecord[], opts: UsageOptions): UsageRow[] {
   const owners = ownersOf(records);
-  const rows = new Map<string, UsageRow>();
+  const out: UsageRow[] = [];
   const ranged = opts.from !== undefined || opts.to !== undefined;
   // Slices repeat across sessions (and 96 share a day): one Date per distinct slice.
   const days = new Map<number, string>();
+  // Rows of one record (its own file) never merge with another's: a small map per record.
+  const rows = new Map<string, UsageRow>();
   for (const r of records) {
     const u = r.usage;
     if (!u) continue;
     const owner = owners.get(r.id) ?? r;
+    rows.clear();
     const lists = opts.scope === 'branch' ? [u.branch] : [u.branch, u.other];
     for (const list of lists)
       for (const b of list) {
@@ -135,10 +138,30 @@ export function usageRows(records: readonly UsageRecord[], opts: UsageOptions): 
           if (!day) days.set(slice, (day = opts.dayOf(slice)));
         }
         if (ranged && (day === '' || (opts.from !== undefined && day < opts.from) || (opts.to !== undefined && day > opts.to))) continue;
-        const model = u.models[b[B_MODEL]] ?? 'unknown model';
-        const key = `${day}\n${owner.id}\n${r.id}\n${model}`;
+        const key = `${day} ${b[B_MODEL]}`;
         let row = rows.get(key);
-        if (!row) rows.set(key, (row = { day, session: owner.id, source: r.id, model, agent: u.agent, project: owner.cwd, ...emptySums() }));
+        if (!row) {
+          row = {
+            day,
+            session: owner.id,
+            source: r.id,
+            model: u.models[b[B_MODEL]] ?? 'unknown model',
+            agent: u.agent,
+            project: owner.cwd,
+            turns: 0,
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            tokens: 0,
+            cost: 0,
+            costedTurns: 0,
+            toolCalls: 0,
+            toolErrors: 0,
+          };
+          rows.set(key, row);
+          out.push(row);
+        }
         row.turns += b[B_TURNS];
         row.input += b[B_INPUT];
         row.output += b[B_OUTPUT];
@@ -151,7 +174,7 @@ export function usageRows(records: readonly UsageRecord[], opts: UsageOptions): 
         row.toolErrors += b[B_ERRORS];
       }
   }
-  return [...rows.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : b.cost - a.cost || b.tokens - a.tokens));
+  return out.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : b.cost - a.cost || b.tokens - a.tokens));
 }
 
 /** A group of rows (a model, a project, an agent, a session, a day) with its sums. */

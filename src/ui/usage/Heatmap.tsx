@@ -8,6 +8,7 @@ const STEP = 12;
 const LEFT = 26;
 const TOP = 14;
 const WEEKS = 53;
+const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'short' });
 
 /** The day's figure the colour follows. */
 function figureOf(g: UsageGroup | undefined, metric: 'cost' | 'tokens'): number {
@@ -45,7 +46,7 @@ export function Heatmap({ days, today, metric, selected }: { days: Map<string, U
   for (const c of cells)
     if (c.row === 0 && (c.col === 0 || c.day.slice(8) <= '07') && !months.some((x) => x.col === c.col)) {
       const [cy, cm] = c.day.split('-').map(Number);
-      const name = new Date(cy, cm - 1, 15).toLocaleDateString(undefined, { month: 'short' });
+      const name = monthFormat.format(new Date(cy, cm - 1, 15));
       if (!months.length || months[months.length - 1].col < c.col - 2) months.push({ col: c.col, name });
     }
   const width = LEFT + WEEKS * STEP;

@@ -4,7 +4,7 @@ import { displayTitle, projectName } from '../models/format.ts';
 import { loaded, sessions } from '../models/library.ts';
 import { formatRoute } from '../router.ts';
 import { Breakdown, Section } from './Breakdown.tsx';
-import { cacheText, costText, tokens, toolErrorsText } from './format.ts';
+import { cacheText, costText, count, tokens, toolErrorsText } from './format.ts';
 import { dayLabel, Heatmap } from './Heatmap.tsx';
 import {
   allRows,
@@ -57,19 +57,17 @@ export function UsageScreen({ day }: { day?: string }) {
       <Section id="usage-totals" title="Totals" scope={scopeText}>
         <dl class="usage-totals">
           <Figure name="Cost (as recorded in the files)" value={costText(r.total)} />
-          <Figure name="Tokens" value={`${tokens(r.total.tokens)} (${r.total.tokens.toLocaleString()})`} />
+          <Figure name="Tokens" value={`${tokens(r.total.tokens)} (${count(r.total.tokens)})`} />
           <Figure
             name="Token kinds"
             value={`input ${tokens(r.total.input)} · output ${tokens(r.total.output)} · cache read ${tokens(r.total.cacheRead)} · cache write ${tokens(r.total.cacheWrite)}`}
           />
           <Figure name="Cache-hit rate (prompt tokens read from cache)" value={cacheText(r.total)} />
-          <Figure name="Tool calls" value={r.total.toolCalls.toLocaleString()} />
+          <Figure name="Tool calls" value={count(r.total.toolCalls)} />
           <Figure name="Tool errors" value={toolErrorsText(r.total)} />
-          <Figure name="Sessions · assistant turns" value={`${r.sessions.toLocaleString()} · ${r.total.turns.toLocaleString()}`} />
+          <Figure name="Sessions · assistant turns" value={`${count(r.sessions)} · ${count(r.total.turns)}`} />
         </dl>
-        {r.undated.turns > 0 && (
-          <p class="muted">{r.undated.turns.toLocaleString()} turns have no time in their files: they count in the totals, not in any day.</p>
-        )}
+        {r.undated.turns > 0 && <p class="muted">{count(r.undated.turns)} turns have no time in their files: they count in the totals, not in any day.</p>}
       </Section>
       <Section id="usage-days" title="Per day" scope={yearScope}>
         <fieldset class="usage-choice">

@@ -2,17 +2,28 @@
 // unknown), tokens are compact, rates are percentages or "—" when there is nothing to divide.
 import { cacheHitRate, costRecorded, toolErrorRate, type UsageSums } from '../../core/library-usage/index.ts';
 
+// Formatters are made once: a new Intl formatter (which toLocaleString makes on every call) costs
+// about as much as drawing a row, and the screen writes thousands of figures.
+const money = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat();
+
+/** 1234567 → "1,234,567" (the user's locale). */
+export function count(n: number): string {
+  return whole.format(n);
+}
+
 /** "$1.23", "<$0.01", "$0.00"; the amount alone. */
 export function usd(n: number): string {
   if (n > 0 && n < 0.01) return '<$0.01';
-  return `$${n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `$${money.format(n)}`;
 }
 
 /** A recorded cost, "not recorded", or the cost with how many turns recorded one. */
 export function costText(s: UsageSums): string {
   const recorded = costRecorded(s);
   if (recorded === 'none') return s.turns ? 'not recorded' : '—';
-  if (recorded === 'some') return `${usd(s.cost)} (recorded for ${s.costedTurns.toLocaleString()} of ${s.turns.toLocaleString()} turns)`;
+  if (recorded === 'some') return `${usd(s.cost)} (recorded for ${count(s.costedTurns)} of ${count(s.turns)} turns)`;
   return usd(s.cost);
 }
 
@@ -23,7 +34,7 @@ export function costShort(s: UsageSums): string {
 
 /** 1234567 → "1.2M". */
 export function tokens(n: number): string {
-  return new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+  return compact.format(n);
 }
 
 /** 0.4567 → "46%", null → "—". */
@@ -39,6 +50,6 @@ export function cacheText(s: UsageSums): string {
 /** "3 of 120 (2.5%)". */
 export function toolErrorsText(s: UsageSums): string {
   const rate = toolErrorRate(s);
-  if (rate === null) return s.toolErrors ? `${s.toolErrors.toLocaleString()} errors, no calls recorded` : 'no tool calls';
-  return `${s.toolErrors.toLocaleString()} of ${s.toolCalls.toLocaleString()} (${(rate * 100).toFixed(1)}%)`;
+  if (rate === null) return s.toolErrors ? `${count(s.toolErrors)} errors, no calls recorded` : 'no tool calls';
+  return `${count(s.toolErrors)} of ${count(s.toolCalls)} (${(rate * 100).toFixed(1)}%)`;
 }

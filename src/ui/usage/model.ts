@@ -35,8 +35,15 @@ export function addDays(day: string, n: number): string {
   return localDay(date.getTime());
 }
 
+// Kept across recomputations (a scope or range change): slices do not change their local day.
+const sliceDays = new Map<number, string>();
+
 /** The local day of a 15-minute slice: every zone's offset is a multiple of 15 minutes. */
-const dayOfSlice = (slice: number) => localDay(slice * SLICE_MS);
+function dayOfSlice(slice: number): string {
+  let day = sliceDays.get(slice);
+  if (day === undefined) sliceDays.set(slice, (day = localDay(slice * SLICE_MS)));
+  return day;
+}
 
 /** First and last day of the chosen range (undefined: open). */
 export const range = computed<{ from?: string; to?: string }>(() => {
@@ -70,10 +77,17 @@ export const scopeLabel = computed(() => {
   return `${branches} · ${when}`;
 });
 
-/** "3 Mar 2026" from `2026-03-03` (the user's locale). */
+const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+const dayWords = new Map<string, string>();
+
+/** "3 Mar 2026" from `2026-03-03` (the user's locale; one formatter, and each day's words kept). */
 export function formatDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y, m - 1, d, 12).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  let words = dayWords.get(day);
+  if (words === undefined) {
+    const [y, m, d] = day.split('-').map(Number);
+    dayWords.set(day, (words = dayFormat.format(new Date(y, m - 1, d, 12))));
+  }
+  return words;
 }
 
 /** Downloads the range's rows as CSV through the platform's download path. */
