@@ -9,6 +9,7 @@
  *   npm run bench -- --runs 5             timed rounds per variant (default: per suite/size)
  *   npm run bench -- --json out.json      also write every row as JSON: [{name, value, unit, baseline?, ratio?, target?, ok?}]
  *   npm run bench -- --list               list the suites
+ *   npm run bench -- usage                the Usage screen for a 2,000-session library (usage.bench.ts; --sizes N sessions)
  *
  * SUITE INTERFACE (for anyone adding measurements, e.g. browser suites via Playwright):
  *   - Create `test/bench/<name>.bench.ts`; run.ts discovers every `*.bench.ts` in this folder.
