@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, root } from './app-helpers.ts';
+import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, root, waitForServiceWorker } from './app-helpers.ts';
 
 const shots = resolve(root, 'reports/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -199,3 +199,18 @@ for (const theme of ['light', 'dark'] as const) {
     await page.screenshot({ path: `${shots}/usage-phone-${theme}.png`, fullPage: true });
   });
 }
+
+test('offline: after one visit the Usage screen opens and reloads with no network', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  await openUsage(page);
+  await waitForServiceWorker(page);
+  await context.setOffline(true);
+  try {
+    await page.goto('/#/usage?day=2026-11-21');
+    await page.reload();
+    await expect(page.locator('main[data-usage-ready="2"]')).toBeVisible();
+    await expect(page.getByRole('region', { name: /^Sessions on / }).locator('li a')).toHaveText(['Midnight session', HOSTILE]);
+  } finally {
+    await context.setOffline(false);
+  }
+});

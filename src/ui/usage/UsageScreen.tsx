@@ -162,6 +162,7 @@ function DaySessions({ day }: { day: string }) {
   return (
     <section class="usage-day card" aria-labelledby="usage-day-title">
       <h3 id="usage-day-title">Sessions on {formatDay(day)}</h3>
+      <p class="usage-scope">{scope.value === 'branch' ? 'Active branch of each session' : 'All branches'} · a subagent counts in its parent</p>
       {list.length ? (
         <ul>
           {list.map(([id, s]) => {
