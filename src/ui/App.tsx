@@ -10,10 +10,14 @@ import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
 
+// Whether the library has been shown (then it is kept under the Usage screen).
+let libraryKept = false;
+
 /** The app shell: header, the library or a reader, import report, update prompt, messages. */
 export function App() {
   const settingsOpen = useSignal(false);
   const current = route.value;
+  if (current.name === 'library') libraryKept = true;
   // The reader's chunk is fetched and compiled while the library is idle, so choosing a session
   // waits only for the session (about a tenth of a second less on a phone-class CPU).
   useEffect(() => {
@@ -56,7 +60,14 @@ export function App() {
             />
           )}
           <ImportPanel />
-          {current.name === 'usage' ? <UsageHost day={current.day} /> : <LibraryScreen />}
+          {current.name === 'usage' && <UsageHost day={current.day} />}
+          {/* Once shown, the library stays mounted (hidden) under Usage: tearing down and redrawing
+              thousands of cards would cost more than the Usage screen itself. */}
+          {(current.name !== 'usage' || libraryKept) && (
+            <div class="library-host" hidden={current.name === 'usage'}>
+              <LibraryScreen />
+            </div>
+          )}
         </>
       )}
       <DropZone />

@@ -170,8 +170,8 @@ test('totals, scope words and "not recorded" cost; hostile titles stay text', as
   await expect(top.getByRole('link')).toHaveText(['Midnight session', HOSTILE]);
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
-  await expect(page.locator('main img')).toHaveCount(0);
-  await expect(page.locator('main script')).toHaveCount(0);
+  await expect(page.locator('main.usage img')).toHaveCount(0);
+  await expect(page.locator('main.usage script')).toHaveCount(0);
   // A range without those days: nothing counted, and it says so.
   await page.getByLabel('Range').selectOption('7');
   await expect(totals).toContainText('Nov 19, 2026 – Nov 25, 2026');
