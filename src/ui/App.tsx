@@ -12,6 +12,9 @@ import { goBack, navigate, route, type Route } from './router.ts';
 
 // Whether the library has been shown (then it is kept under the Usage screen).
 let libraryKept = false;
+// One element for the library, so a change of route does not re-render its thousands of cards
+// (Preact skips an element it has seen before; the library follows its own signals).
+const LIBRARY = <LibraryScreen />;
 
 /** The app shell: header, the library or a reader, import report, update prompt, messages. */
 export function App() {
@@ -65,7 +68,7 @@ export function App() {
               thousands of cards would cost more than the Usage screen itself. */}
           {(current.name !== 'usage' || libraryKept) && (
             <div class="library-host" hidden={current.name === 'usage'}>
-              <LibraryScreen />
+              {LIBRARY}
             </div>
           )}
         </>
