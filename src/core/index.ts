@@ -62,6 +62,7 @@ export { agentMark, addAgentMark, type Agent } from './agent.ts';
 export { resumeCommands, piResumeCommand, ompResumeCommand, piSessionDir, type ResumeTarget, type ResumeCommand } from './resume.ts';
 export { usage, usageTotal, addUsage, totals, ZERO_TOTALS } from './usage.ts';
 export type { SdkUsage, Totals, CostInput } from './usage.ts';
+export * from './library-usage/index.ts';
 export { fromPi, toPi, model, modelChangeSpec, stripSelector } from './model-spec.ts';
 export { displayTitle, titleFromText } from './title.ts';
 export type { Titled } from './title.ts';

@@ -1,12 +1,14 @@
 // The library index: one small record per session, kept in one JSON file so listing 2,000
 // sessions is one read and one JSON.parse. It is only a cache of what the files say: a missing,
 // corrupt or stale index is rebuilt from the files (store.ts), so losing it loses nothing.
+import { isUsageDigest } from '../core/index.ts';
 import type { SessionSummary } from './types.ts';
 
 /** Format tag and version of index.json; another value means "rebuild". */
 export const INDEX_FORMAT = 'rho-sessions-index';
-// 2: records say which agent wrote the file (`agent`); an index of version 1 is rebuilt from the files.
-export const INDEX_VERSION = 2;
+// 2: records say which agent wrote the file (`agent`).
+// 3: records carry `usage` (older records lack it, so every file is read again).
+export const INDEX_VERSION = 3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -55,6 +57,7 @@ export function isSummary(x: unknown): x is SessionSummary {
     num(t.tokens) &&
     num(t.output) &&
     num(t.cost) &&
+    isUsageDigest(s.usage) &&
     num(s.problems) &&
     (s.variantOf === undefined || str(s.variantOf)) &&
     (s.agent === undefined || s.agent === 'pi' || s.agent === 'omp')

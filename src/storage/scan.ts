@@ -21,12 +21,14 @@ import {
   v1Id,
   versionOf,
   type Agent,
+  createUsageCollector,
   type Entry,
   type Header,
   type ParsedSession,
   type Problem,
   type TitleSlot,
   type TreeLike,
+  type UsageDigest,
 } from '../core/index.ts';
 import { EntryMap } from '../core/entry-map.ts';
 import { decodeLine, isBlank, parseLine } from '../core/jsonl.ts';
@@ -47,6 +49,8 @@ export interface SessionDigest {
   branchCount: number;
   model: string | null;
   totals: SummaryTotals;
+  /** Usage per 15-minute slice and model, on and off the active branch (the Usage screen's data). */
+  usage: UsageDigest;
   problems: number;
   /** The first problem, for an import report's reason and line. */
   firstProblem: Problem | null;
@@ -117,6 +121,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
   const parentIds: (string | null | undefined)[] = [];
   const problems: Problem[] = [];
   const blobRefs = new Set<string>();
+  const usage = createUsageCollector();
 
   // One physical line, as the core's parse sees it (same problems, same migration, same checks).
   const onLine = (bytes: Uint8Array, terminated: boolean) => {
@@ -139,6 +144,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
       if (header === null && isHeader(value)) {
         header = value;
         agent = addAgentMark(agent, agentMark(value, 'header'));
+        usage.header(value);
         headerLine = line;
         version = versionOf(value);
       } else if (header !== null) {
@@ -170,6 +176,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
       const m = entry.message as { role?: unknown } | undefined;
       if (m?.role === 'user') firstMessage = clipText(text(m));
     }
+    usage.add(entry, entries.length);
     const slimmed = slim(entry);
     entries.push(slimmed);
     entryLines.push(line);
@@ -227,6 +234,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         headerLine,
       };
       const active = branch(tree);
+      const onBranch = new Set(active);
       const digest: SessionDigest = {
         isSession: found !== null,
         header: found,
@@ -238,6 +246,7 @@ export function createScanner(opts: { validate?: boolean } = {}) {
         branchCount: leaves(tree).length,
         model: model(active),
         totals: totals(active),
+        usage: usage.finish((i) => onBranch.has(entries[i]), agent ?? 'pi'),
         problems: problems.length,
         firstProblem: problems.find((p) => p.severity === 'error') ?? problems[0] ?? null,
         agent,

@@ -122,6 +122,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       branchCount: d.branchCount,
       model: d.model,
       totals: { ...d.totals },
+      usage: d.usage,
       problems: d.problems,
     };
     if (d.agent) s.agent = d.agent;

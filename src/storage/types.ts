@@ -1,5 +1,6 @@
 import type { SubagentLink } from '../core/index.ts';
 import type { ParentLink } from './links.ts';
+import type { UsageDigest } from '../core/index.ts';
 import type { SessionScan } from './scan.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface SessionSummary {
   branchCount: number;
   model: string | null;
   totals: SummaryTotals;
+  /** Usage per 15-minute UTC slice × model, on and off the active branch (core `createUsageCollector`). */
+  usage: UsageDigest;
   /** Problems the reader found (framing, header, tree, entry shapes). */
   problems: number;
   /** For a variant: the store id of the session it diverged from. */

@@ -13,10 +13,17 @@ import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { ExportMenu } from './reader/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
 
+// Whether the library has been shown (then it is kept under the Usage screen).
+let libraryKept = false;
+// One element for the library, so a change of route does not re-render its thousands of cards
+// (Preact skips an element it has seen before; the library follows its own signals).
+const LIBRARY = <LibraryScreen />;
+
 /** The app shell: header, the library or a reader, import report, update prompt, messages. */
 export function App() {
   const settingsOpen = useSignal(false);
   const current = route.value;
+  if (current.name === 'library') libraryKept = true;
   // The reader's chunk is fetched and compiled while the library is idle, so choosing a session
   // waits only for the session (about a tenth of a second less on a phone-class CPU).
   useEffect(() => {
@@ -37,6 +44,9 @@ export function App() {
               <h1>Rho Sessions</h1>
             </a>
             <span class="spacer" />
+            <a class="usage-link" href="#/usage" aria-current={current.name === 'usage' ? 'page' : undefined}>
+              Usage
+            </a>
             <InstallButton />
             <button
               type="button"
@@ -56,8 +66,15 @@ export function App() {
             />
           )}
           <ImportPanel />
-          <LinkedFolders />
-          <LibraryScreen />
+          {current.name === 'usage' && <UsageHost day={current.day} />}
+          {/* Once shown, the library stays mounted (hidden) under Usage: tearing down and redrawing
+              thousands of cards would cost more than the Usage screen itself. */}
+          {(current.name !== 'usage' || libraryKept) && (
+            <div class="library-host" hidden={current.name === 'usage'}>
+              <LinkedFolders />
+              {LIBRARY}
+            </div>
+          )}
         </>
       )}
       <DropZone />
@@ -65,6 +82,29 @@ export function App() {
       <ShareHost />
     </>
   );
+}
+
+// The Usage screen loads in its own chunk, when first shown: the library does not pay for it.
+let usageModule: typeof import('./usage/UsageScreen.tsx') | null = null;
+
+/** Mounts the Usage screen (`#/usage`) once its chunk is loaded. */
+function UsageHost({ day }: { day?: string }) {
+  const mod = useSignal(usageModule);
+  const failed = useSignal(false);
+  useEffect(() => {
+    if (!mod.value)
+      import('./usage/UsageScreen.tsx').then(
+        (m) => {
+          mod.value = usageModule = m;
+        },
+        () => {
+          failed.value = true;
+        },
+      );
+  }, []);
+  if (failed.value) return <p role="alert">The Usage screen could not be loaded.</p>;
+  if (!mod.value) return <main class="library" aria-busy="true" />;
+  return <mod.value.UsageScreen day={day} />;
 }
 
 /** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */

@@ -1,7 +1,11 @@
 import { signal } from '@preact/signals';
 
-/** The screens the app can show, as hash routes (`#/`, `#/s/<id>?leaf=…&entry=…`, `#/import?share=…`). */
-export type Route = { name: 'library' } | { name: 'reader'; id: string; leafId?: string; entryId?: string } | { name: 'import'; share?: string };
+/** The screens the app can show, as hash routes (`#/`, `#/s/<id>?leaf=…&entry=…`, `#/import?share=…`, `#/usage?day=…`). */
+export type Route =
+  | { name: 'library' }
+  | { name: 'reader'; id: string; leafId?: string; entryId?: string }
+  | { name: 'import'; share?: string }
+  | { name: 'usage'; day?: string };
 
 /** Reads a route from a location hash; anything unknown is the library. */
 export function parseRoute(hash: string): Route {
@@ -18,6 +22,7 @@ export function parseRoute(hash: string): Route {
     };
   }
   if (path === '/import') return { name: 'import', share: params.get('share') ?? undefined };
+  if (path === '/usage') return { name: 'usage', day: params.get('day') ?? undefined };
   return { name: 'library' };
 }
 
@@ -31,6 +36,7 @@ export function formatRoute(route: Route): string {
     return `#/s/${encodeURIComponent(route.id)}${query ? `?${query}` : ''}`;
   }
   if (route.name === 'import') return route.share ? `#/import?share=${encodeURIComponent(route.share)}` : '#/import';
+  if (route.name === 'usage') return route.day ? `#/usage?day=${encodeURIComponent(route.day)}` : '#/usage';
   return '#/';
 }
 

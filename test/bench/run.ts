@@ -11,6 +11,7 @@
  *   npm run bench -- --list               list the suites
  *   npm run bench -- linked               linked folders: re-sync of 1,000 unchanged sessions vs importing them
  *   npm run bench -- share-review         the share review's scan speed (MB/s) and the cleaned copy
+ *   npm run bench -- usage                the Usage screen for a 2,000-session library (usage.bench.ts; --sizes N sessions)
  *
  * SUITE INTERFACE (for anyone adding measurements, e.g. browser suites via Playwright):
  *   - Create `test/bench/<name>.bench.ts`; run.ts discovers every `*.bench.ts` in this folder.

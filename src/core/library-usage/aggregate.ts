@@ -1,0 +1,257 @@
+// Usage across the library, from index records only (never the files): the digests' buckets are
+// grouped into the user's local days (the caller's `dayOf`, so the page's time zone decides) and
+// summed per day, model, project, agent and session. A subagent's usage counts in its parent's
+// session and project (`parentOf`, followed to the top, cycles ignored).
+import {
+  B_CACHE_READ,
+  B_CACHE_WRITE,
+  B_CALLS,
+  B_COST,
+  B_COSTED,
+  B_ERRORS,
+  B_INPUT,
+  B_MODEL,
+  B_OUTPUT,
+  B_SLICE,
+  B_TOKENS,
+  B_TURNS,
+  type UsageAgent,
+  type UsageDigest,
+} from './digest.ts';
+
+/** What aggregation reads from an index record (the storage summary has these fields). */
+export interface UsageRecord {
+  id: string;
+  title: string | null;
+  firstMessage?: string | null;
+  cwd: string;
+  usage?: UsageDigest;
+  /** Store id of the session this one is a subagent of (set when transcripts are linked). */
+  parentOf?: string;
+}
+
+/** Which entries count: the active branch of each session, or every branch in the file. */
+export type UsageScope = 'branch' | 'all';
+
+/** Sums of usage. `cost` is only what was recorded; `costedTurns` says for how many turns. */
+export interface UsageSums {
+  turns: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  tokens: number;
+  cost: number;
+  costedTurns: number;
+  toolCalls: number;
+  toolErrors: number;
+}
+
+/** One line of the finest grain: a local day × owning session × model (CSV rows). */
+export interface UsageRow extends UsageSums {
+  /** Local day `YYYY-MM-DD`, or '' when no time is known. */
+  day: string;
+  /** The session the usage counts in (a subagent's top parent). */
+  session: string;
+  /** The session whose file holds the entries (differs from `session` for a subagent). */
+  source: string;
+  model: string;
+  agent: UsageAgent;
+  project: string;
+}
+
+/** Options of an aggregation. */
+export interface UsageOptions {
+  scope: UsageScope;
+  /** The local day (`YYYY-MM-DD`) of a 15-minute slice (ms since epoch / SLICE_MS). */
+  dayOf(slice: number): string;
+  /** First and last local day included (inclusive); undated usage counts only without a range. */
+  from?: string;
+  to?: string;
+}
+
+/** Zeroed sums. */
+export function emptySums(): UsageSums {
+  return { turns: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, tokens: 0, cost: 0, costedTurns: 0, toolCalls: 0, toolErrors: 0 };
+}
+
+/** Adds `b` into `a`. */
+export function addSums(a: UsageSums, b: UsageSums): UsageSums {
+  a.turns += b.turns;
+  a.input += b.input;
+  a.output += b.output;
+  a.cacheRead += b.cacheRead;
+  a.cacheWrite += b.cacheWrite;
+  a.tokens += b.tokens;
+  a.cost += b.cost;
+  a.costedTurns += b.costedTurns;
+  a.toolCalls += b.toolCalls;
+  a.toolErrors += b.toolErrors;
+  return a;
+}
+
+/** The top parent of each record (itself when it has none, or when its parent is not stored or loops). */
+export function ownersOf(records: readonly UsageRecord[]): Map<string, UsageRecord> {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const owners = new Map<string, UsageRecord>();
+  for (const r of records) {
+    let top = r;
+    const seen = new Set([r.id]);
+    for (let p = r.parentOf; p !== undefined; ) {
+      const parent = byId.get(p);
+      if (!parent) break;
+      // A loop has no top: each session in it stays on its own.
+      if (seen.has(parent.id)) {
+        top = r;
+        break;
+      }
+      seen.add(parent.id);
+      top = parent;
+      p = parent.parentOf;
+    }
+    owners.set(r.id, top);
+  }
+  return owners;
+}
+
+/** Every usage row (day × owning session × model × agent) in scope and range. */
+export function usageRows(records: readonly UsageRecord[], opts: UsageOptions): UsageRow[] {
+  const owners = ownersOf(records);
+  const out: UsageRow[] = [];
+  const ranged = opts.from !== undefined || opts.to !== undefined;
+  // Slices repeat across sessions (and 96 share a day): one Date per distinct slice.
+  const days = new Map<number, string>();
+  // Rows of one record (its own file) never merge with another's: a small map per record.
+  const rows = new Map<string, UsageRow>();
+  for (const r of records) {
+    const u = r.usage;
+    if (!u) continue;
+    const owner = owners.get(r.id) ?? r;
+    rows.clear();
+    const lists = opts.scope === 'branch' ? [u.branch] : [u.branch, u.other];
+    for (const list of lists)
+      for (const b of list) {
+        let day = '';
+        if (b[B_SLICE] >= 0) {
+          const slice = u.start + b[B_SLICE];
+          day = days.get(slice) ?? '';
+          if (!day) days.set(slice, (day = opts.dayOf(slice)));
+        }
+        if (ranged && (day === '' || (opts.from !== undefined && day < opts.from) || (opts.to !== undefined && day > opts.to))) continue;
+        const key = `${day} ${b[B_MODEL]}`;
+        let row = rows.get(key);
+        if (!row) {
+          row = {
+            day,
+            session: owner.id,
+            source: r.id,
+            model: u.models[b[B_MODEL]] ?? 'unknown model',
+            agent: u.agent,
+            project: owner.cwd,
+            turns: 0,
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            tokens: 0,
+            cost: 0,
+            costedTurns: 0,
+            toolCalls: 0,
+            toolErrors: 0,
+          };
+          rows.set(key, row);
+          out.push(row);
+        }
+        row.turns += b[B_TURNS];
+        row.input += b[B_INPUT];
+        row.output += b[B_OUTPUT];
+        row.cacheRead += b[B_CACHE_READ];
+        row.cacheWrite += b[B_CACHE_WRITE];
+        row.tokens += b[B_TOKENS];
+        row.cost += b[B_COST];
+        row.costedTurns += b[B_COSTED];
+        row.toolCalls += b[B_CALLS];
+        row.toolErrors += b[B_ERRORS];
+      }
+  }
+  return out.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : b.cost - a.cost || b.tokens - a.tokens));
+}
+
+/** A group of rows (a model, a project, an agent, a session, a day) with its sums. */
+export interface UsageGroup extends UsageSums {
+  key: string;
+  /** Distinct owning sessions in the group. */
+  sessions: number;
+}
+
+/** The report the Usage screen draws. */
+export interface UsageReport {
+  total: UsageSums;
+  sessions: number;
+  days: Map<string, UsageGroup & { ids: string[] }>;
+  models: UsageGroup[];
+  projects: UsageGroup[];
+  agents: UsageGroup[];
+  /** Sessions (owners) by recorded cost, then tokens. */
+  bySession: UsageGroup[];
+  /** Usage without any time (counted in totals only when no range is set). */
+  undated: UsageSums;
+}
+
+/** Sums rows into the report's groups. */
+export function summarizeUsage(rows: readonly UsageRow[]): UsageReport {
+  const total = emptySums();
+  const undated = emptySums();
+  const groups = { models: new Map(), projects: new Map(), agents: new Map(), bySession: new Map(), days: new Map() } as Record<
+    'models' | 'projects' | 'agents' | 'bySession' | 'days',
+    Map<string, UsageGroup & { ids: Set<string> }>
+  >;
+  const into = (map: Map<string, UsageGroup & { ids: Set<string> }>, key: string, row: UsageRow) => {
+    let g = map.get(key);
+    if (!g) map.set(key, (g = { key, sessions: 0, ids: new Set(), ...emptySums() }));
+    addSums(g, row);
+    g.ids.add(row.session);
+  };
+  const all = new Set<string>();
+  for (const row of rows) {
+    addSums(total, row);
+    all.add(row.session);
+    if (row.day === '') addSums(undated, row);
+    else into(groups.days, row.day, row);
+    into(groups.models, row.model, row);
+    into(groups.projects, row.project, row);
+    into(groups.agents, row.agent, row);
+    into(groups.bySession, row.session, row);
+  }
+  const list = (map: Map<string, UsageGroup & { ids: Set<string> }>) =>
+    [...map.values()].map(({ ids, ...g }) => ({ ...g, sessions: ids.size })).sort((a, b) => b.cost - a.cost || b.tokens - a.tokens || (a.key < b.key ? -1 : 1));
+  const days = new Map<string, UsageGroup & { ids: string[] }>();
+  for (const [day, { ids, ...g }] of groups.days) days.set(day, { ...g, sessions: ids.size, ids: [...ids] });
+  return {
+    total,
+    sessions: all.size,
+    days,
+    models: list(groups.models),
+    projects: list(groups.projects),
+    agents: list(groups.agents),
+    bySession: list(groups.bySession),
+    undated,
+  };
+}
+
+/** Share of prompt tokens served from the cache: cacheRead / (input + cacheRead + cacheWrite); null without prompts. */
+export function cacheHitRate(s: UsageSums): number | null {
+  const prompt = s.input + s.cacheRead + s.cacheWrite;
+  return prompt > 0 ? s.cacheRead / prompt : null;
+}
+
+/** Share of tool calls whose result was an error; null without calls. */
+export function toolErrorRate(s: UsageSums): number | null {
+  return s.toolCalls > 0 ? s.toolErrors / s.toolCalls : null;
+}
+
+/** Whether a cost was recorded: 'all' turns, 'some', or 'none' (show "not recorded", never $0). */
+export function costRecorded(s: UsageSums): 'all' | 'some' | 'none' {
+  if (s.costedTurns === 0) return 'none';
+  return s.costedTurns >= s.turns ? 'all' : 'some';
+}

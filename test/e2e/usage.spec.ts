@@ -1,0 +1,216 @@
+// The Usage screen in Chromium: days are the user's local days (sessions near midnight UTC seen
+// from Kolkata and Los Angeles), a day opens its sessions, the CSV export's content, the phone
+// layout in both themes with axe, and hostile titles staying text.
+import { readFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, root, waitForServiceWorker } from './app-helpers.ts';
+
+const shots = resolve(root, 'reports/screenshots');
+mkdirSync(shots, { recursive: true });
+
+interface Turn {
+  at: string;
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cost?: number;
+  model?: string;
+  toolError?: boolean;
+}
+
+/** A session whose assistant turns happen at the given UTC times, with their usage. */
+function session(id: string, title: string, cwd: string, turns: Turn[]): { name: string; text: string } {
+  const lines: unknown[] = [{ type: 'session', version: 3, id, timestamp: turns[0].at, cwd, title }];
+  let parent: string | null = null;
+  turns.forEach((t, i) => {
+    const u = `${id.slice(0, 4)}u${i}`;
+    const a = `${id.slice(0, 4)}a${i}`;
+    lines.push({ type: 'message', id: u, parentId: parent, timestamp: t.at, message: { role: 'user', content: `question ${i}`, timestamp: Date.parse(t.at) } });
+    const cacheRead = t.cacheRead ?? 0;
+    const usage: Record<string, unknown> = { input: t.input, output: t.output, cacheRead, cacheWrite: 0, totalTokens: t.input + t.output + cacheRead };
+    if (t.cost !== undefined) usage.cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: t.cost };
+    const content: unknown[] = [{ type: 'text', text: `answer ${i}` }];
+    if (t.toolError) content.push({ type: 'toolCall', id: `${a}c`, name: 'bash', arguments: { command: 'false' } });
+    lines.push({
+      type: 'message',
+      id: a,
+      parentId: u,
+      timestamp: t.at,
+      message: {
+        role: 'assistant',
+        content,
+        provider: 'acme',
+        model: t.model ?? 'model-1',
+        api: 'openai-completions',
+        usage,
+        stopReason: t.toolError ? 'toolUse' : 'stop',
+        timestamp: Date.parse(t.at),
+      },
+    });
+    parent = a;
+    if (t.toolError) {
+      const r = `${id.slice(0, 4)}r${i}`;
+      lines.push({
+        type: 'message',
+        id: r,
+        parentId: a,
+        timestamp: t.at,
+        message: {
+          role: 'toolResult',
+          toolCallId: `${a}c`,
+          toolName: 'bash',
+          content: [{ type: 'text', text: 'exit 1' }],
+          isError: true,
+          timestamp: Date.parse(t.at),
+        },
+      });
+      parent = r;
+    }
+  });
+  return { name: `${id}.jsonl`, text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' };
+}
+
+const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+// A: two turns 40 minutes apart around midnight UTC (20→21 Nov); B: one turn at 18:40 UTC on 21 Nov.
+const A = session('aaaa0000-0000-4000-8000-000000000001', 'Midnight session', '/home/u/alpha', [
+  { at: '2026-11-20T23:30:00.000Z', input: 1000, output: 200, cacheRead: 3000, cost: 1 },
+  { at: '2026-11-21T00:10:00.000Z', input: 100, output: 20, cost: 0.5, toolError: true },
+]);
+const B = session('bbbb0000-0000-4000-8000-000000000002', HOSTILE, '/home/u/beta', [
+  { at: '2026-11-21T18:40:00.000Z', input: 500, output: 50, model: 'model-2' },
+]);
+
+// Tests outside the time-zone blocks see UTC days.
+test.use({ timezoneId: 'UTC' });
+
+/** Imports A and B with the clock fixed on 25 Nov 2026 (the default range is the last 30 days), then opens Usage from the library. */
+async function openUsage(page: Page) {
+  await page.clock.setFixedTime(new Date('2026-11-25T12:00:00.000Z'));
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await openEmptyLibrary(page);
+  await dropFiles(page, [A, B]);
+  await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
+  await page.getByRole('link', { name: 'Usage', exact: true }).click();
+  await expect(page.locator('main[data-usage-ready="2"]')).toBeVisible();
+  return dialogs;
+}
+
+/** The link of a local day in the heatmap. */
+const dayLink = (page: Page, day: string) => page.locator(`svg.heatmap a[href="#/usage?day=${day}"]`);
+
+for (const [zone, days] of [
+  ['Asia/Kolkata', { a: '2026-11-21', b: '2026-11-22', empty: '2026-11-20' }],
+  ['America/Los_Angeles', { a: '2026-11-20', b: '2026-11-21', empty: '2026-11-22' }],
+] as const) {
+  test.describe(zone, () => {
+    test.use({ timezoneId: zone });
+
+    test(`days are ${zone} days; a day opens its sessions`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await openUsage(page);
+      await expect(dayLink(page, days.a)).toHaveAttribute('aria-label', /\$1\.50, 4\.3K tokens, 1 session$/);
+      await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /not recorded, 550 tokens, 1 session$/);
+      await expect(dayLink(page, days.empty)).toHaveCount(0);
+      await expect(page.locator('svg.heatmap a')).toHaveCount(2);
+
+      await dayLink(page, days.a).click();
+      await expect(page).toHaveURL(new RegExp(`#/usage\\?day=${days.a}$`));
+      const panel = page.getByRole('region', { name: /^Sessions on / });
+      await expect(panel.locator('li a')).toHaveText(['Midnight session']);
+      await expect(panel).toContainText('$1.50');
+
+      await page.goto(`/#/usage?day=${days.b}`);
+      await expect(page.getByRole('region', { name: /^Sessions on / }).locator('li a')).toHaveText([HOSTILE]);
+
+      // The table fallback lists the same two days.
+      await page.getByText('Days as a table').click();
+      await expect(page.locator('.usage-days tbody tr')).toHaveCount(2);
+    });
+
+    test(`CSV export (${zone})`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await openUsage(page);
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('rho-usage_all-branches_2026-10-27_2026-11-25.csv');
+      const csv = await readFile((await file.path())!, 'utf8');
+      const lines = csv.trimEnd().split('\r\n');
+      expect(lines).toHaveLength(3);
+      expect(lines[0].split(',').slice(0, 3)).toEqual(['day', 'scope', 'session_id']);
+      expect(lines[1]).toBe(
+        `${days.a},all branches,aaaa0000-0000-4000-8000-000000000001,Midnight session,/home/u/alpha,pi,acme/model-1,aaaa0000-0000-4000-8000-000000000001,2,1100,220,3000,0,4320,1.5,2,1,1`,
+      );
+      expect(lines[2]).toBe(
+        `${days.b},all branches,bbbb0000-0000-4000-8000-000000000002,"<img src=x onerror=""window.__pwned=1""><script>window.__pwned=2</script>",/home/u/beta,pi,acme/model-2,bbbb0000-0000-4000-8000-000000000002,1,500,50,0,0,550,,0,0,0`,
+      );
+    });
+  });
+}
+
+test('totals, scope words and "not recorded" cost; hostile titles stay text', async ({ page }) => {
+  test.setTimeout(90_000);
+  const dialogs = await openUsage(page);
+  const totals = page.getByRole('region', { name: 'Totals' });
+  await expect(totals).toContainText('All branches · ');
+  await expect(totals.locator('.usage-figure', { hasText: 'Cost' }).locator('dd')).toHaveText('$1.50 (recorded for 2 of 3 turns)');
+  await expect(totals.locator('.usage-figure', { hasText: 'Tokens' }).first().locator('dd')).toHaveText(/\(4,870\)$/);
+  await expect(totals.locator('.usage-figure', { hasText: 'Cache-hit' }).locator('dd')).toHaveText('65%');
+  await expect(totals.locator('.usage-figure', { hasText: 'Tool errors' }).locator('dd')).toHaveText('1 of 1 (100.0%)');
+  const models = page.getByRole('region', { name: 'Per model' });
+  await expect(models.locator('li', { hasText: 'acme/model-2' })).toContainText('not recorded');
+  const top = page.getByRole('region', { name: 'Sessions that cost most' });
+  await expect(top.getByRole('link')).toHaveText(['Midnight session', HOSTILE]);
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  await expect(page.locator('main.usage img')).toHaveCount(0);
+  await expect(page.locator('main.usage script')).toHaveCount(0);
+  // A range without those days: nothing counted, and it says so.
+  await page.getByLabel('Range').selectOption('7');
+  await expect(totals).toContainText('Nov 19, 2026 – Nov 25, 2026');
+  await page.getByLabel('Range').selectOption('custom');
+  await page.getByLabel('From', { exact: true }).fill('2026-11-22');
+  await page.getByLabel('To', { exact: true }).fill('2026-11-30');
+  await expect(totals.locator('.usage-figure', { hasText: 'Sessions' }).locator('dd')).toHaveText('0 · 0');
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`phone, ${theme} theme: no sideways scroll, axe finds nothing serious`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.emulateMedia({ colorScheme: theme });
+    await openUsage(page);
+    await page.goto('/#/usage?day=2026-11-21');
+    await expect(page.getByRole('region', { name: /^Sessions on / })).toBeVisible();
+    await page.getByText('Days as a table').click();
+    await expect(page.locator('.usage-days tbody tr').first()).toBeVisible();
+    const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(scroll).toBeLessThanOrEqual(width);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page.screenshot({ path: `${shots}/usage-phone-${theme}.png`, fullPage: true });
+  });
+}
+
+test('offline: after one visit the Usage screen opens and reloads with no network', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  await openUsage(page);
+  await waitForServiceWorker(page);
+  await context.setOffline(true);
+  try {
+    await page.goto('/#/usage?day=2026-11-21');
+    await page.reload();
+    await expect(page.locator('main[data-usage-ready="2"]')).toBeVisible();
+    await expect(page.getByRole('region', { name: /^Sessions on / }).locator('li a')).toHaveText(['Midnight session', HOSTILE]);
+  } finally {
+    await context.setOffline(false);
+  }
+});
