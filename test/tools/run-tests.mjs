@@ -4,10 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ensureChromium, ensureDependencies, root } from './setup.mjs';
+import { ensureAgeCli, ensureChromium, ensureDependencies, root } from './setup.mjs';
 
 ensureDependencies();
 process.env.CHROMIUM_PATH = ensureChromium();
+ensureAgeCli();
 const reports = resolve(root, 'reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });

@@ -49,3 +49,22 @@ export function ensureChromium() {
   console.error(`No Chromium is available for the browser tests. Install one with:\n  ${command}\nor set CHROMIUM_PATH to a Chromium binary.`);
   process.exit(1);
 }
+
+/** The `age` command (Debian package `age`), for the test that our encrypted copies open with it; installed as root where apt is. */
+export function ensureAgeCli() {
+  if (spawnSync('age', ['--version']).status === 0) return true;
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
+    console.log('The age command is missing (apt-get install -y age): the test against it will not run.');
+    return false;
+  }
+  console.log("No age command found: installing Debian's (apt-get install -y age) …");
+  const run = spawnSync(
+    'sh',
+    [
+      '-c',
+      'DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends age || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends age)',
+    ],
+    { stdio: 'inherit' },
+  );
+  return run.status === 0;
+}
