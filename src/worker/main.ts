@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { createApi } from './api.ts';
-import { openWorkerStore } from './open-store.ts';
+import { openWorkerStorage } from './open-store.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -8,10 +8,11 @@ declare const self: DedicatedWorkerGlobalScope;
 // The listener is installed at once (messages sent before it would be lost); calls wait for the store.
 // A worker started as `main.ts?root=<name>` keeps its files under that OPFS folder (tests use it).
 const opfsRoot = new URL(self.location.href).searchParams.get('root') ?? undefined;
-const ready = openWorkerStore({ opfsRoot }).then(
-  (store) =>
+const ready = openWorkerStorage({ opfsRoot }).then(
+  ({ store, disk }) =>
     createApi({
       store,
+      searchDisk: disk,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,

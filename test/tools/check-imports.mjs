@@ -16,7 +16,7 @@ const rules = {
   },
   worker: {
     folders: ['core', 'storage', 'worker'],
-    packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js'],
+    packages: ['fflate', 'idb-keyval', 'markdown-it', 'highlight.js', 'minisearch'],
     why: 'the worker owns parsing and storage; it never reaches into the UI',
   },
   ui: {

@@ -1,0 +1,124 @@
+// Which entries of a matched session are its hits: entries passing the entry filters (role, tool,
+// model, dates, has:…), holding the query's phrases and as many of its words as possible (the
+// index words each query word stood for in this session: its prefix completions and near spellings).
+import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryDoc, type EntryKind, type SessionMeta } from './extract.ts';
+import type { ParsedQuery, RoleFilter } from './query.ts';
+import { matchSpans, phrasePattern, type SnippetPart, snippet, type WordMatcher } from './snippet.ts';
+import { editDistance } from './tokens.ts';
+
+/** One entry that matched, with its snippet. */
+export interface EntryHit {
+  entryId: string;
+  kind: EntryKind;
+  /** ms, 0 when unknown. */
+  ts: number;
+  parts: SnippetPart[];
+}
+
+/** A session that matched, with its best entry hits. */
+export interface SessionResult {
+  id: string;
+  title: string;
+  cwd: string;
+  /** ms of its latest entry. */
+  last: number;
+  score: number;
+  hits: EntryHit[];
+  /** Entries that matched (hits holds the first few). */
+  hitCount: number;
+  /** The title with the words it matched marked, when it matched. */
+  titleParts?: SnippetPart[];
+}
+
+const ROLE_KINDS: Record<RoleFilter, EntryKind[]> = {
+  user: ['user'],
+  assistant: ['assistant'],
+  tool: ['tool', 'bash'],
+  summary: ['summary', 'compaction'],
+  notice: ['notice'],
+  label: ['label'],
+  title: ['title'],
+  compaction: ['compaction'],
+};
+
+function entryPasses(q: ParsedQuery, d: EntryDoc, meta: SessionMeta): boolean {
+  if (q.role.length && !q.role.some((r) => ROLE_KINDS[r].includes(d.kind))) return false;
+  if (q.tool.length && !q.tool.every((t) => d.tools?.includes(t))) return false;
+  if (q.model.length && !(d.model && q.model.every((m) => d.model!.toLowerCase().includes(m)))) return false;
+  const ts = d.ts || meta.last;
+  if (q.after !== null && ts < q.after) return false;
+  if (q.before !== null && ts >= q.before) return false;
+  for (const h of q.has) {
+    const bit = h === 'error' ? HAS_ERROR : h === 'image' ? HAS_IMAGE : HAS_COMPACTION;
+    if ((d.flags & bit) === 0) return false;
+  }
+  return true;
+}
+
+/** The index words that stand for each query word in a session (from the words the index matched there). */
+export function matchersFor(q: ParsedQuery, matchedTerms: readonly string[]): WordMatcher[] {
+  return q.words.map((w) => {
+    const terms = new Set<string>([w.word]);
+    for (const t of matchedTerms) {
+      if (t === w.word || (w.prefix && w.word.length >= 2 && t.startsWith(w.word)) || (w.typos > 0 && editDistance(t, w.word, w.typos) <= w.typos)) terms.add(t);
+    }
+    return { terms };
+  });
+}
+
+// A cheap test before the exact one: can this text hold the word at all?
+function mayHold(lower: string, m: WordMatcher, prefix: string | null): boolean {
+  if (prefix !== null) return lower.includes(prefix);
+  for (const t of m.terms) if (lower.includes(t)) return true;
+  return false;
+}
+
+/** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
+export function selectHits(q: ParsedQuery, meta: SessionMeta, score: number, matchedTerms: readonly string[], docs: readonly EntryDoc[], perSession: number): SessionResult | null {
+  const matchers = matchersFor(q, matchedTerms);
+  const phrases = q.phrases.map(phrasePattern);
+  const entryFilters = q.role.length + q.tool.length + q.model.length + q.has.length > 0 || q.after !== null || q.before !== null;
+  // With entry filters, an entry must hold every word; without, the session holds them all and its
+  // entries are ranked by how many they hold.
+  const need = entryFilters ? matchers.length : matchers.length ? 1 : 0;
+  const found: Array<{ d: EntryDoc; count: number; spans: Array<[number, number]> }> = [];
+  for (const d of docs) {
+    if (entryFilters && !entryPasses(q, d, meta)) continue;
+    if (!matchers.length) {
+      found.push({ d, count: 0, spans: [] });
+      continue;
+    }
+    // Text with only ASCII is tested with includes first (accented text is normalized word by word).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
+    if (!/[^\x00-\x7f]/.test(d.text)) {
+      const lower = d.text.toLowerCase();
+      let holds = 0;
+      for (let i = 0; i < matchers.length; i++) if (mayHold(lower, matchers[i], q.words[i].prefix ? q.words[i].word : null)) holds++;
+      if (holds < need) continue;
+    }
+    const m = matchSpans(d.text, matchers, phrases);
+    const count = m.matched.filter(Boolean).length;
+    if (count < need || (phrases.length && !m.phrases)) continue;
+    found.push({ d, count, spans: m.spans });
+  }
+  let titleParts: SnippetPart[] | undefined;
+  if (matchers.length) {
+    const t = matchSpans(meta.title, matchers, phrases);
+    if (t.spans.length) titleParts = snippet(meta.title, t.spans);
+  }
+  if ((phrases.length || entryFilters) && !found.length) return null;
+  // Entries that hold every word, when there are some; else those holding the most (the words are
+  // spread over the session).
+  const best = found.reduce((n, f) => Math.max(n, f.count), 0);
+  const shown = best === matchers.length ? found.filter((f) => f.count === best) : found.sort((a, b) => b.count - a.count);
+  return {
+    id: meta.id,
+    title: meta.title,
+    cwd: meta.cwd,
+    last: meta.last,
+    score,
+    hitCount: shown.length,
+    hits: shown.slice(0, perSession).map(({ d, spans }) => ({ entryId: d.id, kind: d.kind, ts: d.ts, parts: snippet(d.text, spans) })),
+    ...(titleParts ? { titleParts } : {}),
+  };
+}
