@@ -64,7 +64,14 @@ export function App() {
 
 /** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */
 interface ReaderModule {
-  Reader: ComponentType<{ id: string; leafId?: string; entryId?: string; onNavigate(r: { leafId?: string; entryId?: string }): void; onBack(): void }>;
+  Reader: ComponentType<{
+    id: string;
+    leafId?: string;
+    entryId?: string;
+    find?: string;
+    onNavigate(r: { leafId?: string; entryId?: string }): void;
+    onBack(): void;
+  }>;
 }
 
 // A glob rather than a plain import: the reader loads in its own chunk after the library, and
@@ -121,6 +128,7 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
       id={route.id}
       leafId={route.leafId}
       entryId={route.entryId}
+      find={route.find}
       onBack={back}
       onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })}
     />

@@ -5,7 +5,17 @@ import { createSearchApi, createSearchIndexOf } from './search-api.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).
-const WRITES = ['importFiles', 'importText', 'deleteSession', 'undoDelete', 'renameSession', 'labelEntry', 'appendEntries', 'forkBranch', 'rebuildIndex'] as const;
+const WRITES = [
+  'importFiles',
+  'importText',
+  'deleteSession',
+  'undoDelete',
+  'renameSession',
+  'labelEntry',
+  'appendEntries',
+  'forkBranch',
+  'rebuildIndex',
+] as const;
 
 /**
  * The worker's API: a plain object of async functions, each taking one params object and the

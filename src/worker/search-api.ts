@@ -54,5 +54,3 @@ export function createSearchApi(index: LibraryIndex, env: WorkerEnv) {
     },
   };
 }
-
-

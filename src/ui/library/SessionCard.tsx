@@ -1,12 +1,12 @@
 import { useSignal } from '@preact/signals';
-import type { SearchHit, SessionSummary } from '../models/calls.ts';
+import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
 import { renameSession, selected, toggleSelected } from '../models/library.ts';
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
 /** One session in the library: title, date, model, size, counts, cost; a tick box and a menu. */
-export function SessionCard({ session, hit }: { session: SessionSummary; hit?: SearchHit }) {
+export function SessionCard({ session }: { session: SessionSummary }) {
   const renaming = useSignal(false);
   const title = displayTitle(session);
   const facts = [
@@ -53,7 +53,6 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
           {session.variantOf && <span class="badge">variant</span>}
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}
         </p>
-        {hit?.snippet && <p class="snippet">{hit.snippet}</p>}
       </div>
       <SessionMenu
         session={session}

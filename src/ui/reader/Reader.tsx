@@ -17,6 +17,8 @@ export interface ReaderProps {
   id: string;
   leafId?: string;
   entryId?: string;
+  /** Opens find with this text (a search hit's link). */
+  find?: string;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
   onBack(): void;
 }
@@ -81,7 +83,7 @@ function Transcript({ model }: { model: ReaderModel }) {
 }
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
-export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps) {
+export function Reader({ id, leafId, entryId, find, onNavigate, onBack }: ReaderProps) {
   const model = useMemo(() => createReaderModel(id), [id]);
   const opened = useRef<string | null>(null);
 
@@ -92,6 +94,11 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack }: ReaderProps)
       return;
     }
     opened.current = key;
+    // Find is set before opening: the model runs it once the session is on screen.
+    if (find && !model.query.value) {
+      model.findOpen.value = true;
+      model.query.value = find;
+    }
     void model.open(leafId, entryId);
   }, [model, leafId, entryId]);
 

@@ -60,7 +60,8 @@ export function matchersFor(q: ParsedQuery, matchedTerms: readonly string[]): Wo
   return q.words.map((w) => {
     const terms = new Set<string>([w.word]);
     for (const t of matchedTerms) {
-      if (t === w.word || (w.prefix && w.word.length >= 2 && t.startsWith(w.word)) || (w.typos > 0 && editDistance(t, w.word, w.typos) <= w.typos)) terms.add(t);
+      if (t === w.word || (w.prefix && w.word.length >= 2 && t.startsWith(w.word)) || (w.typos > 0 && editDistance(t, w.word, w.typos) <= w.typos))
+        terms.add(t);
     }
     return { terms };
   });
@@ -74,7 +75,14 @@ function mayHold(lower: string, m: WordMatcher, prefix: string | null): boolean 
 }
 
 /** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
-export function selectHits(q: ParsedQuery, meta: SessionMeta, score: number, matchedTerms: readonly string[], docs: readonly EntryDoc[], perSession: number): SessionResult | null {
+export function selectHits(
+  q: ParsedQuery,
+  meta: SessionMeta,
+  score: number,
+  matchedTerms: readonly string[],
+  docs: readonly EntryDoc[],
+  perSession: number,
+): SessionResult | null {
   const matchers = matchersFor(q, matchedTerms);
   const phrases = q.phrases.map(phrasePattern);
   const entryFilters = q.role.length + q.tool.length + q.model.length + q.has.length > 0 || q.after !== null || q.before !== null;

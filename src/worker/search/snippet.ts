@@ -19,7 +19,11 @@ const BEFORE = 50;
 const LENGTH = 180;
 
 /** Spans [start, end) of the text that match: each word of `matchers` (by index word) and each phrase. */
-export function matchSpans(text: string, matchers: readonly WordMatcher[], phrases: readonly RegExp[]): { spans: Array<[number, number]>; matched: boolean[]; phrases: boolean } {
+export function matchSpans(
+  text: string,
+  matchers: readonly WordMatcher[],
+  phrases: readonly RegExp[],
+): { spans: Array<[number, number]>; matched: boolean[]; phrases: boolean } {
   const spans: Array<[number, number]> = [];
   const matched = matchers.map(() => false);
   for (const { word, start, end } of wordSpans(text)) {
