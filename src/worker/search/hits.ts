@@ -1,5 +1,5 @@
 // Which entries of a matched session are its hits: entries passing the entry filters (role, tool,
-// model, dates, has:…), holding the query's phrases and as many of its words as possible (the
+// dates, has:…; model: and project: are the session's), holding the query's phrases and as many of its words as possible (the
 // index words each query word stood for in this session: its prefix completions and near spellings).
 import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryDoc, type EntryKind, type SessionMeta } from './extract.ts';
 import type { ParsedQuery, RoleFilter } from './query.ts';
@@ -44,7 +44,6 @@ const ROLE_KINDS: Record<RoleFilter, EntryKind[]> = {
 function entryPasses(q: ParsedQuery, d: EntryDoc, meta: SessionMeta): boolean {
   if (q.role.length && !q.role.some((r) => ROLE_KINDS[r].includes(d.kind))) return false;
   if (q.tool.length && !q.tool.every((t) => d.tools?.includes(t))) return false;
-  if (q.model.length && !(d.model && q.model.every((m) => d.model!.toLowerCase().includes(m)))) return false;
   const ts = d.ts || meta.last;
   if (q.after !== null && ts < q.after) return false;
   if (q.before !== null && ts >= q.before) return false;
@@ -85,7 +84,7 @@ export function selectHits(
 ): SessionResult | null {
   const matchers = matchersFor(q, matchedTerms);
   const phrases = q.phrases.map(phrasePattern);
-  const entryFilters = q.role.length + q.tool.length + q.model.length + q.has.length > 0 || q.after !== null || q.before !== null;
+  const entryFilters = q.role.length + q.tool.length + q.has.length > 0 || q.after !== null || q.before !== null;
   // With entry filters, an entry must hold every word; without, the session holds them all and its
   // entries are ranked by how many they hold.
   const need = entryFilters ? matchers.length : matchers.length ? 1 : 0;
@@ -97,7 +96,6 @@ export function selectHits(
       continue;
     }
     // Text with only ASCII is tested with includes first (accented text is normalized word by word).
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
     if (!/[^\x00-\x7f]/.test(d.text)) {
       const lower = d.text.toLowerCase();
       let holds = 0;

@@ -59,9 +59,9 @@ export function phrasePattern(ws: readonly string[]): RegExp {
 export function snippet(text: string, spans: ReadonlyArray<[number, number]>): SnippetPart[] {
   const first = spans[0]?.[0] ?? 0;
   let from = Math.max(0, first - BEFORE);
-  // Start at a word's edge when one is near.
-  const space = text.lastIndexOf(' ', first);
-  if (space >= from && first - space < BEFORE) from = space + 1;
+  // Start at the next word's edge (not in the middle of a word) when there is one before the match.
+  const space = text.indexOf(' ', from);
+  if (from > 0 && space >= 0 && space < first) from = space + 1;
   const to = Math.min(text.length, from + LENGTH);
   const parts: SnippetPart[] = [];
   const fold = (s: string) => s.replace(/\s+/g, ' ');
