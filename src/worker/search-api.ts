@@ -3,7 +3,7 @@ import type { WorkerEnv } from './env.ts';
 import type { CallContext } from './protocol.ts';
 import { searchLibrary, type SearchHit } from './search-scan.ts';
 import { createLibraryIndex, type IndexProgress, type LibraryIndex, type SearchOptions, type SearchResults } from './search/library-index.ts';
-import { partsBytes } from './search/shards.ts';
+import { indexBytes } from './search/segments.ts';
 
 export type { SearchHit } from './search-scan.ts';
 export type { EntryHit, IndexProgress, SearchOptions, SearchResults, SessionResult } from './search/library-index.ts';
@@ -45,7 +45,7 @@ export function createSearchApi(index: LibraryIndex, env: WorkerEnv) {
 
     /** Sessions in the search index and the bytes its parts take on disk. */
     async searchIndexInfo(_params: Record<string, never> = {}, _ctx?: CallContext): Promise<{ sessions: number; bytes: number }> {
-      return { sessions: index.size(), bytes: env.searchDisk ? await partsBytes(env.searchDisk) : 0 };
+      return { sessions: index.size(), bytes: env.searchDisk ? await indexBytes(env.searchDisk) : 0 };
     },
 
     /** The old full scan (substring, no index): only the search bench's baseline calls it. */

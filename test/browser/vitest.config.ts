@@ -35,7 +35,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   worker: { format: 'es' },
   // Found up front, so vite does not reload the page mid-run when the worker first imports them.
-  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'markdown-it', ...highlightModules()] },
+  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'markdown-it', 'minisearch', ...highlightModules()] },
   server: { port: Number(process.env.BROWSER_TEST_PORT ?? 4195), strictPort: false },
   test: {
     include: ['test/browser/**/*.test.ts'],

@@ -4,7 +4,7 @@
 import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryDoc, type EntryKind, type SessionMeta } from './extract.ts';
 import type { ParsedQuery, RoleFilter } from './query.ts';
 import { matchSpans, phrasePattern, type SnippetPart, snippet, type WordMatcher } from './snippet.ts';
-import { editDistance } from './tokens.ts';
+import { editDistance, NON_ASCII } from './tokens.ts';
 
 /** One entry that matched, with its snippet. */
 export interface EntryHit {
@@ -66,11 +66,13 @@ export function matchersFor(q: ParsedQuery, matchedTerms: readonly string[]): Wo
   });
 }
 
-// A cheap test before the exact one: can this text hold the word at all?
-function mayHold(lower: string, m: WordMatcher, prefix: string | null): boolean {
-  if (prefix !== null) return lower.includes(prefix);
-  for (const t of m.terms) if (lower.includes(t)) return true;
-  return false;
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// A test of lowercase ASCII text for one query word: any of its index words, whole (a prefix may go on).
+function wordTest(w: { word: string; prefix: boolean }, m: WordMatcher): RegExp {
+  const alts = [...m.terms].map(escape);
+  if (w.prefix && w.word.length >= 2) alts.unshift(`${escape(w.word)}[\\p{L}\\p{N}]*`);
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'u');
 }
 
 /** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
@@ -89,23 +91,26 @@ export function selectHits(
   // entries are ranked by how many they hold.
   const need = entryFilters ? matchers.length : matchers.length ? 1 : 0;
   const found: Array<{ d: EntryDoc; count: number; spans: Array<[number, number]> }> = [];
+  const tests = matchers.map((m, i) => wordTest(q.words[i], m));
   for (const d of docs) {
     if (entryFilters && !entryPasses(q, d, meta)) continue;
     if (!matchers.length) {
       found.push({ d, count: 0, spans: [] });
       continue;
     }
-    // Text with only ASCII is tested with includes first (accented text is normalized word by word).
-    if (!/[^\x00-\x7f]/.test(d.text)) {
+    let count = 0;
+    if (NON_ASCII.test(d.text)) {
+      // Accented text is normalized word by word.
+      const m = matchSpans(d.text, matchers, phrases);
+      count = m.matched.filter(Boolean).length;
+      if (phrases.length && !m.phrases) continue;
+    } else {
       const lower = d.text.toLowerCase();
-      let holds = 0;
-      for (let i = 0; i < matchers.length; i++) if (mayHold(lower, matchers[i], q.words[i].prefix ? q.words[i].word : null)) holds++;
-      if (holds < need) continue;
+      for (const t of tests) if (t.test(lower)) count++;
+      if (count >= need && phrases.length && !phrases.every((p) => ((p.lastIndex = 0), p.test(d.text)))) continue;
     }
-    const m = matchSpans(d.text, matchers, phrases);
-    const count = m.matched.filter(Boolean).length;
-    if (count < need || (phrases.length && !m.phrases)) continue;
-    found.push({ d, count, spans: m.spans });
+    if (count < need) continue;
+    found.push({ d, count, spans: [] });
   }
   let titleParts: SnippetPart[] | undefined;
   if (matchers.length) {
@@ -124,7 +129,10 @@ export function selectHits(
     last: meta.last,
     score,
     hitCount: shown.length,
-    hits: shown.slice(0, perSession).map(({ d, spans }) => ({ entryId: d.id, kind: d.kind, ts: d.ts, parts: snippet(d.text, spans) })),
+    // Where the words stand is found only for the entries shown.
+    hits: shown
+      .slice(0, perSession)
+      .map(({ d }) => ({ entryId: d.id, kind: d.kind, ts: d.ts, parts: snippet(d.text, matchSpans(d.text, matchers, phrases).spans) })),
     ...(titleParts ? { titleParts } : {}),
   };
 }

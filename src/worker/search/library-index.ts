@@ -4,13 +4,26 @@
 // disk, kept in a small cache) give the entries, their snippets and the entry-level filters.
 // Every query first brings the index to the files (`sync`): sessions whose parts are missing or were
 // built from another size are rebuilt from their bytes before it answers, so an answer is never stale.
+// The manifest on disk is the truth between tabs: a sync (under a Web Lock) first follows it, then
+// the session files, and writes what it rebuilt as one new segment.
 import MiniSearch from 'minisearch';
-import { CHUNK_SIZE } from '../../storage/chunks.ts';
+import { withLock } from '../../storage/locks.ts';
 import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { createExtractor, type EntryDoc, type SessionMeta, sessionTerms } from './extract.ts';
 import { type SessionResult, selectHits } from './hits.ts';
 import { isEmptyQuery, type ParsedQuery, parseQuery } from './query.ts';
-import { idOfPart, readEntriesPart, readWordsPart, removeParts, SEARCH_DIR, writeParts } from './shards.ts';
+import {
+  createSegmentWriter,
+  listSegments,
+  type Manifest,
+  type ManifestEntry,
+  readManifest,
+  readRaw,
+  readRows,
+  readWords,
+  removeSegment,
+  writeManifest,
+} from './segments.ts';
 import { words } from './tokens.ts';
 
 export type { EntryHit, SessionResult } from './hits.ts';
@@ -57,7 +70,12 @@ interface Cached {
   chars: number;
 }
 
-const decoder = () => new TextDecoder();
+const LOCK = 'rho-sessions:search-index';
+// A segment is written once this much is gathered (bounds the memory of a rebuild).
+const SEGMENT_BYTES = 8 * 1024 * 1024;
+// Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
+const DEAD_SHARE = 0.5;
+const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
 
 /** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`). */
 export function createLibraryIndex(store: SessionStore, disk: Disk, options: { cacheChars?: number } = {}) {
@@ -70,14 +88,18 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     searchOptions: { tokenize: (text) => text.split(' '), processTerm: (t) => t },
   });
   const metas = new Map<string, SessionMeta>();
+  // Where each indexed session's records are (as in the manifest this worker last followed).
+  const refs = new Map<string, ManifestEntry>();
+  // Sessions whose records turned out damaged: rebuilt by the next sync.
+  const broken = new Set<string>();
   const cache = new Map<string, Cached>();
   let cachedChars = 0;
-  let loadedOnce = false;
   let running: Promise<void> | null = null;
 
   const forget = (id: string) => {
     if (ms.has(id)) ms.discard(id);
     metas.delete(id);
+    refs.delete(id);
     const c = cache.get(id);
     if (c) cachedChars -= c.chars;
     cache.delete(id);
@@ -99,69 +121,128 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     }
   };
 
-  // Reads a session's bytes (as far as the store's size says) and makes its parts.
-  const build = async (s: SessionSummary, signal?: AbortSignal): Promise<void> => {
-    const x = createExtractor(s.id, s.title ?? s.firstMessage ?? '');
-    const dec = decoder();
+  // Reads a session's bytes (as far as the store's size says) and makes its documents.
+  const extract = async (s: SessionSummary, signal?: AbortSignal): Promise<{ meta: SessionMeta; docs: EntryDoc[]; wordsOf: string }> => {
+    const x = createExtractor(s.id, titleOf(s));
+    const blob = (await store.readFile(s.id)).slice(0, s.size);
+    const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
     let carry = '';
-    for (let at = 0; at < s.size; at += CHUNK_SIZE) {
+    for (;;) {
       signal?.throwIfAborted();
-      const chunk = await store.readRange(s.id, at, Math.min(at + CHUNK_SIZE, s.size));
-      const lines = (carry + dec.decode(chunk, { stream: true })).split('\n');
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = (carry + value).split('\n');
       carry = lines.pop() ?? '';
       for (const line of lines) x.line(line);
     }
-    carry += dec.decode();
     if (carry) x.line(carry);
     const { meta, docs } = x.finish(s.size);
-    const wordsOf = sessionTerms(docs).join(' ');
-    // A full disk keeps the index in memory only; it is rebuilt from the files next time.
-    await writeParts(disk, { meta, words: wordsOf }, docs).catch(() => undefined);
-    forget(s.id);
-    remember(meta, wordsOf);
-    keep(s.id, docs);
+    return { meta, docs, wordsOf: sessionTerms(docs).join(' ') };
   };
 
   const syncOnce = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal) => {
     const list = await store.list();
     const want = new Map(list.map((s) => [s.id, s]));
+    const onDisk = await readManifest(disk);
+    const manifest: Manifest = onDisk ?? { v: 2, sessions: {} };
+    let changed = onDisk === null;
+    // 1. Follow the manifest (another tab, or an earlier life of this worker, may have written it).
     for (const id of [...metas.keys()]) {
-      if (want.has(id)) continue;
-      forget(id);
-      await removeParts(disk, id);
+      const e = manifest.sessions[id];
+      const mine = refs.get(id);
+      if (!e || !mine || e.ref.seg !== mine.ref.seg || e.ref.r[0] !== mine.ref.r[0]) forget(id);
     }
-    if (!loadedOnce) {
-      // Parts of sessions that are gone (deleted by another tab, or while this worker was away).
-      for (const name of await disk.names(SEARCH_DIR)) {
-        const id = idOfPart(name);
-        if (id === null || !want.has(id)) await disk.remove(`${SEARCH_DIR}/${name}`);
+    for (const [id, e] of Object.entries(manifest.sessions)) {
+      const s = want.get(id);
+      if (!s) {
+        delete manifest.sessions[id];
+        forget(id);
+        changed = true;
+      } else if (e.meta.size !== s.size || e.meta.title !== titleOf(s)) broken.add(id);
+    }
+    const toLoad = Object.values(manifest.sessions).filter((e) => !metas.has(e.meta.id) && !broken.has(e.meta.id));
+    const todo = list.filter((s) => broken.has(s.id) || (!metas.has(s.id) && !manifest.sessions[s.id]));
+    const total = toLoad.length + todo.length;
+    let done = 0;
+    if (toLoad.length) {
+      progress?.({ done, total, label: 'Reading the search index' });
+      const words = await readWords(disk, toLoad);
+      for (const e of toLoad) {
+        const w = words.get(e.meta.id);
+        if (w === null || w === undefined) {
+          todo.push(want.get(e.meta.id)!);
+          continue;
+        }
+        remember(e.meta, w);
+        refs.set(e.meta.id, e);
+        done++;
       }
     }
-    const todo = list.filter((s) => metas.get(s.id)?.size !== s.size || metas.get(s.id)?.title !== (s.title ?? s.firstMessage ?? ''));
-    let done = 0;
+    // 2. Rebuild what the files say changed, into as few new segments as it takes.
+    let writer = createSegmentWriter(disk);
+    const built: SessionMeta[] = [];
+    const close = async () => {
+      for (const [id, ref] of await writer.close()) {
+        const meta = built.find((m) => m.id === id)!;
+        manifest.sessions[id] = { meta, ref };
+        refs.set(id, { meta, ref });
+      }
+      built.length = 0;
+      writer = createSegmentWriter(disk);
+      changed = true;
+    };
     for (const s of todo) {
       signal?.throwIfAborted();
-      progress?.({ done, total: todo.length, label: loadedOnce ? 'Indexing' : 'Reading the search index' });
-      const part = metas.has(s.id) ? null : await readWordsPart(disk, s.id, s.size);
+      progress?.({ done, total, label: onDisk ? 'Indexing' : 'Building the search index' });
       try {
-        if (part && part.meta.title === (s.title ?? s.firstMessage ?? '')) {
-          forget(s.id);
-          remember(part.meta, part.words);
-        } else await build(s, signal);
+        const { meta, docs, wordsOf } = await extract(s, signal);
+        forget(s.id);
+        remember(meta, wordsOf);
+        keep(s.id, docs);
+        await writer.add(s.id, wordsOf, docs);
+        built.push(meta);
       } catch (e) {
         // Deleted meanwhile: the next sync drops it.
         if ((e as { code?: string }).code !== 'not-found') throw e;
       }
+      broken.delete(s.id);
       done++;
+      if (writer.size() >= SEGMENT_BYTES) await close();
     }
-    if (todo.length) progress?.({ done, total: todo.length, label: 'Indexed' });
-    loadedOnce = true;
+    if (built.length) await close();
+    if (total) progress?.({ done: total, total, label: 'Indexed' });
+    // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
+    if (changed) await writeManifest(disk, manifest);
+    await tidy(manifest);
+  };
+
+  // Removes unreferenced segments; copies live records out of mostly-dead segments.
+  const tidy = async (manifest: Manifest) => {
+    const live = new Map<string, number>();
+    for (const e of Object.values(manifest.sessions)) live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]));
+    const segs = await listSegments(disk);
+    for (const seg of segs) if (!live.has(seg.name)) await removeSegment(disk, seg.name);
+    const used = segs.filter((x) => live.has(x.name));
+    const size = used.reduce((n, x) => n + x.size, 0);
+    const dead = size - [...live.values()].reduce((n, x) => n + x, 0);
+    if (dead <= DEAD_SHARE * size || dead < 1024 * 1024) return;
+    const writer = createSegmentWriter(disk);
+    for (const e of Object.values(manifest.sessions)) {
+      const raw = await readRaw(disk, e.ref);
+      writer.addRaw(e.meta.id, raw.w, raw.r);
+    }
+    for (const [id, ref] of await writer.close()) {
+      manifest.sessions[id] = { meta: manifest.sessions[id].meta, ref };
+      refs.set(id, manifest.sessions[id]);
+    }
+    await writeManifest(disk, manifest);
+    for (const seg of used) await removeSegment(disk, seg.name);
   };
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
   const sync = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> => {
     while (running) await running.catch(() => undefined);
-    running = syncOnce(progress, signal);
+    running = withLock(LOCK, () => syncOnce(progress, signal), 'exclusive', signal);
     try {
       await running;
     } finally {
@@ -177,15 +258,15 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       cache.set(meta.id, hit);
       return hit.docs;
     }
-    const docs = await readEntriesPart(disk, meta.id, meta.size);
+    const ref = refs.get(meta.id);
+    const docs = ref ? await readRows(disk, ref.ref) : null;
     if (docs) {
       keep(meta.id, docs);
       return docs;
     }
-    // The part went missing or was damaged: rebuild it from the file.
-    const s = await store.get(meta.id);
-    if (!s) return [];
-    await build(s);
+    // The record went missing or was damaged: rebuild it from the file.
+    broken.add(meta.id);
+    await sync();
     return cache.get(meta.id)?.docs ?? [];
   };
 
@@ -235,7 +316,6 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */
     unload() {
       for (const id of [...metas.keys()]) forget(id);
-      loadedOnce = false;
     },
   };
 }

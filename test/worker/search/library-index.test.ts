@@ -138,15 +138,18 @@ describe('the index follows the library', () => {
     const { disk, api, plants } = await library();
     const queries = [...plants.map((p) => p.word), 'has:error', 'model:gpt', 'please look'];
     const before = await Promise.all(queries.map((q) => api.search({ query: q, limit: 50 })));
-    const parts = () => [...disk.files.keys()].filter((k) => k.startsWith('search/'));
-    expect(parts().length).toBe((SESSIONS + 4) * 2);
+    const parts = (kind = '') => [...disk.files.keys()].filter((k) => k.startsWith(`search/${kind}`));
+    // One import: the manifest and one segment.
+    expect(parts().length).toBe(2);
     // A new worker over the same disk reads the parts; one that finds them gone or damaged rebuilds.
-    for (const damage of ['none', 'delete', 'corrupt', 'truncate'] as const) {
+    for (const damage of ['none', 'delete', 'corrupt manifest', 'truncate', 'corrupt segments', 'delete segments'] as const) {
       for (const k of parts()) {
         const f = disk.files.get(k)!;
         if (damage === 'delete') disk.files.delete(k);
-        if (damage === 'corrupt') f.bytes = new TextEncoder().encode('{"v":1,"meta":{"id":"x"},"words":"zz"}');
+        if (damage === 'corrupt manifest' && k.endsWith('manifest.json')) f.bytes = new TextEncoder().encode('{"v":2,"sessions":{"x":{}}');
         if (damage === 'truncate') f.bytes = f.bytes.slice(0, f.bytes.length >> 1);
+        if (damage === 'corrupt segments' && k.includes('/seg-')) f.bytes = f.bytes.map((b, i) => (i % 7 ? b : 0));
+        if (damage === 'delete segments' && k.includes('/seg-')) disk.files.delete(k);
       }
       const next = open(disk);
       const seen: Array<{ done: number; total: number }> = [];
@@ -157,12 +160,31 @@ describe('the index follows the library', () => {
     }
   });
 
-  test('entry parts damaged after loading are rebuilt when a query needs them', async () => {
+  test('entry records damaged after loading are rebuilt when a query needs them', async () => {
     const { disk, plants } = await library();
     const fresh = open(disk);
     await fresh.api.syncSearchIndex({});
-    for (const k of [...disk.files.keys()].filter((x) => x.endsWith('.e.json'))) disk.files.get(k)!.bytes = new TextEncoder().encode('garbage');
+    for (const k of [...disk.files.keys()].filter((x) => x.includes('/seg-'))) disk.files.get(k)!.bytes = new TextEncoder().encode('garbage');
     const p = plants[12];
     expect(where(await fresh.api.search({ query: p.word }))).toEqual([`${p.session} ${p.entry}`]);
+  });
+
+  test('appends write small segments; dead records are compacted away', async () => {
+    const { disk, api, spare } = await library();
+    const segs = () => [...disk.files.keys()].filter((k) => k.includes('/seg-'));
+    await api.syncSearchIndex({});
+    const first = segs();
+    expect(first.length).toBe(1);
+    await api.labelEntry({ id: ids[0], entryId: 'u1', label: spare[0] });
+    await api.syncSearchIndex({});
+    // The label wrote one more segment holding only that session; the first one stays.
+    expect(segs().length).toBe(2);
+    expect(segs()).toEqual(expect.arrayContaining(first));
+    // Deleting every session but one leaves the first segment mostly dead: it is compacted away.
+    for (const id of ids.slice(1)) await api.deleteSession({ id });
+    for (const s of await api.listSessions({})) if (!ids.includes(s.id)) await api.deleteSession({ id: s.id });
+    await api.syncSearchIndex({});
+    expect(segs().some((k) => first.includes(k))).toBe(false);
+    expect(where(await api.search({ query: spare[0] }))).toEqual([`${ids[0]} u1`]);
   });
 });
