@@ -4,7 +4,7 @@
 import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryDoc, type EntryKind, type SessionMeta } from './extract.ts';
 import type { ParsedQuery, RoleFilter } from './query.ts';
 import { matchSpans, phrasePattern, type SnippetPart, snippet, type WordMatcher } from './snippet.ts';
-import { editDistance, NON_ASCII } from './tokens.ts';
+import { editDistance } from './tokens.ts';
 
 /** One entry that matched, with its snippet. */
 export interface EntryHit {
@@ -66,13 +66,30 @@ export function matchersFor(q: ParsedQuery, matchedTerms: readonly string[]): Wo
   });
 }
 
-const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+// Whether a character (of folded text) is part of a word: ASCII by its code, the rest by its class.
+const isWordChar = (text: string, at: number) => {
+  const c = text.charCodeAt(at);
+  return c < 128 ? (c >= 97 && c <= 122) || (c >= 48 && c <= 57) : LETTER_OR_DIGIT.test(text[at]);
+};
 
-// A test of lowercase ASCII text for one query word: any of its index words, whole (a prefix may go on).
-function wordTest(w: { word: string; prefix: boolean }, m: WordMatcher): RegExp {
-  const alts = [...m.terms].map(escape);
-  if (w.prefix && w.word.length >= 2) alts.unshift(`${escape(w.word)}[\\p{L}\\p{N}]*`);
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'u');
+/** Whether folded text (see `foldText`) holds `term` as a whole word (or as the start of one, for a prefix). */
+export function holdsWord(lower: string, term: string, prefix: boolean): boolean {
+  for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+    if (at > 0 && isWordChar(lower, at - 1)) continue;
+    const end = at + term.length;
+    if (prefix || end >= lower.length || !isWordChar(lower, end)) return true;
+  }
+  return false;
+}
+
+// What to look for in an entry for one query word: the word itself as a prefix (standing for all its
+// completions), or each index word it stands for in this session.
+function lookFor(w: { word: string; prefix: boolean }, m: WordMatcher): Array<[string, boolean]> {
+  const prefix = w.prefix && w.word.length >= 2;
+  const out: Array<[string, boolean]> = prefix ? [[w.word, true]] : [];
+  for (const t of m.terms) if (!(prefix && t.startsWith(w.word))) out.push([t, false]);
+  return out;
 }
 
 /** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
@@ -83,6 +100,8 @@ export function selectHits(
   matchedTerms: readonly string[],
   docs: readonly EntryDoc[],
   perSession: number,
+  /** The folded text of document i (see `foldText`). */
+  lowerOf: (i: number) => string,
 ): SessionResult | null {
   const matchers = matchersFor(q, matchedTerms);
   const phrases = q.phrases.map(phrasePattern);
@@ -91,24 +110,18 @@ export function selectHits(
   // entries are ranked by how many they hold.
   const need = entryFilters ? matchers.length : matchers.length ? 1 : 0;
   const found: Array<{ d: EntryDoc; count: number; spans: Array<[number, number]> }> = [];
-  const tests = matchers.map((m, i) => wordTest(q.words[i], m));
-  for (const d of docs) {
+  const looks = matchers.map((m, i) => lookFor(q.words[i], m));
+  for (let di = 0; di < docs.length; di++) {
+    const d = docs[di];
     if (entryFilters && !entryPasses(q, d, meta)) continue;
     if (!matchers.length) {
       found.push({ d, count: 0, spans: [] });
       continue;
     }
+    const lower = lowerOf(di);
     let count = 0;
-    if (NON_ASCII.test(d.text)) {
-      // Accented text is normalized word by word.
-      const m = matchSpans(d.text, matchers, phrases);
-      count = m.matched.filter(Boolean).length;
-      if (phrases.length && !m.phrases) continue;
-    } else {
-      const lower = d.text.toLowerCase();
-      for (const t of tests) if (t.test(lower)) count++;
-      if (count >= need && phrases.length && !phrases.every((p) => ((p.lastIndex = 0), p.test(d.text)))) continue;
-    }
+    for (const look of looks) if (look.some(([t, prefix]) => holdsWord(lower, t, prefix))) count++;
+    if (count >= need && phrases.length && !phrases.every((p) => ((p.lastIndex = 0), p.test(d.text)))) continue;
     if (count < need) continue;
     found.push({ d, count, spans: [] });
   }

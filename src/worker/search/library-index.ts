@@ -24,7 +24,7 @@ import {
   removeSegment,
   writeManifest,
 } from './segments.ts';
-import { words } from './tokens.ts';
+import { foldText, words } from './tokens.ts';
 
 export type { EntryHit, SessionResult } from './hits.ts';
 
@@ -67,6 +67,8 @@ interface SessionDoc {
 
 interface Cached {
   docs: EntryDoc[];
+  /** Each document's folded text (tokens.ts `foldText`), made when first needed. */
+  lower: Array<string | undefined>;
   chars: number;
 }
 
@@ -112,7 +114,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
 
   const keep = (id: string, docs: EntryDoc[]) => {
     const chars = docs.reduce((n, d) => n + d.text.length, 0);
-    cache.set(id, { docs, chars });
+    cache.set(id, { docs, lower: [], chars });
     cachedChars += chars;
     for (const [old, c] of cache) {
       if (cachedChars <= cacheChars || old === id) break;
@@ -250,24 +252,29 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     }
   };
 
-  const entries = async (meta: SessionMeta): Promise<EntryDoc[]> => {
+  const entries = async (meta: SessionMeta): Promise<Cached> => {
     const hit = cache.get(meta.id);
     if (hit) {
       // Most recently used last.
       cache.delete(meta.id);
       cache.set(meta.id, hit);
-      return hit.docs;
+      return hit;
     }
     const ref = refs.get(meta.id);
     const docs = ref ? await readRows(disk, ref.ref) : null;
-    if (docs) {
-      keep(meta.id, docs);
-      return docs;
+    if (docs) keep(meta.id, docs);
+    else {
+      // The record went missing or was damaged: rebuild it from the file.
+      broken.add(meta.id);
+      await sync();
     }
-    // The record went missing or was damaged: rebuild it from the file.
-    broken.add(meta.id);
-    await sync();
-    return cache.get(meta.id)?.docs ?? [];
+    return cache.get(meta.id) ?? { docs: [], lower: [], chars: 0 };
+  };
+
+  const lowerOf = (c: Cached) => (i: number) => {
+    let l = c.lower[i];
+    if (l === undefined) l = c.lower[i] = foldText(c.docs[i].text);
+    return l;
   };
 
   const sessionPasses = (q: ParsedQuery, m: SessionMeta) =>
@@ -302,7 +309,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     for (; i < candidates.length && out.length < limit; i++) {
       signal?.throwIfAborted();
       const c = candidates[i];
-      const r = selectHits(q, c.meta, c.score, c.terms, await entries(c.meta), opts.perSession ?? 3);
+      const cached = await entries(c.meta);
+      const r = selectHits(q, c.meta, c.score, c.terms, cached.docs, opts.perSession ?? 3, lowerOf(cached));
       if (r) out.push(r);
     }
     return { sessions: out, total: candidates.length, more: i < candidates.length, unknown: q.unknown };

@@ -23,6 +23,12 @@ export function isIndexable(word: string): boolean {
   return word.length > 0 && word.length <= MAX_WORD && !LONG_NUMBER.test(word);
 }
 
+/** A whole text as words are normalized (lowercase, no combining marks), for finding index words in it. */
+export function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
+}
+
 /** The words of a text, in order, normalized (repeats kept). */
 export function words(text: string): string[] {
   const out: string[] = [];
