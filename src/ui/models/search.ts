@@ -34,12 +34,12 @@ export async function search(text: string, options: { more?: boolean } = {}): Pr
   const mine = ++run;
   const controller = new AbortController();
   current = controller;
-  const offset = options.more && results.value ? results.value.sessions.length : 0;
+  const more = options.more && results.value ? results.value : null;
   searching.value = true;
   try {
     const found = await library.search(
       // A trailing space ends the last word: it is no longer a prefix.
-      { query: text, sort: searchSort.value, limit: PAGE, offset, typing: !/\s$/.test(text) },
+      { query: text, sort: searchSort.value, limit: PAGE, offset: more?.next ?? 0, shown: more?.sessions.length ?? 0, typing: !/\s$/.test(text) },
       {
         signal: controller.signal,
         onProgress: (p) => {
@@ -48,13 +48,13 @@ export async function search(text: string, options: { more?: boolean } = {}): Pr
       },
     );
     if (mine !== run) return;
-    results.value = offset && results.value ? { ...found, sessions: [...results.value.sessions, ...found.sessions] } : found;
+    results.value = more ? { ...found, sessions: [...more.sessions, ...found.sessions] } : found;
     resultsFor.value = query;
     searchError.value = null;
   } catch (e) {
     if (mine !== run || isAborted(e)) return;
     searchError.value = isMissingMethod(e) ? 'Search is not available in this build.' : describeError(e);
-    results.value = { sessions: [], total: 0, more: false, unknown: [] };
+    results.value = { sessions: [], total: 0, more: false, next: 0, unknown: [] };
   } finally {
     if (mine === run) {
       searching.value = false;

@@ -128,7 +128,7 @@ export function selectHits(
   let titleParts: SnippetPart[] | undefined;
   if (matchers.length) {
     const t = matchSpans(meta.title, matchers, phrases);
-    if (t.spans.length) titleParts = snippet(meta.title, t.spans);
+    if (t.spans.length) titleParts = snippet(meta.title, t.spans, true);
   }
   if ((phrases.length || entryFilters) && !found.length) return null;
   // Entries that hold every word, when there are some; else those holding the most (the words are

@@ -34,6 +34,8 @@ export interface SearchOptions {
   /** Sessions to return (default 20), after skipping `offset`. */
   limit?: number;
   offset?: number;
+  /** Sessions already shown from earlier pages (for the count). */
+  shown?: number;
   /** Entry hits given per session (default 3). */
   perSession?: number;
   /** The last word is still being typed (default true): it matches as a prefix. */
@@ -43,10 +45,13 @@ export interface SearchOptions {
 /** What a query answers. */
 export interface SearchResults {
   sessions: SessionResult[];
-  /** Sessions the index matched (phrases and entry filters are checked only on the ones returned). */
+  /** Sessions found: exact when `more` is false; while more may follow, the sessions the index matched
+   * (phrases and entry filters are checked page by page). */
   total: number;
-  /** More sessions may follow `offset + limit`. */
+  /** More sessions may follow: ask again with `offset: next`. */
   more: boolean;
+  /** Where the next page starts (candidates checked so far). */
+  next: number;
   /** Filters that were not understood. */
   unknown: string[];
 }
@@ -289,7 +294,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
     await sync(progress, signal);
     const q = parseQuery(input, opts.typing ?? true);
-    if (isEmptyQuery(q)) return { sessions: [], total: 0, more: false, unknown: q.unknown };
+    if (isEmptyQuery(q)) return { sessions: [], total: 0, more: false, next: 0, unknown: q.unknown };
     let candidates: Array<{ meta: SessionMeta; score: number; terms: string[] }>;
     if (q.words.length) {
       const found = ms.search(q.words.map((w) => w.word).join(' '), {
@@ -313,7 +318,10 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       const r = selectHits(q, c.meta, c.score, c.terms, cached.docs, opts.perSession ?? 3, lowerOf(cached));
       if (r) out.push(r);
     }
-    return { sessions: out, total: candidates.length, more: i < candidates.length, unknown: q.unknown };
+    const more = i < candidates.length;
+    // Once every candidate was checked, the count is exact (phrases and entry filters drop some).
+    const total = more ? candidates.length : (opts.shown ?? 0) + out.length;
+    return { sessions: out, total, more, next: i, unknown: q.unknown };
   };
 
   return {

@@ -55,14 +55,14 @@ export function phrasePattern(ws: readonly string[]): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'giu');
 }
 
-/** The snippet of `text` around its first span, with the spans inside it marked. */
-export function snippet(text: string, spans: ReadonlyArray<[number, number]>): SnippetPart[] {
+/** The snippet of `text` around its first span (or all of it: `whole`), with the spans inside it marked. */
+export function snippet(text: string, spans: ReadonlyArray<[number, number]>, whole = false): SnippetPart[] {
   const first = spans[0]?.[0] ?? 0;
-  let from = Math.max(0, first - BEFORE);
+  let from = whole ? 0 : Math.max(0, first - BEFORE);
   // Start at the next word's edge (not in the middle of a word) when there is one before the match.
   const space = text.indexOf(' ', from);
   if (from > 0 && space >= 0 && space < first) from = space + 1;
-  const to = Math.min(text.length, from + LENGTH);
+  const to = whole ? text.length : Math.min(text.length, from + LENGTH);
   const parts: SnippetPart[] = [];
   const fold = (s: string) => s.replace(/\s+/g, ' ');
   let at = from;
