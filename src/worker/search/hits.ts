@@ -92,6 +92,12 @@ function lookFor(w: { word: string; prefix: boolean }, m: WordMatcher): Array<[s
   return out;
 }
 
+// Phrase patterns are global (matchSpans collects every occurrence): a test starts from the top.
+function holdsPhrase(p: RegExp, text: string): boolean {
+  p.lastIndex = 0;
+  return p.test(text);
+}
+
 /** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
 export function selectHits(
   q: ParsedQuery,
@@ -121,7 +127,7 @@ export function selectHits(
     const lower = lowerOf(di);
     let count = 0;
     for (const look of looks) if (look.some(([t, prefix]) => holdsWord(lower, t, prefix))) count++;
-    if (count >= need && phrases.length && !phrases.every((p) => ((p.lastIndex = 0), p.test(d.text)))) continue;
+    if (count >= need && phrases.length && !phrases.every((p) => holdsPhrase(p, d.text))) continue;
     if (count < need) continue;
     found.push({ d, count, spans: [] });
   }

@@ -4,7 +4,6 @@
 // are not words anyone types, and would only swell the index.
 
 const WORD = /[\p{L}\p{N}]+/gu;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range itself
 /** Any character outside ASCII. */
 export const NON_ASCII = /[^\x00-\x7f]/;
 const MAX_WORD = 32;
