@@ -22,9 +22,6 @@ const utf8 = new TextEncoder();
 type Bench = { root: string; api: Remote<Api>; worker: Worker; sessionBytes: number };
 let bench: Bench | null = null;
 
-/** Queries as a person types them: every prefix, ending with the whole query. */
-export const TYPED = ['compaction summary', 'parseLine buffer', 'sesion stroe', 'tool:bash error', 'zzqqxx nowhere', 'the'];
-
 function start(root: string): { api: Remote<Api>; worker: Worker } {
   const worker = new Worker(`/src/worker/main.ts?root=${root}`, { type: 'module' });
   return { api: connectWorker(worker), worker };
@@ -90,8 +87,8 @@ export async function loseIndex() {
   return { rebuildMs: performance.now() - t0, progressMessages: progress, indexBytes: (await api.searchIndexInfo({})).bytes };
 }
 
-/** Types each query key by key through the index; the time of each keystroke's answer. */
-export async function typeQueries(queries: string[] = TYPED) {
+/** Types each query key by key (every prefix, ending with the whole query) through the index; the time of each keystroke's answer. */
+export async function typeQueries(queries: string[]) {
   if (!bench) throw new Error('no library');
   const times: number[] = [];
   const found: Record<string, number> = {};
@@ -107,7 +104,7 @@ export async function typeQueries(queries: string[] = TYPED) {
 }
 
 /** The old scan, once per whole query (it reads every byte each time). */
-export async function scanQueries(queries: string[] = TYPED) {
+export async function scanQueries(queries: string[]) {
   if (!bench) throw new Error('no library');
   const times: number[] = [];
   const found: Record<string, number> = {};

@@ -147,7 +147,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     return { meta, docs, wordsOf: sessionTerms(docs).join(' ') };
   };
 
-  const syncOnce = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal) => {
+  const syncOnce = async (progress?: (p: IndexProgress) => void) => {
     const list = await store.list();
     const want = new Map(list.map((s) => [s.id, s]));
     const onDisk = await readManifest(disk);
@@ -199,10 +199,9 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       changed = true;
     };
     for (const s of todo) {
-      signal?.throwIfAborted();
       progress?.({ done, total, label: onDisk ? 'Indexing' : 'Building the search index' });
       try {
-        const { meta, docs, wordsOf } = await extract(s, signal);
+        const { meta, docs, wordsOf } = await extract(s);
         forget(s.id);
         remember(meta, wordsOf);
         keep(s.id, docs);
@@ -247,13 +246,36 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   };
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
-  const sync = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> => {
+  // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
+  // shows that indexing's bar).
+  const listeners = new Set<(p: IndexProgress) => void>();
+  const tell = (p: IndexProgress) => {
+    for (const l of listeners) l(p);
+  };
+  const syncShared = async (): Promise<void> => {
     while (running) await running.catch(() => undefined);
-    running = withLock(LOCK, () => syncOnce(progress, signal), 'exclusive', signal);
+    running = withLock(LOCK, () => syncOnce(tell));
     try {
       await running;
     } finally {
       running = null;
+    }
+  };
+  // A caller's abort (the next keystroke) ends its wait, never the sync: a rebuild that every
+  // keystroke restarted would never finish.
+  const sync = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> => {
+    signal?.throwIfAborted();
+    if (progress) listeners.add(progress);
+    let stop: (() => void) | undefined;
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        stop = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+        signal?.addEventListener('abort', stop, { once: true });
+      });
+      await Promise.race([syncShared(), aborted]);
+    } finally {
+      if (stop) signal?.removeEventListener('abort', stop);
+      if (progress) listeners.delete(progress);
     }
   };
 
