@@ -113,6 +113,7 @@ interface ReaderModule {
     id: string;
     leafId?: string;
     entryId?: string;
+    find?: string;
     onNavigate(r: { leafId?: string; entryId?: string }): void;
     onBack(): void;
     actions?: ComponentChildren;
@@ -173,6 +174,7 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
       id={route.id}
       leafId={route.leafId}
       entryId={route.entryId}
+      find={route.find}
       onBack={back}
       actions={<ExportMenu id={route.id} leafId={route.leafId} />}
       onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })}

@@ -1,9 +1,9 @@
 import { signal } from '@preact/signals';
 
-/** The screens the app can show, as hash routes (`#/`, `#/s/<id>?leaf=…&entry=…`, `#/import?share=…`, `#/usage?day=…`). */
+/** The screens the app can show, as hash routes (`#/`, `#/s/<id>?leaf=…&entry=…&find=…`, `#/import?share=…`, `#/usage?day=…`). */
 export type Route =
   | { name: 'library' }
-  | { name: 'reader'; id: string; leafId?: string; entryId?: string }
+  | { name: 'reader'; id: string; leafId?: string; entryId?: string; find?: string }
   | { name: 'import'; share?: string }
   | { name: 'usage'; day?: string };
 
@@ -19,6 +19,7 @@ export function parseRoute(hash: string): Route {
       id: decodeURIComponent(reader[1]),
       leafId: params.get('leaf') ?? undefined,
       entryId: params.get('entry') ?? undefined,
+      find: params.get('find') ?? undefined,
     };
   }
   if (path === '/import') return { name: 'import', share: params.get('share') ?? undefined };
@@ -32,6 +33,7 @@ export function formatRoute(route: Route): string {
     const params = new URLSearchParams();
     if (route.leafId) params.set('leaf', route.leafId);
     if (route.entryId) params.set('entry', route.entryId);
+    if (route.find) params.set('find', route.find);
     const query = params.toString();
     return `#/s/${encodeURIComponent(route.id)}${query ? `?${query}` : ''}`;
   }

@@ -4,13 +4,40 @@ import { createLibraryApi } from './library-api.ts';
 import { createReaderApi } from './reader-api.ts';
 import { createSubagentApi } from './subagents/api.ts';
 import { createShareApi } from './share/share-api.ts';
+import { createSearchApi, createSearchIndexOf } from './search-api.ts';
+
+// Library calls that change sessions: the search index follows each of them (in the background;
+// a query meanwhile brings it up to date itself).
+const WRITES = [
+  'importFiles',
+  'importText',
+  'deleteSession',
+  'undoDelete',
+  'renameSession',
+  'labelEntry',
+  'appendEntries',
+  'forkBranch',
+  'rebuildIndex',
+] as const;
 
 /**
  * The worker's API: a plain object of async functions, each taking one params object and the
  * call context. The page sees its type only (`Api`), through client.ts.
  */
 export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
-  return { ...createLibraryApi(env), ...createReaderApi(env), ...createSubagentApi(env), ...createLinkedApi(env), ...createShareApi(env) };
+  const index = createSearchIndexOf(env);
+  const library = createLibraryApi(env);
+  for (const name of WRITES) {
+    const call = library[name] as (p: unknown, c: unknown) => Promise<unknown>;
+    (library as Record<string, unknown>)[name] = (p: unknown, c: unknown) => call(p, c).finally(() => index.syncSoon());
+  }
+  const linked = createLinkedApi(env);
+  const sync = linked.syncLinkedFolder;
+  linked.syncLinkedFolder = (p, c) => sync(p, c).finally(() => index.syncSoon());
+  const share = createShareApi(env);
+  const importEncrypted = share.importEncrypted;
+  share.importEncrypted = (p, c) => importEncrypted(p, c).finally(() => index.syncSoon());
+  return { ...library, ...createReaderApi(env), ...createSubagentApi(env), ...linked, ...share, ...createSearchApi(index, env) };
 }
 
 /** The type the page programs against. */

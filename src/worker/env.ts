@@ -1,4 +1,4 @@
-import type { SessionStore } from '../storage/types.ts';
+import type { Disk, SessionStore } from '../storage/types.ts';
 
 /** What the worker API is built from: a store, a clock and an id source (swapped in tests). */
 export interface WorkerEnv {
@@ -6,4 +6,6 @@ export interface WorkerEnv {
   now(): Date;
   /** 8 lowercase hex characters. */
   randomId(): string;
+  /** Where the search index keeps its parts (the store's disk); in memory when absent. */
+  searchDisk?: Disk;
 }

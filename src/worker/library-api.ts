@@ -6,12 +6,11 @@ import { appendEntries, renameStored } from './edit.ts';
 import { exportBranchChunks, exportBundleBlob, exportName, forkChunks } from './export.ts';
 import { importAll, type ImportReport, type IncomingFile } from './import.ts';
 import { ApiFailure, type CallContext } from './protocol.ts';
-import { searchLibrary, type SearchHit } from './search.ts';
 import { withChildren } from './subagents/bundle.ts';
 
 export type { SessionSummary } from '../storage/types.ts';
 export type { ImportItem, ImportOutcome, ImportReport } from './import.ts';
-export type { SearchHit } from './search.ts';
+export type { EntryHit, SearchResults, SessionResult, SnippetPart } from './search-api.ts';
 
 /** Where an import came from (the UI may word its report by it). */
 export type ImportSource = 'drop' | 'picker' | 'share' | 'launch' | 'paste';
@@ -94,11 +93,6 @@ export function createLibraryApi(env: WorkerEnv) {
     /** One session's summary (for a reader that was opened by id). */
     async getSession(params: { id: string }, _ctx?: CallContext): Promise<SessionSummary> {
       return mustGet(params.id);
-    },
-
-    /** Titles and the text of every session. */
-    async search(params: { query: string; limit?: number }, ctx: CallContext = noContext): Promise<SearchHit[]> {
-      return searchLibrary(store, params.query, params.limit ?? 50, ctx.signal);
     },
 
     /** Moves a session to the trash; `undoDelete` with the token brings it back. */

@@ -2,7 +2,7 @@
 import { createStore as createKeyval, get, set } from 'idb-keyval';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
-import { openWorkerStore } from './open-store.ts';
+import { openWorkerStorage } from './open-store.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -13,10 +13,11 @@ const opfsRoot = new URL(self.location.href).searchParams.get('root') ?? undefin
 // What each linked folder's last sync saw (per OPFS root, so tests' workers keep theirs apart).
 const linkedDb = createKeyval(`rho-linked${opfsRoot ? `-${opfsRoot}` : ''}`, 'state');
 const linkedState = { get: (key: string) => get<FolderState>(key, linkedDb), set: (key: string, state: FolderState) => set(key, state, linkedDb) };
-const ready = openWorkerStore({ opfsRoot }).then(
-  (store) =>
+const ready = openWorkerStorage({ opfsRoot }).then(
+  ({ store, disk }) =>
     createApi({
       store,
+      searchDisk: disk,
       linkedState,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),

@@ -22,7 +22,7 @@ import type { BenchContext, BenchSuite } from './harness.ts';
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
 /** RSS (bytes) of the Chromium processes among a process's descendants, read from /proc; and the largest single one. */
-function treeRss(pid: number): { total: number; largest: number } {
+export function treeRss(pid: number): { total: number; largest: number } {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   for (const name of readdirSync('/proc')) {

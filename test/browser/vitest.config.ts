@@ -44,6 +44,7 @@ export default defineConfig({
       '@secretlint/core',
       '@secretlint/secretlint-rule-preset-recommend',
       'age-encryption',
+      'minisearch',
       ...highlightModules(),
     ],
   },

@@ -108,8 +108,8 @@ test('rename, search across all sessions, and the copy-resume commands', async (
   // Full text: a word that is only inside the sample's messages, not in any title.
   const word = fixture(SAMPLE.path).toString('utf8').includes('tide') ? 'tide' : 'the';
   await page.getByLabel('Search sessions').fill(word);
-  await expect(page.locator('.session-card')).toHaveCount(1);
-  await expect(card(page, 'Tide parser, renamed')).toBeVisible();
+  await expect(page.locator('.search-session')).toHaveCount(1);
+  await expect(page.locator('.search-session .session-title')).toHaveText('Tide parser, renamed');
   await page.getByLabel('Search sessions').fill('');
   await expect(page.locator('.session-card')).toHaveCount(2);
 

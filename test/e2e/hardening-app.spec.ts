@@ -176,8 +176,8 @@ test('hostile file names, titles, folders and rejected lines in the library and 
   const search = page.getByRole('searchbox').first();
   await search.fill('script');
   // The answer is on screen (the search ran over the hostile text), then gone again.
-  await expect(page.getByRole('status').filter({ hasText: 'found for' })).toContainText('2 found');
-  await expect(page.locator('.snippet').first()).toContainText('<script>');
+  await expect(page.getByRole('status').filter({ hasText: 'found for' })).toContainText('2 sessions found');
+  await expect(page.locator('.search-results')).toContainText('<script>');
   await search.fill('');
   await expect(page.getByRole('status').filter({ hasText: 'found for' })).toHaveCount(0);
   await expect(page.locator('.session-card')).toHaveCount(2);

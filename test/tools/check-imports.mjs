@@ -25,6 +25,7 @@ const rules = {
       '@secretlint/secretlint-rule-preset-recommend',
       'age-encryption',
       'virtual:rho-share-page',
+      'minisearch',
     ],
     why: 'the worker owns parsing and storage; it never reaches into the UI',
   },

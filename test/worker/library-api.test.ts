@@ -360,15 +360,19 @@ describe('library writes', () => {
     expect((await api.listSessions({})).map((s) => s.id)).toEqual(['d1']);
   });
 
-  test('search finds titles and message text, with the entry id', async () => {
+  test('search finds titles and message text, with the entry id and the words marked', async () => {
     const { api } = setup();
     await api.importFiles({ files: [file('1.jsonl', sessionText('s1', 3)), file('2.jsonl', sessionText('s2', 1))] });
     await api.renameSession({ id: 's2', title: 'Deploy Notes' });
-    const hits = await api.search({ query: 'deploy' });
-    expect(hits[0]).toMatchObject({ id: 's2', title: 'Deploy Notes' });
+    const titled = await api.search({ query: 'deploy' });
+    expect(titled.sessions.map((s) => [s.id, s.title])).toEqual([['s2', 'Deploy Notes']]);
+    expect(titled.sessions[0].titleParts).toEqual([{ text: 'Deploy', mark: true }, { text: ' Notes' }]);
     const textHits = await api.search({ query: 'QUESTION 2 for s1' });
-    expect(textHits).toEqual([{ id: 's1', title: null, entryId: 'e0000004', snippet: 'question 2 for s1' }]);
-    expect(await api.search({ query: 'role' })).toEqual([]);
+    expect(textHits.sessions.map((s) => [s.id, s.hits.map((h) => [h.entryId, h.parts.map((p) => (p.mark ? `[${p.text}]` : p.text)).join('')])])).toEqual([
+      ['s1', [['e0000004', '[question] [2] [for] [s1]']]],
+    ]);
+    // Field names of the JSON are not text.
+    expect((await api.search({ query: 'role' })).sessions).toEqual([]);
   });
 
   test('listSessions filters by query; storageInfo says nothing is kept in memory', async () => {

@@ -1,13 +1,14 @@
-import { groups, hits, listError, loaded, query, sessions, snippets } from '../models/library.ts';
+import { groups, listError, loaded, query, sessions } from '../models/library.ts';
 import { storage } from '../models/storage.ts';
 import { projectName, plural } from '../models/format.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { ImportActions } from './ImportActions.tsx';
 import { LibraryToolbar } from './LibraryToolbar.tsx';
+import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { SessionCard } from './SessionCard.tsx';
 
-/** The library: sessions grouped by project, newest first, with search, sort and filter. */
+/** The library: sessions grouped by project, newest first, with sort and filter; while searching, the search results. */
 export function LibraryScreen() {
   if (!loaded.value) return <main class="library" aria-busy="true" />;
   if (listError.value)
@@ -35,23 +36,22 @@ export function LibraryScreen() {
       <LibraryToolbar />
       <ImportActions compact />
       <SelectionBar />
-      {hits.value && (
-        <p class="muted" role="status">
-          {shown.reduce((n, g) => n + g.sessions.length, 0)} found for “{query.value.trim()}”
-        </p>
+      {query.value.trim() ? (
+        <SearchResults />
+      ) : (
+        shown.map((group) => (
+          <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
+            <h2 class="project-title" title={group.cwd}>
+              {projectName(group.cwd)} <span class="muted">{plural(group.sessions.length, 'session')}</span>
+            </h2>
+            <ul class="sessions">
+              {group.sessions.map((s) => (
+                <SessionCard key={s.id} session={s} />
+              ))}
+            </ul>
+          </section>
+        ))
       )}
-      {shown.map((group) => (
-        <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
-          <h2 class="project-title" title={group.cwd}>
-            {projectName(group.cwd)} <span class="muted">{plural(group.sessions.length, 'session')}</span>
-          </h2>
-          <ul class="sessions">
-            {group.sessions.map((s) => (
-              <SessionCard key={s.id} session={s} hit={snippets.value.get(s.id)} />
-            ))}
-          </ul>
-        </section>
-      ))}
     </main>
   );
 }

@@ -17,7 +17,7 @@ export function LibraryToolbar() {
         type="search"
         class="search"
         aria-label="Search sessions"
-        placeholder="Search titles and messages"
+        placeholder="Search everything (project: tool: has:error …)"
         value={query.value}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
       />

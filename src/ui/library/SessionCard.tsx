@@ -1,14 +1,13 @@
 import { useSignal } from '@preact/signals';
 import { Fragment } from 'preact';
-import type { SearchHit, SessionSummary } from '../models/calls.ts';
+import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
-import { splitMatches } from '../models/highlight.ts';
-import { query, renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
+import { renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
 /** One session in the library: title, date, model, size, counts, cost; a tick box and a menu. */
-export function SessionCard({ session, hit }: { session: SessionSummary; hit?: SearchHit }) {
+export function SessionCard({ session }: { session: SessionSummary }) {
   const renaming = useSignal(false);
   const title = displayTitle(session);
   // The rename field starts with the title on screen (a session without a title shows its first message).
@@ -67,9 +66,6 @@ export function SessionCard({ session, hit }: { session: SessionSummary; hit?: S
           {subagentCounts.value.has(session.id) && <span class="badge">{plural(subagentCounts.value.get(session.id) ?? 0, 'subagent')}</span>}
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}
         </p>
-        {hit?.snippet && (
-          <p class="snippet">{splitMatches(hit.snippet, query.value).map(([piece, match], i) => (match ? <mark key={i}>{piece}</mark> : piece))}</p>
-        )}
       </div>
       <SessionMenu
         session={session}

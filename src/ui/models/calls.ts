@@ -1,7 +1,16 @@
 import { RhoError } from '../../worker/client.ts';
 import { worker } from '../worker.ts';
 
-export type { ImportOutcome, ImportReport, SearchHit, SessionSummary, ImportSource } from '../../worker/library-api.ts';
+export type {
+  EntryHit,
+  ImportOutcome,
+  ImportReport,
+  SearchResults,
+  SessionResult,
+  SessionSummary,
+  SnippetPart,
+  ImportSource,
+} from '../../worker/library-api.ts';
 
 /** An exported file, ready to download, save or share. */
 export interface Exported {

@@ -1,8 +1,9 @@
 import { computed, signal } from '@preact/signals';
-import { describeError, isMissingMethod, library, type SearchHit, type SessionSummary } from './calls.ts';
+import { describeError, isMissingMethod, library, type SessionSummary } from './calls.ts';
 import { displayTitle } from './format.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
+import { search } from './search.ts';
 
 /** How the list is ordered. */
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
@@ -21,8 +22,6 @@ export const loaded = signal(false);
 export const listError = signal<string | null>(null);
 /** The search box. */
 export const query = signal('');
-/** Search results for `query` (null when not searching). */
-export const hits = signal<SearchHit[] | null>(null);
 /** The order of sessions inside each project (newest session first by default). */
 export const sortKey = signal<SortKey>('created');
 /** Only this project (cwd), or '' for all. */
@@ -33,13 +32,6 @@ export const selected = signal<ReadonlySet<string>>(new Set());
 /** Every project (cwd) in the library, for the filter. */
 export const projects = computed(() => [...new Set(sessions.value.map((s) => s.cwd))].sort());
 
-/** The best search snippet per session id. */
-export const snippets = computed(() => {
-  const map = new Map<string, SearchHit>();
-  for (const hit of hits.value ?? []) if (!map.has(hit.id)) map.set(hit.id, hit);
-  return map;
-});
-
 /** How many subagent transcripts each parent has (they are listed under it, not as sessions of their own). */
 export const subagentCounts = computed(() => {
   const ids = new Set(sessions.value.map((s) => s.id));
@@ -48,16 +40,12 @@ export const subagentCounts = computed(() => {
   return counts;
 });
 
-/** What the list shows: filtered, searched, sorted, grouped by project, newest project first. */
+/** What the list shows (when not searching): filtered, sorted, grouped by project, newest project first. */
 export const groups = computed<ProjectGroup[]>(() => {
   // A subagent transcript whose parent is stored is reached from the parent, not listed beside it.
   const ids = new Set(sessions.value.map((s) => s.id));
   let list = sessions.value.filter((s) => !(s.parentOf && ids.has(s.parentOf)));
   if (projectFilter.value) list = list.filter((s) => s.cwd === projectFilter.value);
-  if (hits.value) {
-    const found = snippets.value;
-    list = list.filter((s) => found.has(s.id));
-  }
   return groupByProject(sortSessions(list, sortKey.value));
 });
 
@@ -118,35 +106,23 @@ async function readLibrary(): Promise<void> {
   if (query.value.trim()) void runSearch(query.value);
 }
 
-let searchRun = 0;
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** Updates the search box and searches shortly after typing stops. */
+/** Updates the search box and searches as the user types (the index answers each keystroke). */
 export function setQuery(text: string): void {
   query.value = text;
   clearTimeout(searchTimer);
   if (!text.trim()) {
-    hits.value = null;
+    void search('');
     return;
   }
-  searchTimer = setTimeout(() => void runSearch(text), 150);
+  // Keys pressed together (a paste, fast typing) make one search.
+  searchTimer = setTimeout(() => void search(text), 30);
 }
 
-/** Searches titles and full text across the library (served by the worker's index). */
-export async function runSearch(text: string): Promise<void> {
-  const run = ++searchRun;
-  try {
-    const found = await library.search({ query: text.trim(), limit: 500 });
-    if (run === searchRun) hits.value = found;
-  } catch (e) {
-    if (run !== searchRun) return;
-    // Without the worker's index, titles and first messages are still searchable here.
-    const needle = text.trim().toLowerCase();
-    hits.value = sessions.value
-      .filter((s) => `${s.title ?? ''} ${s.firstMessage ?? ''} ${s.cwd}`.toLowerCase().includes(needle))
-      .map((s) => ({ id: s.id, title: s.title, snippet: '' }));
-    if (!isMissingMethod(e)) showToast(`Search failed: ${describeError(e)}`);
-  }
+/** Searches again (the library changed). */
+export function runSearch(text: string): Promise<void> {
+  return search(text);
 }
 
 /** Ticks or unticks a session. */

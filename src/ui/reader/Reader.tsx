@@ -24,6 +24,8 @@ export interface ReaderProps {
   id: string;
   leafId?: string;
   entryId?: string;
+  /** Opens find with this text (a search hit's link). */
+  find?: string;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
   /** Back to the library (the share page has none: no back button). */
   onBack?(): void;
@@ -95,7 +97,7 @@ function Transcript({ model }: { model: ReaderModel }) {
 }
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
-export function Reader({ id, leafId, entryId, onNavigate, onBack, actions }: ReaderProps) {
+export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions }: ReaderProps) {
   const model = useMemo(() => createReaderModel(id), [id]);
   const opened = useRef<string | null>(null);
 
@@ -106,6 +108,11 @@ export function Reader({ id, leafId, entryId, onNavigate, onBack, actions }: Rea
       return;
     }
     opened.current = key;
+    // Find is set before opening: the model runs it once the session is on screen.
+    if (find && !model.query.value) {
+      model.findOpen.value = true;
+      model.query.value = find;
+    }
     void model.open(leafId, entryId);
   }, [model, leafId, entryId]);
 

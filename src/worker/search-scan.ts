@@ -1,5 +1,5 @@
-// Search across the library: titles first, then the text of every session's messages, read file by
-// file in chunks (no index of words: libraries are hundreds of sessions, and this stays honest).
+// The search the library had before its index (issue 12): titles, then every session's message
+// text read file by file, substring matching. Kept only as the search bench's baseline (`searchScan`).
 import { text } from '../core/index.ts';
 import { CHUNK_SIZE } from '../storage/chunks.ts';
 import type { SessionStore } from '../storage/types.ts';

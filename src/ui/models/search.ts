@@ -1,0 +1,64 @@
+import { signal } from '@preact/signals';
+import { describeError, isAborted, isMissingMethod, library, type SearchResults } from './calls.ts';
+
+/** How search results are ordered. */
+export type SearchSort = 'relevance' | 'date';
+
+/** Results for the search box (null when not searching). */
+export const results = signal<SearchResults | null>(null);
+/** The query the results answer. */
+export const resultsFor = signal('');
+/** The order of results. */
+export const searchSort = signal<SearchSort>('relevance');
+/** While the index is brought to the files: how far (sessions). */
+export const indexing = signal<{ done: number; total: number; label: string } | null>(null);
+/** Why the last search failed, if it did. */
+export const searchError = signal<string | null>(null);
+/** A search is running. */
+export const searching = signal(false);
+
+const PAGE = 20;
+let current: AbortController | null = null;
+let run = 0;
+
+/** Searches the library's index (the previous search, if still running, is cancelled). */
+export async function search(text: string, options: { more?: boolean } = {}): Promise<void> {
+  const query = text.trim();
+  current?.abort();
+  if (!query) {
+    results.value = null;
+    resultsFor.value = '';
+    indexing.value = null;
+    return;
+  }
+  const mine = ++run;
+  const controller = new AbortController();
+  current = controller;
+  const more = options.more && results.value ? results.value : null;
+  searching.value = true;
+  try {
+    const found = await library.search(
+      // A trailing space ends the last word: it is no longer a prefix.
+      { query: text, sort: searchSort.value, limit: PAGE, offset: more?.next ?? 0, shown: more?.sessions.length ?? 0, typing: !/\s$/.test(text) },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (mine === run) indexing.value = p.total > 0 && p.done < p.total ? { done: p.done, total: p.total, label: p.label ?? 'Indexing' } : null;
+        },
+      },
+    );
+    if (mine !== run) return;
+    results.value = more ? { ...found, sessions: [...more.sessions, ...found.sessions] } : found;
+    resultsFor.value = query;
+    searchError.value = null;
+  } catch (e) {
+    if (mine !== run || isAborted(e)) return;
+    searchError.value = isMissingMethod(e) ? 'Search is not available in this build.' : describeError(e);
+    results.value = { sessions: [], total: 0, more: false, next: 0, unknown: [] };
+  } finally {
+    if (mine === run) {
+      searching.value = false;
+      indexing.value = null;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { createMemoryDisk } from '../storage/memory-disk.ts';
+import type { WorkerEnv } from './env.ts';
+import type { CallContext } from './protocol.ts';
+import { searchLibrary, type SearchHit } from './search-scan.ts';
+import { createLibraryIndex, type IndexProgress, type LibraryIndex, type SearchOptions, type SearchResults } from './search/library-index.ts';
+import { indexBytes } from './search/segments.ts';
+
+export type { SearchHit } from './search-scan.ts';
+export type { EntryHit, IndexProgress, SearchOptions, SearchResults, SessionResult } from './search/library-index.ts';
+export type { SnippetPart } from './search/snippet.ts';
+
+const noContext: CallContext = { signal: new AbortController().signal, progress: () => undefined };
+// Writes are followed by indexing this much later (a burst of labels is indexed once).
+const INDEX_DELAY = 300;
+
+/** The library's search index (issue 12), built over the env's store; its parts go to `env.searchDisk`. */
+export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void } {
+  const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk());
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return {
+    ...index,
+    syncSoon() {
+      if (timer) clearTimeout(timer);
+      // A failure here is met again, and reported, by the next query's own sync.
+      timer = setTimeout(() => void index.sync().catch(() => undefined), INDEX_DELAY);
+    },
+  };
+}
+
+/** The search half of the worker API. */
+export function createSearchApi(index: LibraryIndex, env: WorkerEnv) {
+  const progressOf = (ctx: CallContext) => (p: IndexProgress) => ctx.progress({ done: p.done, total: p.total, label: p.label });
+  return {
+    /** Searches the library through its index; while the index is brought to the files, progress says how far. */
+    async search(params: { query: string } & SearchOptions, ctx: CallContext = noContext): Promise<SearchResults> {
+      const { query, ...options } = params;
+      return index.search(query, options, progressOf(ctx), ctx.signal);
+    },
+
+    /** Brings the search index to the files now (progress in sessions); how many sessions it holds. */
+    async syncSearchIndex(_params: Record<string, never> = {}, ctx: CallContext = noContext): Promise<{ sessions: number }> {
+      await index.sync(progressOf(ctx), ctx.signal);
+      return { sessions: index.size() };
+    },
+
+    /** Sessions in the search index and the bytes its parts take on disk. */
+    async searchIndexInfo(_params: Record<string, never> = {}, _ctx?: CallContext): Promise<{ sessions: number; bytes: number }> {
+      return { sessions: index.size(), bytes: env.searchDisk ? await indexBytes(env.searchDisk) : 0 };
+    },
+
+    /** The old full scan (substring, no index): only the search bench's baseline calls it. */
+    async searchScan(params: { query: string; limit?: number }, ctx: CallContext = noContext): Promise<SearchHit[]> {
+      return searchLibrary(env.store, params.query, params.limit ?? 50, ctx.signal);
+    },
+  };
+}

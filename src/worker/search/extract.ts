@@ -1,0 +1,189 @@
+// What the search index keeps of a session: one small document per entry a person would look for
+// (what was said, thought, called, answered, summarized, labelled, noticed), and the session's
+// facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
+// Images, signatures and extension state are left out; tool outputs and arguments are capped.
+import { noticeKind, text, thinking, toolCalls } from '../../core/index.ts';
+import { isIndexable, normalizeWord, words } from './tokens.ts';
+
+/** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
+export const HAS_ERROR = 1;
+export const HAS_IMAGE = 2;
+export const HAS_COMPACTION = 4;
+
+/** What an entry is, as `role:` filters and the results name it. */
+export type EntryKind = 'user' | 'assistant' | 'tool' | 'bash' | 'summary' | 'compaction' | 'notice' | 'label' | 'title';
+
+/** One searchable entry. */
+export interface EntryDoc {
+  /** The entry the reader opens at (a label opens at the entry it labels). */
+  id: string;
+  kind: EntryKind;
+  /** ms since epoch, 0 when the entry has no readable time. */
+  ts: number;
+  flags: number;
+  text: string;
+  /** Tool names (calls of an assistant message, or the tool a result answers), lowercase. */
+  tools?: string[];
+  model?: string;
+}
+
+/** A session's facts, for filters and ranking by date. */
+export interface SessionMeta {
+  id: string;
+  /** Bytes of the file this was built from: when the store says otherwise, it is rebuilt. */
+  size: number;
+  title: string;
+  cwd: string;
+  /** ms of the header, and of the latest entry. */
+  created: number;
+  last: number;
+  models: string[];
+  tools: string[];
+  flags: number;
+}
+
+/** Characters kept of a tool's output or of its arguments, per entry. */
+export const OUTPUT_CAP = 2000;
+/** Characters kept of any other part of an entry (a pasted file, a long answer). */
+export const TEXT_CAP = 16000;
+
+const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
+
+function timeOf(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : 0;
+  if (typeof v !== 'string') return 0;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+// Every string and number inside a tool call's arguments (paths, commands, patterns), in order.
+function argumentText(v: unknown, out: string[], budget: { left: number }): void {
+  if (budget.left <= 0) return;
+  if (typeof v === 'string' || typeof v === 'number') {
+    const s = cap(String(v), budget.left);
+    budget.left -= s.length;
+    out.push(s);
+  } else if (Array.isArray(v)) for (const x of v) argumentText(x, out, budget);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) argumentText(x, out, budget);
+}
+
+const hasImage = (content: unknown) => Array.isArray(content) && content.some((p) => p && typeof p === 'object' && (p as { type?: unknown }).type === 'image');
+
+/** The searchable document of one parsed line (null for entries nobody searches: model changes, extension state…). */
+export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
+  const id = typeof e.id === 'string' ? e.id : '';
+  const ts = timeOf(e.timestamp);
+  const doc = (kind: EntryKind, body: string, flags = 0, extra: Partial<EntryDoc> = {}): EntryDoc | null =>
+    body || flags ? { id, kind, ts, flags, text: body, ...extra } : null;
+  switch (e.type) {
+    case 'message': {
+      const m = e.message as Record<string, unknown> | undefined;
+      if (!m || typeof m !== 'object') return null;
+      const image = hasImage(m.content) ? HAS_IMAGE : 0;
+      const ts2 = ts || timeOf(m.timestamp);
+      if (m.role === 'user') return doc('user', cap(text(m), TEXT_CAP), image, { ts: ts2 });
+      if (m.role === 'assistant') {
+        const parts = [cap(text(m), TEXT_CAP), cap(thinking(m), TEXT_CAP)];
+        const calls = toolCalls(m);
+        const budget = { left: OUTPUT_CAP };
+        for (const c of calls) {
+          parts.push(c.name);
+          argumentText(c.arguments, parts, budget);
+        }
+        const error = m.stopReason === 'error';
+        if (error && typeof m.errorMessage === 'string') parts.push(cap(m.errorMessage, OUTPUT_CAP));
+        const tools = calls.map((c) => c.name.toLowerCase()).filter(Boolean);
+        return doc('assistant', parts.filter(Boolean).join('\n'), (error ? HAS_ERROR : 0) | image, {
+          ts: ts2,
+          ...(tools.length ? { tools } : {}),
+          ...(typeof m.model === 'string' ? { model: m.model } : {}),
+        });
+      }
+      if (m.role === 'toolResult') {
+        const name = typeof m.toolName === 'string' ? m.toolName : '';
+        const body = [name, cap(text(m), OUTPUT_CAP)].filter(Boolean).join('\n');
+        return doc('tool', body, (m.isError === true ? HAS_ERROR : 0) | image, { ts: ts2, ...(name ? { tools: [name.toLowerCase()] } : {}) });
+      }
+      if (m.role === 'bashExecution') {
+        const failed = typeof m.exitCode === 'number' && m.exitCode !== 0;
+        const body = [typeof m.command === 'string' ? m.command : '', typeof m.output === 'string' ? cap(m.output, OUTPUT_CAP) : ''];
+        return doc('bash', body.filter(Boolean).join('\n'), failed ? HAS_ERROR : 0, { ts: ts2, tools: ['bash'] });
+      }
+      if (m.role === 'custom') return doc('notice', cap(text(m), TEXT_CAP), noticeKind(m) === 'error' ? HAS_ERROR : 0, { ts: ts2 });
+      if (m.role === 'branchSummary' || m.role === 'compactionSummary')
+        return doc('summary', typeof m.summary === 'string' ? cap(m.summary, TEXT_CAP) : '', 0, { ts: ts2 });
+      return null;
+    }
+    case 'custom_message':
+      return doc('notice', cap(text(e), TEXT_CAP), (noticeKind(e) === 'error' ? HAS_ERROR : 0) | (hasImage(e.content) ? HAS_IMAGE : 0));
+    case 'compaction':
+      return doc('compaction', typeof e.summary === 'string' ? cap(e.summary, TEXT_CAP) : '', HAS_COMPACTION);
+    case 'branch_summary':
+      return doc('summary', typeof e.summary === 'string' ? cap(e.summary, TEXT_CAP) : '');
+    case 'label':
+      return typeof e.label === 'string' && typeof e.targetId === 'string' ? { id: e.targetId, kind: 'label', ts, flags: 0, text: e.label } : null;
+    case 'session_info':
+      return doc('title', typeof e.name === 'string' ? e.name : '');
+    case 'title_change':
+      return doc('title', typeof e.title === 'string' ? e.title : '');
+    default:
+      return null;
+  }
+}
+
+/** Builds a session's documents and facts line by line. */
+export function createExtractor(id: string, title: string) {
+  const docs: EntryDoc[] = [];
+  const models = new Set<string>();
+  const tools = new Set<string>();
+  let cwd = '';
+  let created = 0;
+  let last = 0;
+  let flags = 0;
+  return {
+    /** One line of the file (torn or foreign lines are skipped: they hold nothing to find). */
+    line(line: string): void {
+      let e: unknown;
+      try {
+        e = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (!e || typeof e !== 'object' || Array.isArray(e)) return;
+      const o = e as Record<string, unknown>;
+      if (o.type === 'session') {
+        if (typeof o.cwd === 'string') cwd = o.cwd;
+        created = timeOf(o.timestamp);
+        return;
+      }
+      if (o.type === 'model_change' && typeof o.modelId === 'string') models.add(o.modelId.toLowerCase());
+      const d = entryDoc(o);
+      if (!d) return;
+      if (d.ts > last) last = d.ts;
+      if (d.model) models.add(d.model.toLowerCase());
+      for (const t of d.tools ?? []) tools.add(t);
+      flags |= d.flags;
+      docs.push(d);
+    },
+    /** The documents, the facts, and the session's distinct words (title and project first). */
+    finish(size: number): { meta: SessionMeta; docs: EntryDoc[] } {
+      const meta: SessionMeta = { id, size, title, cwd, created, last: Math.max(last, created), models: [...models], tools: [...tools], flags };
+      return { meta, docs };
+    },
+  };
+}
+
+/** The distinct words of a session's documents (what its part of the index holds). */
+export function sessionTerms(docs: readonly EntryDoc[]): string[] {
+  const set = new Set<string>();
+  for (const d of docs) {
+    for (const w of words(d.text)) set.add(w);
+    for (const t of d.tools ?? []) for (const w of words(t)) set.add(w);
+  }
+  return [...set];
+}
+
+/** The words of a title or a path, as the index keeps them. */
+export function fieldTerms(s: string): string[] {
+  return [...new Set(words(s))].filter((w) => isIndexable(normalizeWord(w)));
+}

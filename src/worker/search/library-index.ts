@@ -1,0 +1,362 @@
+// The library's search index in the worker: one MiniSearch document per session (its title, project
+// and distinct words), which finds the sessions where every word of a query occurs (prefixes while
+// typing, small typos forgiven); then each shown session's entry documents (read from its part on
+// disk, kept in a small cache) give the entries, their snippets and the entry-level filters.
+// Every query first brings the index to the files (`sync`): sessions whose parts are missing or were
+// built from another size are rebuilt from their bytes before it answers, so an answer is never stale.
+// The manifest on disk is the truth between tabs: a sync (under a Web Lock) first follows it, then
+// the session files, and writes what it rebuilt as one new segment.
+import MiniSearch from 'minisearch';
+import { withLock } from '../../storage/locks.ts';
+import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
+import { createExtractor, type EntryDoc, type SessionMeta, sessionTerms } from './extract.ts';
+import { type SessionResult, selectHits } from './hits.ts';
+import { isEmptyQuery, type ParsedQuery, parseQuery } from './query.ts';
+import {
+  createSegmentWriter,
+  listSegments,
+  type Manifest,
+  type ManifestEntry,
+  readManifest,
+  readRaw,
+  readRows,
+  readWords,
+  removeSegment,
+  writeManifest,
+} from './segments.ts';
+import { foldText, words } from './tokens.ts';
+
+export type { EntryHit, SessionResult } from './hits.ts';
+
+/** How a query's results are ordered and paged. */
+export interface SearchOptions {
+  sort?: 'relevance' | 'date';
+  /** Sessions to return (default 20), after skipping `offset`. */
+  limit?: number;
+  offset?: number;
+  /** Sessions already shown from earlier pages (for the count). */
+  shown?: number;
+  /** Entry hits given per session (default 3). */
+  perSession?: number;
+  /** The last word is still being typed (default true): it matches as a prefix. */
+  typing?: boolean;
+}
+
+/** What a query answers. */
+export interface SearchResults {
+  sessions: SessionResult[];
+  /** Sessions found: exact when `more` is false; while more may follow, the sessions the index matched
+   * (phrases and entry filters are checked page by page). */
+  total: number;
+  /** More sessions may follow: ask again with `offset: next`. */
+  more: boolean;
+  /** Where the next page starts (candidates checked so far). */
+  next: number;
+  /** Filters that were not understood. */
+  unknown: string[];
+}
+
+/** Progress of bringing the index to the files. */
+export interface IndexProgress {
+  done: number;
+  total: number;
+  label: string;
+}
+
+interface SessionDoc {
+  id: string;
+  title: string;
+  cwd: string;
+  words: string;
+}
+
+interface Cached {
+  docs: EntryDoc[];
+  /** Each document's folded text (tokens.ts `foldText`), made when first needed. */
+  lower: Array<string | undefined>;
+  chars: number;
+}
+
+const LOCK = 'rho-sessions:search-index';
+// A segment is written once this much is gathered (bounds the memory of a rebuild).
+const SEGMENT_BYTES = 8 * 1024 * 1024;
+// Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
+const DEAD_SHARE = 0.5;
+const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
+
+/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`). */
+export function createLibraryIndex(store: SessionStore, disk: Disk, options: { cacheChars?: number } = {}) {
+  const cacheChars = options.cacheChars ?? 16_000_000;
+  const ms = new MiniSearch<SessionDoc>({
+    fields: ['title', 'cwd', 'words'],
+    // Words were normalized when the part was made; titles and paths are split here.
+    tokenize: (text, field) => (field === 'words' ? text.split(' ') : words(text)),
+    processTerm: (t) => t || null,
+    searchOptions: { tokenize: (text) => text.split(' '), processTerm: (t) => t },
+  });
+  const metas = new Map<string, SessionMeta>();
+  // Where each indexed session's records are (as in the manifest this worker last followed).
+  const refs = new Map<string, ManifestEntry>();
+  // Sessions whose records turned out damaged: rebuilt by the next sync.
+  const broken = new Set<string>();
+  const cache = new Map<string, Cached>();
+  let cachedChars = 0;
+  let running: Promise<void> | null = null;
+
+  const forget = (id: string) => {
+    if (ms.has(id)) ms.discard(id);
+    metas.delete(id);
+    refs.delete(id);
+    const c = cache.get(id);
+    if (c) cachedChars -= c.chars;
+    cache.delete(id);
+  };
+
+  const remember = (meta: SessionMeta, wordsOf: string) => {
+    metas.set(meta.id, meta);
+    ms.add({ id: meta.id, title: meta.title, cwd: meta.cwd, words: wordsOf });
+  };
+
+  const keep = (id: string, docs: EntryDoc[]) => {
+    const chars = docs.reduce((n, d) => n + d.text.length, 0);
+    cache.set(id, { docs, lower: [], chars });
+    cachedChars += chars;
+    for (const [old, c] of cache) {
+      if (cachedChars <= cacheChars || old === id) break;
+      cache.delete(old);
+      cachedChars -= c.chars;
+    }
+  };
+
+  // Reads a session's bytes (as far as the store's size says) and makes its documents.
+  const extract = async (s: SessionSummary, signal?: AbortSignal): Promise<{ meta: SessionMeta; docs: EntryDoc[]; wordsOf: string }> => {
+    const x = createExtractor(s.id, titleOf(s));
+    const blob = (await store.readFile(s.id)).slice(0, s.size);
+    const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
+    let carry = '';
+    for (;;) {
+      signal?.throwIfAborted();
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = (carry + value).split('\n');
+      carry = lines.pop() ?? '';
+      for (const line of lines) x.line(line);
+    }
+    if (carry) x.line(carry);
+    const { meta, docs } = x.finish(s.size);
+    return { meta, docs, wordsOf: sessionTerms(docs).join(' ') };
+  };
+
+  const syncOnce = async (progress?: (p: IndexProgress) => void) => {
+    const list = await store.list();
+    const want = new Map(list.map((s) => [s.id, s]));
+    const onDisk = await readManifest(disk);
+    const manifest: Manifest = onDisk ?? { v: 2, sessions: {} };
+    let changed = onDisk === null;
+    // 1. Follow the manifest (another tab, or an earlier life of this worker, may have written it).
+    for (const id of [...metas.keys()]) {
+      const e = manifest.sessions[id];
+      const mine = refs.get(id);
+      if (!e || !mine || e.ref.seg !== mine.ref.seg || e.ref.r[0] !== mine.ref.r[0]) forget(id);
+    }
+    for (const [id, e] of Object.entries(manifest.sessions)) {
+      const s = want.get(id);
+      if (!s) {
+        delete manifest.sessions[id];
+        forget(id);
+        changed = true;
+      } else if (e.meta.size !== s.size || e.meta.title !== titleOf(s)) broken.add(id);
+    }
+    const toLoad = Object.values(manifest.sessions).filter((e) => !metas.has(e.meta.id) && !broken.has(e.meta.id));
+    const todo = list.filter((s) => broken.has(s.id) || (!metas.has(s.id) && !manifest.sessions[s.id]));
+    const total = toLoad.length + todo.length;
+    let done = 0;
+    if (toLoad.length) {
+      progress?.({ done, total, label: 'Reading the search index' });
+      const words = await readWords(disk, toLoad);
+      for (const e of toLoad) {
+        const w = words.get(e.meta.id);
+        if (w === null || w === undefined) {
+          todo.push(want.get(e.meta.id)!);
+          continue;
+        }
+        remember(e.meta, w);
+        refs.set(e.meta.id, e);
+        done++;
+      }
+    }
+    // 2. Rebuild what the files say changed, into as few new segments as it takes.
+    let writer = createSegmentWriter(disk);
+    const built: SessionMeta[] = [];
+    const close = async () => {
+      for (const [id, ref] of await writer.close()) {
+        const meta = built.find((m) => m.id === id)!;
+        manifest.sessions[id] = { meta, ref };
+        refs.set(id, { meta, ref });
+      }
+      built.length = 0;
+      writer = createSegmentWriter(disk);
+      changed = true;
+    };
+    for (const s of todo) {
+      progress?.({ done, total, label: onDisk ? 'Indexing' : 'Building the search index' });
+      try {
+        const { meta, docs, wordsOf } = await extract(s);
+        forget(s.id);
+        remember(meta, wordsOf);
+        keep(s.id, docs);
+        await writer.add(s.id, wordsOf, docs);
+        built.push(meta);
+      } catch (e) {
+        // Deleted meanwhile: the next sync drops it.
+        if ((e as { code?: string }).code !== 'not-found') throw e;
+      }
+      broken.delete(s.id);
+      done++;
+      if (writer.size() >= SEGMENT_BYTES) await close();
+    }
+    if (built.length) await close();
+    if (total) progress?.({ done: total, total, label: 'Indexed' });
+    // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
+    if (changed) await writeManifest(disk, manifest);
+    await tidy(manifest);
+  };
+
+  // Removes unreferenced segments; copies live records out of mostly-dead segments.
+  const tidy = async (manifest: Manifest) => {
+    const live = new Map<string, number>();
+    for (const e of Object.values(manifest.sessions)) live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]));
+    const segs = await listSegments(disk);
+    for (const seg of segs) if (!live.has(seg.name)) await removeSegment(disk, seg.name);
+    const used = segs.filter((x) => live.has(x.name));
+    const size = used.reduce((n, x) => n + x.size, 0);
+    const dead = size - [...live.values()].reduce((n, x) => n + x, 0);
+    if (dead <= DEAD_SHARE * size || dead < 1024 * 1024) return;
+    const writer = createSegmentWriter(disk);
+    for (const e of Object.values(manifest.sessions)) {
+      const raw = await readRaw(disk, e.ref);
+      writer.addRaw(e.meta.id, raw.w, raw.r);
+    }
+    for (const [id, ref] of await writer.close()) {
+      manifest.sessions[id] = { meta: manifest.sessions[id].meta, ref };
+      refs.set(id, manifest.sessions[id]);
+    }
+    await writeManifest(disk, manifest);
+    for (const seg of used) await removeSegment(disk, seg.name);
+  };
+
+  /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
+  // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
+  // shows that indexing's bar).
+  const listeners = new Set<(p: IndexProgress) => void>();
+  const tell = (p: IndexProgress) => {
+    for (const l of listeners) l(p);
+  };
+  const syncShared = async (): Promise<void> => {
+    while (running) await running.catch(() => undefined);
+    running = withLock(LOCK, () => syncOnce(tell));
+    try {
+      await running;
+    } finally {
+      running = null;
+    }
+  };
+  // A caller's abort (the next keystroke) ends its wait, never the sync: a rebuild that every
+  // keystroke restarted would never finish.
+  const sync = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> => {
+    signal?.throwIfAborted();
+    if (progress) listeners.add(progress);
+    let stop: (() => void) | undefined;
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        stop = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+        signal?.addEventListener('abort', stop, { once: true });
+      });
+      await Promise.race([syncShared(), aborted]);
+    } finally {
+      if (stop) signal?.removeEventListener('abort', stop);
+      if (progress) listeners.delete(progress);
+    }
+  };
+
+  const entries = async (meta: SessionMeta): Promise<Cached> => {
+    const hit = cache.get(meta.id);
+    if (hit) {
+      // Most recently used last.
+      cache.delete(meta.id);
+      cache.set(meta.id, hit);
+      return hit;
+    }
+    const ref = refs.get(meta.id);
+    const docs = ref ? await readRows(disk, ref.ref) : null;
+    if (docs) keep(meta.id, docs);
+    else {
+      // The record went missing or was damaged: rebuild it from the file.
+      broken.add(meta.id);
+      await sync();
+    }
+    return cache.get(meta.id) ?? { docs: [], lower: [], chars: 0 };
+  };
+
+  const lowerOf = (c: Cached) => (i: number) => {
+    let l = c.lower[i];
+    if (l === undefined) l = c.lower[i] = foldText(c.docs[i].text);
+    return l;
+  };
+
+  const sessionPasses = (q: ParsedQuery, m: SessionMeta) =>
+    q.project.every((p) => m.cwd.toLowerCase().includes(p)) &&
+    q.model.every((p) => m.models.some((x) => x.includes(p))) &&
+    q.tool.every((t) => m.tools.includes(t)) &&
+    (q.after === null || m.last >= q.after) &&
+    (q.before === null || m.created < q.before || (m.created === 0 && m.last < q.before)) &&
+    q.has.every((h) => (m.flags & (h === 'error' ? 1 : h === 'image' ? 2 : 4)) !== 0);
+
+  /** Answers a query (after bringing the index to the files). */
+  const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
+    await sync(progress, signal);
+    const q = parseQuery(input, opts.typing ?? true);
+    if (isEmptyQuery(q)) return { sessions: [], total: 0, more: false, next: 0, unknown: q.unknown };
+    let candidates: Array<{ meta: SessionMeta; score: number; terms: string[] }>;
+    if (q.words.length) {
+      const found = ms.search(q.words.map((w) => w.word).join(' '), {
+        combineWith: 'AND',
+        prefix: (_t, i) => (q.words[i]?.prefix ?? false) && (q.words[i]?.word.length ?? 0) >= 2,
+        fuzzy: (_t, i) => q.words[i]?.typos || false,
+        maxFuzzy: 2,
+        boost: { title: 3, cwd: 2 },
+      });
+      candidates = found.map((r) => ({ meta: metas.get(String(r.id))!, score: r.score, terms: r.terms })).filter((c) => c.meta);
+    } else candidates = [...metas.values()].map((meta) => ({ meta, score: 0, terms: [] }));
+    candidates = candidates.filter((c) => sessionPasses(q, c.meta));
+    if (opts.sort === 'date' || !q.words.length) candidates.sort((a, b) => b.meta.last - a.meta.last || b.score - a.score);
+    const limit = opts.limit ?? 20;
+    const out: SessionResult[] = [];
+    let i = opts.offset ?? 0;
+    for (; i < candidates.length && out.length < limit; i++) {
+      signal?.throwIfAborted();
+      const c = candidates[i];
+      const cached = await entries(c.meta);
+      const r = selectHits(q, c.meta, c.score, c.terms, cached.docs, opts.perSession ?? 3, lowerOf(cached));
+      if (r) out.push(r);
+    }
+    const more = i < candidates.length;
+    // Once every candidate was checked, the count is exact (phrases and entry filters drop some).
+    const total = more ? candidates.length : (opts.shown ?? 0) + out.length;
+    return { sessions: out, total, more, next: i, unknown: q.unknown };
+  };
+
+  return {
+    sync,
+    search,
+    /** Sessions in the index. */
+    size: () => metas.size,
+    /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */
+    unload() {
+      for (const id of [...metas.keys()]) forget(id);
+    },
+  };
+}
+
+/** The library's search index, as the worker API holds it. */
+export type LibraryIndex = ReturnType<typeof createLibraryIndex>;

@@ -1,0 +1,132 @@
+// The in-page half of search.bench.ts (served by vite). Builds a library of generated sessions
+// (test/gen: text, thinking, tool calls and outputs, images, compactions, branches) as Blobs, imports
+// it through the real worker into OPFS, then measures the index against the old scan: import with
+// and without indexing, bytes on disk, a lost index rebuilt, queries typed key by key.
+import { connectWorker, type Remote } from '../../src/worker/client.ts';
+import type { Api } from '../../src/worker/api.ts';
+import { generateSessionText } from '../gen/session.ts';
+
+// The generator is written for Node; these two Buffer calls are all it uses of it.
+const utf8 = new TextEncoder();
+(globalThis as { Buffer?: unknown }).Buffer ??= {
+  byteLength: (s: string) => utf8.encode(s).length,
+  from: (bytes: Uint8Array) => ({
+    toString: () => {
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(bin);
+    },
+  }),
+};
+
+type Bench = { root: string; api: Remote<Api>; worker: Worker; sessionBytes: number };
+let bench: Bench | null = null;
+
+function start(root: string): { api: Remote<Api>; worker: Worker } {
+  const worker = new Worker(`/src/worker/main.ts?root=${root}`, { type: 'module' });
+  return { api: connectWorker(worker), worker };
+}
+
+/** Generates and imports the library; times the import, then the index built after it. */
+export async function setupLibrary(args: { totalMb: number; sessions: number }) {
+  const root = `search-${Date.now()}`;
+  const { api, worker } = start(root);
+  await api.ping({ message: 'ready' });
+  const per = Math.floor((args.totalMb * 1024 * 1024) / args.sessions);
+  const files: File[] = [];
+  const g0 = performance.now();
+  for (let i = 0; i < args.sessions; i++) {
+    const text = generateSessionText({ seed: 1000 + i, targetBytes: per, flavor: i % 3 === 2 ? 'omp' : 'pi', startMs: Date.UTC(2025, 0, 1) + i * 3600_000 });
+    files.push(new File([text], `s-${i}.jsonl`));
+  }
+  const genMs = performance.now() - g0;
+  const sessionBytes = files.reduce((n, f) => n + f.size, 0);
+  const t0 = performance.now();
+  const report = await api.importFiles({ files });
+  const importMs = performance.now() - t0;
+  const t1 = performance.now();
+  const synced = await api.syncSearchIndex({});
+  const indexMs = performance.now() - t1;
+  const info = await api.searchIndexInfo({});
+  bench = { root, api, worker, sessionBytes };
+  return {
+    genMs,
+    sessionBytes,
+    added: report.items.filter((x) => x.outcome === 'added').length,
+    importMs,
+    indexMs,
+    indexed: synced.sessions,
+    indexBytes: info.bytes,
+  };
+}
+
+/** A new worker (as after a reload): the time to read the index from its parts. */
+export async function reopen() {
+  if (!bench) throw new Error('no library');
+  bench.worker.terminate();
+  const { api, worker } = start(bench.root);
+  bench = { ...bench, api, worker };
+  await api.listSessions({});
+  const t0 = performance.now();
+  await api.syncSearchIndex({});
+  return { loadMs: performance.now() - t0 };
+}
+
+/** Deletes the index's folder and starts a new worker: the time to rebuild it from the files. */
+export async function loseIndex() {
+  if (!bench) throw new Error('no library');
+  bench.worker.terminate();
+  const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(bench.root);
+  await dir.removeEntry('search', { recursive: true });
+  const { api, worker } = start(bench.root);
+  bench = { ...bench, api, worker };
+  await api.listSessions({});
+  let progress = 0;
+  const t0 = performance.now();
+  await api.syncSearchIndex({}, { onProgress: () => progress++ });
+  return { rebuildMs: performance.now() - t0, progressMessages: progress, indexBytes: (await api.searchIndexInfo({})).bytes };
+}
+
+/** Types each query key by key (every prefix, ending with the whole query) through the index; the time of each keystroke's answer. */
+export async function typeQueries(queries: string[]) {
+  if (!bench) throw new Error('no library');
+  const times: number[] = [];
+  const found: Record<string, number> = {};
+  for (const q of queries) {
+    for (let n = 1; n <= q.length; n++) {
+      const t0 = performance.now();
+      const r = await bench.api.search({ query: q.slice(0, n), limit: 20 });
+      times.push(performance.now() - t0);
+      if (n === q.length) found[q] = r.total;
+    }
+  }
+  return { times, found };
+}
+
+/** The old scan, once per whole query (it reads every byte each time). */
+export async function scanQueries(queries: string[]) {
+  if (!bench) throw new Error('no library');
+  const times: number[] = [];
+  const found: Record<string, number> = {};
+  for (const q of queries) {
+    const t0 = performance.now();
+    const r = await bench.api.searchScan({ query: q, limit: 500 });
+    times.push(performance.now() - t0);
+    found[q] = new Set(r.map((h) => h.id)).size;
+  }
+  return { times, found };
+}
+
+/** Lists the library (what the library screen asks of the worker). */
+export async function listLibrary() {
+  if (!bench) throw new Error('no library');
+  return (await bench.api.listSessions({})).length;
+}
+
+/** Removes the library from OPFS. */
+export async function cleanup() {
+  if (!bench) return;
+  bench.worker.terminate();
+  await (await navigator.storage.getDirectory()).removeEntry(bench.root, { recursive: true }).catch(() => undefined);
+  bench = null;
+}

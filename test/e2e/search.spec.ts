@@ -1,0 +1,117 @@
+// Issue 12 end to end: the library's search as a person uses it. Typing finds text inside sessions
+// (assistant text, a tool's output) as you go; a hit opens the reader at its entry with find set;
+// hostile text in snippets and titles stays text (no element, no script, no dialog, no CSP violation).
+import { expect, test } from '@playwright/test';
+import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, watchForHostileEffects } from './app-helpers.ts';
+
+test.describe.configure({ timeout: 120_000 });
+
+const T = '2026-11-29T10:00:00.000Z';
+const evil = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><svg onload="alert(1)">`;
+
+function session(id: string, title: string, lines: Array<Record<string, unknown>>): string {
+  return [{ type: 'session', version: 3, id, timestamp: T, cwd: '/home/test/searchproj', title }, ...lines].map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+const files = [
+  {
+    name: 'hostile.jsonl',
+    text: session('5e000000-0000-4000-8000-000000000001', `Title ${evil} quokkaword`, [
+      {
+        type: 'message',
+        id: 'h1',
+        parentId: null,
+        timestamp: T,
+        message: { role: 'user', content: `quokkaword ${evil} [x](javascript:alert(3))`, timestamp: 1 },
+      },
+      {
+        type: 'message',
+        id: 'h2',
+        parentId: 'h1',
+        timestamp: T,
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Looking.' },
+            { type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'cat notes.txt' } },
+          ],
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: 'toolUse',
+          timestamp: 2,
+        },
+      },
+      {
+        type: 'message',
+        id: 'h3',
+        parentId: 'h2',
+        timestamp: T,
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c1',
+          toolName: 'bash',
+          content: [{ type: 'text', text: `output wombatword ${evil}` }],
+          isError: false,
+          timestamp: 3,
+        },
+      },
+    ]),
+  },
+  {
+    name: 'plain.jsonl',
+    text: session('5e000000-0000-4000-8000-000000000002', 'Plain session', [
+      { type: 'message', id: 'p1', parentId: null, timestamp: T, message: { role: 'user', content: 'nothing to see', timestamp: 1 } },
+    ]),
+  },
+];
+
+test('typing finds a tool output; the hit opens the reader at that entry with find set; hostile snippets stay text', async ({ page, baseURL }) => {
+  const { dialogs, foreign, errors, cspViolations } = await watchForHostileEffects(page, baseURL!);
+  await openEmptyLibrary(page);
+  await dropFiles(page, files);
+  await expect(importSummary(page)).toHaveText('Added: 2', IMPORTED);
+  await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
+
+  const box = page.getByLabel('Search sessions');
+  // As typed, a prefix: the word inside a tool's output.
+  await box.pressSequentially('wombat');
+  const results = page.getByRole('region', { name: 'Search results' });
+  await expect(results.locator('.search-session')).toHaveCount(1);
+  const hit = results.locator('.search-hit').first();
+  await expect(hit.locator('mark')).toHaveText('wombatword');
+  // The hostile markup is in the snippet as text, not as elements.
+  await expect(hit).toContainText('<img src=x onerror=');
+  await expect(hit).toContainText('<script>');
+  await expect(results.locator('img, script, svg, iframe')).toHaveCount(0);
+
+  // A title with hostile markup, marked where it matched, is text too.
+  await box.fill('quokkaword');
+  await expect(results.locator('.search-session .session-title mark')).toHaveText('quokkaword');
+  await expect(results.locator('.search-session .session-title')).toContainText('<script>');
+  await expect(results.locator('.search-hit')).toHaveCount(1);
+
+  // Filters: the user's entry is not a tool output.
+  await box.fill('wombatword role:user');
+  await expect(results).toContainText('Nothing found');
+
+  // A hit opens the reader at its entry with find set to what matched.
+  await box.fill('wombatword');
+  await results.locator('.search-hit').first().click();
+  await expect(page).toHaveURL(/#\/s\/5e000000-0000-4000-8000-000000000001\?entry=h3&find=wombatword$/);
+  await expect(page.getByRole('searchbox', { name: 'Find in session' })).toHaveValue('wombatword');
+  // The tool's output is drawn inside its call's card (row h2); find marks the word there.
+  await expect(page.locator('.rd-row', { hasText: 'wombatword' }).first()).toBeVisible();
+
+  const active = await page.evaluate(() => ({
+    scripts: document.querySelectorAll('main script, main iframe, main svg[onload], main img[src="x"]').length,
+    handlers: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+    pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
+  }));
+  expect(active).toEqual({ scripts: 0, handlers: 0, pwned: null });
+  expect(await cspViolations()).toEqual([]);
+  expect(dialogs).toEqual([]);
+  expect(foreign).toEqual([]);
+  expect(errors).toEqual([]);
+});

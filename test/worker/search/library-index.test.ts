@@ -1,0 +1,190 @@
+// Issue 12, the index in Node over the memory disk: every planted word is found exactly where it was
+// planted and nowhere else; appends, labels, renames, deletes and variants change the answers; a
+// deleted or corrupted index is rebuilt from the files with the same answers; the filters.
+import { describe, expect, test } from 'vitest';
+import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
+import { createStore } from '../../../src/storage/store.ts';
+import { createApi } from '../../../src/worker/api.ts';
+import type { SearchResults } from '../../../src/worker/search-api.ts';
+import { editDistance } from '../../../src/worker/search/tokens.ts';
+import { noiseSessions, type Plant, plantedSession, plantWords } from './planted.ts';
+
+const SESSIONS = 6;
+const file = (name: string, content: string) => new File([content], name);
+const ids = Array.from({ length: SESSIONS }, (_, i) => `5ea4c000-0000-7000-8000-00000000000${i}`);
+
+function open(disk = createMemoryDisk()) {
+  const store = createStore(disk, { flushDelay: 0 });
+  let n = 0;
+  const api = createApi({ store, now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => (++n).toString(16).padStart(8, '0'), searchDisk: disk });
+  return { disk, store, api };
+}
+
+async function library() {
+  const words = plantWords(12, SESSIONS * 8 + 10);
+  const plants: Plant[] = [];
+  const files: File[] = [];
+  ids.forEach((id, i) => {
+    const s = plantedSession(id, i, words.slice(i * 8, i * 8 + 8));
+    plants.push(...s.plants);
+    files.push(file(`planted-${i}.jsonl`, s.text));
+  });
+  for (const n of noiseSessions(4)) files.push(file(n.name, n.text));
+  const lib = open();
+  const report = await lib.api.importFiles({ files });
+  expect(report.items.map((x) => x.outcome)).toEqual(files.map(() => 'added'));
+  return { ...lib, plants, spare: words.slice(SESSIONS * 8) };
+}
+
+/** Every (session, entry) a query's results point at. */
+const where = (r: SearchResults) => r.sessions.flatMap((s) => s.hits.map((h) => `${s.id} ${h.entryId}`)).sort();
+
+describe('planted words', () => {
+  test('each is found exactly where it was planted, whole, as a prefix, and with a typo', async () => {
+    const { api, plants } = await library();
+    for (let i = 0; i < plants.length; i++)
+      for (let j = i + 1; j < plants.length; j++) expect(editDistance(plants[i].word, plants[j].word, 4)).toBeGreaterThan(4);
+    expect(new Set(plants.map((p) => p.place)).size).toBe(8);
+    for (const p of plants) {
+      const at = `${p.session} ${p.entry}`;
+      expect(where(await api.search({ query: p.word, typing: false })), `${p.place}: ${p.word}`).toEqual([at]);
+      expect(where(await api.search({ query: p.word.slice(0, 6) })), `prefix of ${p.word}`).toEqual([at]);
+      const typo = p.word.slice(0, 4) + (p.word[4] === 'x' ? 'y' : 'x') + p.word.slice(5);
+      expect(where(await api.search({ query: typo, typing: false })), `typo of ${p.word}`).toEqual([at]);
+      // Upper case, and the word as part of a path or sentence with punctuation.
+      expect(where(await api.search({ query: `${p.word.toUpperCase()}.`, typing: false }))).toEqual([at]);
+    }
+  });
+
+  test('all words must match; "exact phrases" must stand in one entry, in order', async () => {
+    const { api, plants } = await library();
+    const [user, assistant] = plants;
+    // Two words of one session in two entries: the session matches; each entry holds one word.
+    const both = await api.search({ query: `${user.word} ${assistant.word}`, typing: false });
+    expect(both.sessions.map((s) => s.id)).toEqual([user.session]);
+    expect(await api.search({ query: `${user.word} ${plants[8].word}`, typing: false })).toMatchObject({ sessions: [], total: 0 });
+    expect(where(await api.search({ query: `"look at ${user.word}"` }))).toEqual([`${user.session} u1`]);
+    expect((await api.search({ query: `"${user.word} look at"` })).sessions).toEqual([]);
+    // A snippet marks the phrase.
+    const r = await api.search({ query: `"look at ${user.word}"` });
+    expect(r.sessions[0].hits[0].parts).toEqual([{ text: 'Please ' }, { text: `look at ${user.word}`, mark: true }, { text: ' today' }]);
+  });
+
+  test('filters: project, model, tool, role, dates, has:error', async () => {
+    const { api, plants } = await library();
+    const thought = plants.filter((p) => p.place === 'thinking');
+    expect(where(await api.search({ query: `${thought[2].word} project:project2` }))).toEqual([`${ids[2]} a1`]);
+    expect(where(await api.search({ query: `${thought[2].word} project:project3` }))).toEqual([]);
+    // Sessions with odd numbers are on Claude and their tool output is an error.
+    expect((await api.search({ query: 'model:claude has:error', limit: 50 })).sessions.map((s) => s.id).sort()).toEqual([ids[1], ids[3], ids[5]]);
+    expect(where(await api.search({ query: 'has:error project:project3' }))).toEqual([`${ids[3]} t1`]);
+    const outputs = plants.filter((p) => p.place === 'tool output');
+    expect(where(await api.search({ query: `${outputs[0].word} tool:read role:tool` }))).toEqual([`${ids[0]} t1`]);
+    expect(where(await api.search({ query: `${outputs[0].word} role:user` }))).toEqual([]);
+    expect(where(await api.search({ query: 'has:compaction project:project4' }))).toEqual([`${ids[4]} c1`]);
+    // Session i was written on 2026-02-(1+i).
+    const dated = await api.search({ query: 'after:2026-02-03 before:2026-02-05 project:project', limit: 50 });
+    expect(dated.sessions.map((s) => s.id).sort()).toEqual([ids[2], ids[3]]);
+    expect((await api.search({ query: 'has:nonsense' })).unknown).toEqual(['has:nonsense']);
+  });
+
+  test('by date: newest session first; by relevance: a title match first', async () => {
+    const { api } = await library();
+    const r = await api.search({ query: 'please', sort: 'date', limit: 50, typing: false });
+    expect(r.sessions.map((s) => s.id)).toEqual([...ids].reverse());
+    await api.renameSession({ id: ids[1], title: 'Please read me' });
+    const best = await api.search({ query: 'please', limit: 50, typing: false });
+    expect(best.sessions[0].id).toBe(ids[1]);
+    expect(best.sessions[0].titleParts).toEqual([{ text: 'Please', mark: true }, { text: ' read me' }]);
+  });
+});
+
+describe('the index follows the library', () => {
+  test('an append (a label, a rename, new entries) makes new words findable; a delete removes them', async () => {
+    const { api, plants, spare } = await library();
+    const [label, title, entry] = spare;
+    await api.labelEntry({ id: ids[0], entryId: 'u1', label: `checkpoint ${label}` });
+    expect(where(await api.search({ query: label }))).toEqual([`${ids[0]} u1`]);
+    await api.renameSession({ id: ids[1], title: `Renamed ${title}` });
+    const renamed = await api.search({ query: title });
+    expect(renamed.sessions.map((s) => [s.id, s.title])).toEqual([[ids[1], `Renamed ${title}`]]);
+    await api.appendEntries({ id: ids[2], entries: [{ type: 'custom_message', customType: 'rho.notice', content: `late ${entry}`, display: true }] });
+    expect((await api.search({ query: entry })).sessions.map((s) => s.id)).toEqual([ids[2]]);
+    await api.deleteSession({ id: ids[0] });
+    for (const p of plants.filter((x) => x.session === ids[0])) expect(where(await api.search({ query: p.word }))).toEqual([]);
+    expect(where(await api.search({ query: label }))).toEqual([]);
+    // Other sessions are still found.
+    expect(where(await api.search({ query: plants[8].word }))).toEqual([`${ids[1]} u1`]);
+  });
+
+  test('a variant is found as its own session', async () => {
+    const { api, plants, spare } = await library();
+    const original = plantedSession(
+      ids[3],
+      3,
+      plants.filter((p) => p.session === ids[3]).map((p) => p.word),
+    ).text;
+    // The same header, a different last entry: stored beside it as a variant.
+    const diverged = original.replace(/We worked on \w+ so far/, `We worked on ${spare[3]} instead`);
+    const report = await api.importFiles({ files: [file('variant.jsonl', diverged)] });
+    const variant = report.items[0].id!;
+    expect(report.items[0].outcome).toBe('variant');
+    expect((await api.search({ query: spare[3] })).sessions.map((s) => s.id)).toEqual([variant]);
+    const shared = plants.find((p) => p.session === ids[3] && p.place === 'user text')!;
+    expect((await api.search({ query: shared.word })).sessions.map((s) => s.id).sort()).toEqual([ids[3], variant].sort());
+  });
+
+  test('a deleted or corrupted index is rebuilt from the files, with progress, and gives the same answers', async () => {
+    const { disk, api, plants } = await library();
+    const queries = [...plants.map((p) => p.word), 'has:error', 'model:gpt', 'please look'];
+    const before = await Promise.all(queries.map((q) => api.search({ query: q, limit: 50 })));
+    const parts = (kind = '') => [...disk.files.keys()].filter((k) => k.startsWith(`search/${kind}`));
+    // One import: the manifest and one segment.
+    expect(parts().length).toBe(2);
+    // A new worker over the same disk reads the parts; one that finds them gone or damaged rebuilds.
+    for (const damage of ['none', 'delete', 'corrupt manifest', 'truncate', 'corrupt segments', 'delete segments'] as const) {
+      for (const k of parts()) {
+        const f = disk.files.get(k)!;
+        if (damage === 'delete') disk.files.delete(k);
+        if (damage === 'corrupt manifest' && k.endsWith('manifest.json')) f.bytes = new TextEncoder().encode('{"v":2,"sessions":{"x":{}}');
+        if (damage === 'truncate') f.bytes = f.bytes.slice(0, f.bytes.length >> 1);
+        if (damage === 'corrupt segments' && k.includes('/seg-')) f.bytes = f.bytes.map((b, i) => (i % 7 ? b : 0));
+        if (damage === 'delete segments' && k.includes('/seg-')) disk.files.delete(k);
+      }
+      const next = open(disk);
+      const seen: Array<{ done: number; total: number }> = [];
+      await next.api.syncSearchIndex({}, { signal: new AbortController().signal, progress: (p) => seen.push(p) });
+      expect(seen.at(-1)).toMatchObject({ done: SESSIONS + 4, total: SESSIONS + 4 });
+      const after = await Promise.all(queries.map((q) => next.api.search({ query: q, limit: 50 })));
+      expect(after, damage).toEqual(before);
+    }
+  });
+
+  test('entry records damaged after loading are rebuilt when a query needs them', async () => {
+    const { disk, plants } = await library();
+    const fresh = open(disk);
+    await fresh.api.syncSearchIndex({});
+    for (const k of [...disk.files.keys()].filter((x) => x.includes('/seg-'))) disk.files.get(k)!.bytes = new TextEncoder().encode('garbage');
+    const p = plants[12];
+    expect(where(await fresh.api.search({ query: p.word }))).toEqual([`${p.session} ${p.entry}`]);
+  });
+
+  test('appends write small segments; dead records are compacted away', async () => {
+    const { disk, api, spare } = await library();
+    const segs = () => [...disk.files.keys()].filter((k) => k.includes('/seg-'));
+    await api.syncSearchIndex({});
+    const first = segs();
+    expect(first.length).toBe(1);
+    await api.labelEntry({ id: ids[0], entryId: 'u1', label: spare[0] });
+    await api.syncSearchIndex({});
+    // The label wrote one more segment holding only that session; the first one stays.
+    expect(segs().length).toBe(2);
+    expect(segs()).toEqual(expect.arrayContaining(first));
+    // Deleting every session but one leaves the first segment mostly dead: it is compacted away.
+    for (const id of ids.slice(1)) await api.deleteSession({ id });
+    for (const s of await api.listSessions({})) if (!ids.includes(s.id)) await api.deleteSession({ id: s.id });
+    await api.syncSearchIndex({});
+    expect(segs().some((k) => first.includes(k))).toBe(false);
+    expect(where(await api.search({ query: spare[0] }))).toEqual([`${ids[0]} u1`]);
+  });
+});
