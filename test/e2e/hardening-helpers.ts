@@ -8,11 +8,12 @@ import type { Page } from '@playwright/test';
 export async function installDriver(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const Native = window.Worker;
-    let url: string | null = null;
+    // The app's own (Trusted Types-signed) script URL, kept as it came: a plain string would be refused.
+    let url: string | URL | null = null;
     window.Worker = class extends Native {
       constructor(u: string | URL, o?: WorkerOptions) {
         super(u, o);
-        url ??= String(u);
+        url ??= u;
       }
     } as typeof Worker;
     let worker: Worker | null = null;

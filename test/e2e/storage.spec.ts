@@ -3,6 +3,11 @@
 // its own OPFS folder (`?root=`), speaking the worker protocol (src/worker/protocol.ts) directly.
 import { expect, test, type Page } from '@playwright/test';
 
+// These tests start workers of their own from a page of the app, whose CSP requires Trusted Types
+// for script URLs (only the app's own policy may sign them): the page's CSP is bypassed here; what
+// the CSP refuses is tested in trusted-types.spec.ts.
+test.use({ bypassCSP: true });
+
 /** The URL of the built worker script the app started. */
 async function appWorkerUrl(page: Page): Promise<string> {
   await page.goto('/');
