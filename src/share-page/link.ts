@@ -4,6 +4,7 @@
 // block of the page; it starts once unpacked, and calls made before then wait for it.
 import type { Api } from '../worker/api.ts';
 import { connectWorker, type CallOptions, type Remote } from '../worker/client.ts';
+import { decodePart } from './worker/payload.ts';
 
 /** The page worker's own calls, beside the reader API. */
 export interface PayloadApi {
@@ -20,21 +21,11 @@ const ready = new Promise<{ remote: PageWorker }>((resolve) => {
   started = resolve;
 });
 
-/** Bytes of base64 text: the platform's decoder where it exists (Chromium 140+, Firefox 133+, Safari 18.2+), else atob and a loop. */
-function decodeBase64(text: string): Uint8Array {
-  const fromBase64 = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  if (typeof fromBase64 === 'function') return fromBase64(text);
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /** Starts the page's worker from the code in the page's `#rho-worker` block. */
 export async function startPageWorker(): Promise<{ remote: PageWorker }> {
   const block = document.getElementById('rho-worker');
   if (!block?.textContent) throw new Error('This page has no worker: it is damaged.');
-  const gz = decodeBase64(block.textContent.trim());
+  const gz = decodePart(block.textContent.trim());
   const code = await new Response(new Blob([gz as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'))).blob();
   const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
   const link = { remote: connectWorker(new Worker(url)) as unknown as PageWorker };
