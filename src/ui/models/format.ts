@@ -20,14 +20,26 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
+// One formatter of each kind: toLocale*String builds a new Intl formatter per call, which was most
+// of the cost of drawing a library of 2,000 cards.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(undefined, options)));
+  return f;
+}
+const numbers = new Intl.NumberFormat();
+
 /** A date as people read it here: time today, else day and month (and year when not this one). */
 export function formatDate(ms: number, now = Date.now()): string {
   const date = new Date(ms);
   if (Number.isNaN(date.getTime())) return '';
   const today = new Date(now);
-  if (date.toDateString() === today.toDateString()) return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (date.toDateString() === today.toDateString()) return formatter('time', { hour: '2-digit', minute: '2-digit' }).format(date);
   const sameYear = date.getFullYear() === today.getFullYear();
-  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+  return sameYear
+    ? formatter('day', { day: 'numeric', month: 'short' }).format(date)
+    : formatter('day-year', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
 }
 
 /** USD cost: "$0.42", "<$0.01", or "" when nothing was spent (or it is unknown). */
@@ -51,5 +63,5 @@ export function projectName(cwd: string): string {
 
 /** "3 entries", "1 entry". */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+  return `${numbers.format(n)} ${n === 1 ? one : many}`;
 }
