@@ -121,5 +121,6 @@ export default defineConfig({
     include: ['test/{core,storage,worker,build,ui}/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    setupFiles: ['test/fast-check-seed.ts'],
   },
 });
