@@ -37,7 +37,23 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
   const share = createShareApi(env);
   const importEncrypted = share.importEncrypted;
   share.importEncrypted = (p, c) => importEncrypted(p, c).finally(() => index.syncSoon());
-  return { ...library, ...createReaderApi(env), ...createSubagentApi(env), ...linked, ...share, ...createSearchApi(index, env) };
+  // While the reader is in use, pending background indexing waits (see readerBusy).
+  const reader = createReaderApi(env) as Record<string, (p: unknown, c: unknown) => Promise<unknown>>;
+  for (const name of Object.keys(reader)) {
+    const call = reader[name];
+    reader[name] = (p, c) => {
+      index.readerBusy();
+      return call(p, c);
+    };
+  }
+  return {
+    ...library,
+    ...(reader as ReturnType<typeof createReaderApi>),
+    ...createSubagentApi(env),
+    ...linked,
+    ...share,
+    ...createSearchApi(index, env),
+  };
 }
 
 /** The type the page programs against. */

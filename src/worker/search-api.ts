@@ -10,19 +10,31 @@ export type { EntryHit, IndexProgress, SearchOptions, SearchResults, SessionResu
 export type { SnippetPart } from './search/snippet.ts';
 
 const noContext: CallContext = { signal: new AbortController().signal, progress: () => undefined };
-// Writes are followed by indexing this much later (a burst of labels is indexed once).
-const INDEX_DELAY = 300;
+// Writes are followed by indexing this much later (a burst of labels is indexed once, and a session
+// opened right after its import is not read while the worker indexes it). A query never waits for
+// this: it brings the index up to date itself.
+const INDEX_DELAY = 2000;
+// Background indexing waits while the reader is being used (opening a session just imported must
+// not share the worker with indexing it): each reader call puts a pending sync this far back.
+const READER_QUIET = 2000;
 
 /** The library's search index (issue 12), built over the env's store; its parts go to `env.searchDisk`. */
-export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void } {
+export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void } {
   const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk());
   let timer: ReturnType<typeof setTimeout> | null = null;
+  const schedule = (delay: number) => {
+    if (timer) clearTimeout(timer);
+    // A failure here is met again, and reported, by the next query's own sync.
+    timer = setTimeout(() => {
+      timer = null;
+      void index.sync().catch(() => undefined);
+    }, delay);
+  };
   return {
     ...index,
-    syncSoon() {
-      if (timer) clearTimeout(timer);
-      // A failure here is met again, and reported, by the next query's own sync.
-      timer = setTimeout(() => void index.sync().catch(() => undefined), INDEX_DELAY);
+    syncSoon: () => schedule(INDEX_DELAY),
+    readerBusy() {
+      if (timer) schedule(READER_QUIET);
     },
   };
 }
