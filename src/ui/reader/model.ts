@@ -105,6 +105,20 @@ export function createReaderModel(id: string) {
     if (align === 'start') topIndex.value = index;
   }
 
+  /** Shows a view the worker just opened: its first pages (sent with the outline) replace every page and height guess. */
+  function takeView(next: SessionView) {
+    pages.clear();
+    pending.clear();
+    hints = new Float64Array(next.count).fill(-1);
+    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
+      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
+    }
+    view.value = next;
+    context.value = null;
+    stats.value = null;
+    version.value++;
+  }
+
   /** Opens the session on a branch; scrolls to the entry or to the end. */
   async function open(leafId?: string, entryId?: string) {
     const gen = ++generation;
@@ -113,22 +127,12 @@ export function createReaderModel(id: string) {
     try {
       const next = await worker.openSession({ id, leafId, entryId, filter: filter.value });
       if (gen !== generation) return;
-      pages.clear();
-      pending.clear();
-      hints = new Float64Array(next.count).fill(-1);
-      // The worker sent the first pages with the outline.
-      for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
-        keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
-      }
       batch(() => {
-        view.value = next;
+        takeView(next);
         error.value = null;
         loading.value = false;
-        context.value = null;
-        stats.value = null;
         fresh.value = null;
         listKey.value = `${next.leafId}:${next.filter}:${gen}`;
-        version.value++;
       });
       // The branch on screen is the one the library's "Export active branch" takes.
       rememberShownBranch(id, next.leafId === next.defaultLeafId ? null : next.leafId);
@@ -317,18 +321,7 @@ export function createReaderModel(id: string) {
     const leafId = current.leafId === current.defaultLeafId ? undefined : (current.leafId ?? undefined);
     const next = await worker.openSession({ id, leafId, filter: current.filter });
     if (gen !== generation) return;
-    pages.clear();
-    pending.clear();
-    hints = new Float64Array(next.count).fill(-1);
-    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
-      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
-    }
-    batch(() => {
-      view.value = next;
-      context.value = null;
-      stats.value = null;
-      version.value++;
-    });
+    batch(() => takeView(next));
   }
 
   /** Adds, changes or clears (empty text) the label of an entry: a `label` entry appended to the file by the worker. */
