@@ -1,4 +1,5 @@
 // Names in the store: session files, variants, trash tokens, and the names exports and bundles use.
+import { piFileName as corePiFileName, piSessionDir } from '../core/resume.ts';
 
 /** The directory sessions live in (the module description's `dir`). */
 export const SESSIONS_DIR = 'sessions';
@@ -35,15 +36,17 @@ export function variantId(id: string, n: number): string {
   return `${id}~${n}`;
 }
 
-/** pi's file name for a session (§1.5): `<timestamp with : and . as ->_<id>.jsonl`. */
+/**
+ * pi's file name for a session (§1.5, core `piFileName`), made safe to write on any file system:
+ * characters no file system takes in a name become `-` (pi's own ids and timestamps have none).
+ */
 export function piFileName(headerId: string, created: string): string {
-  const safeId = headerId.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '-');
-  const stamp = created.replace(/[:.]/g, '-').replace(/[\\/*?"<>|\u0000-\u001f]/g, '-');
-  return stamp ? `${stamp}_${safeId}.jsonl` : `${safeId}.jsonl`;
+  const unsafe = /[\\/:*?"<>|\u0000-\u001f]/g;
+  const safeId = headerId.replace(unsafe, '-');
+  return created ? corePiFileName(safeId, created.replace(/[:.]/g, '-').replace(unsafe, '-')) : `${safeId}.jsonl`;
 }
 
-/** pi's per-project folder for a cwd (§7.1): `/home/u/proj` → `--home-u-proj--`. */
+/** pi's per-project folder for a cwd (§7.1, core `piSessionDir`): `/home/u/proj` → `--home-u-proj--`. */
 export function piProjectDir(cwd: string): string {
-  if (!cwd) return '--unknown--';
-  return `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+  return cwd ? piSessionDir(cwd) : '--unknown--';
 }
