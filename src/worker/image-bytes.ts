@@ -22,14 +22,20 @@ export function sniffImageType(bytes: Uint8Array): string | null {
   return SIGNATURES.find((s) => s.test(bytes))?.type ?? null;
 }
 
+/** Bytes of plain standard base64: the platform's decoder where it exists (Chromium 140+, Firefox 133+, Safari 18.2+), else atob. Throws on anything else. */
+export function base64Bytes(text: string): Uint8Array {
+  const fromBase64 = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  if (typeof fromBase64 === 'function') return fromBase64(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 /** Decodes base64 (standard or URL alphabet, whitespace tolerated); null when it is not base64. */
 export function decodeBase64(data: string): Uint8Array | null {
   try {
-    const clean = data.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
-    const binary = atob(clean);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
+    return base64Bytes(data.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/'));
   } catch {
     return null;
   }

@@ -1,16 +1,10 @@
 // The page's payload back to session bytes: base64 parts → (age: decrypt.ts) → gunzip. Runs in the
 // page's own worker, so a 50 MB session never blocks the page's main thread.
+import { base64Bytes } from '../../worker/image-bytes.ts';
 import { ApiFailure } from '../../worker/protocol.ts';
 
-/** Bytes of one base64 part: the platform's decoder where it exists (Chromium 140+, Firefox 133+, Safari 18.2+), else atob. */
-export function decodePart(text: string): Uint8Array {
-  const fromBase64 = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  if (typeof fromBase64 === 'function') return fromBase64(text);
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
+/** Bytes of one base64 part (the platform's decoder where it exists, else atob). */
+export const decodePart = base64Bytes;
 
 /** The parts joined into one array. */
 export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
