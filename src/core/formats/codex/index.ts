@@ -27,16 +27,16 @@ import { convertRecords, readRecords } from './convert.ts';
 const KINDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /**
- * True when these first records are a Codex rollout's: `{timestamp, type, payload}` records with a
- * `session_meta` among them whose payload has an id (pi, omp and Claude Code never write these).
+ * True when these first records are a Codex rollout's: `{timestamp, type, payload}` envelopes of
+ * Codex's kinds, with a `session_meta` whose payload has an id among them, or (its line lost) at
+ * least three such envelopes and nothing else. pi, omp and Claude Code never write these kinds.
  */
 export function looksLikeCodex(records: Record<string, unknown>[]): boolean {
-  const meta = records.find((r) => r.type === 'session_meta');
-  if (!meta || typeof meta.payload !== 'object' || meta.payload === null) return false;
-  if (typeof (meta.payload as Record<string, unknown>).id !== 'string') return false;
-  // Every record is an envelope around a payload; the known kinds must make up most of them.
-  const known = records.filter((r) => typeof r.type === 'string' && KINDS.has(r.type)).length;
-  return records.every((r) => 'payload' in r) && known * 2 > records.length;
+  const envelope = (r: Record<string, unknown>) => typeof r.type === 'string' && KINDS.has(r.type) && typeof r.payload === 'object' && r.payload !== null;
+  const known = records.filter(envelope);
+  const meta = known.find((r) => r.type === 'session_meta');
+  if (meta && typeof (meta.payload as Record<string, unknown>).id === 'string') return known.length * 2 > records.length;
+  return known.length >= 3 && known.length === records.length && known.every((r) => typeof r.timestamp === 'string');
 }
 
 export function codexToPi(bytes: Uint8Array, options: ConvertOptions): Converted {
