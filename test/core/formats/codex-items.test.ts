@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSessionContext, SessionManager } from '@mariozechner/pi-coding-agent';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { looksLikeCodex } from '../../../src/core/formats/codex/index.ts';
 import { toPiSession } from '../../../src/core/formats/index.ts';
 import { parse } from '../../../src/core/index.ts';
@@ -47,8 +47,17 @@ describe('every item type', () => {
     const thinking = parts(entries, 'thinking');
     expect(thinking.length).toBe(14);
     expect(thinking[0].thinking).toBe('**Thinking 0**');
-    expect(JSON.parse(thinking[0].thinkingSignature)).toEqual({ type: 'reasoning', id: 'rs_0a', summary: [{ type: 'summary_text', text: '**Thinking 0**' }], encrypted_content: 'gAAAA0encrypted' });
-    expect(thinking[1]).toEqual({ type: 'thinking', thinking: '', thinkingSignature: JSON.stringify({ type: 'reasoning', summary: [], encrypted_content: 'gAAAA0only' }) });
+    expect(JSON.parse(thinking[0].thinkingSignature)).toEqual({
+      type: 'reasoning',
+      id: 'rs_0a',
+      summary: [{ type: 'summary_text', text: '**Thinking 0**' }],
+      encrypted_content: 'gAAAA0encrypted',
+    });
+    expect(thinking[1]).toEqual({
+      type: 'thinking',
+      thinking: '',
+      thinkingSignature: JSON.stringify({ type: 'reasoning', summary: [], encrypted_content: 'gAAAA0only' }),
+    });
     const texts = parts(entries, 'text');
     expect(texts[0]).toEqual({ type: 'text', text: 'Checking 0.', textSignature: '{"v":1,"id":"msg_0a","phase":"commentary"}' });
   });
@@ -86,7 +95,9 @@ describe('every item type', () => {
       if (r.payload.model !== model) want.push(`model ${(model = r.payload.model)}`);
       if (r.payload.effort !== effort) want.push(`level ${(effort = r.payload.effort)}`);
     }
-    const got = entries.flatMap((e) => (e.type === 'model_change' ? [`model ${e.modelId}`] : e.type === 'thinking_level_change' ? [`level ${e.thinkingLevel}`] : []));
+    const got = entries.flatMap((e) =>
+      e.type === 'model_change' ? [`model ${e.modelId}`] : e.type === 'thinking_level_change' ? [`level ${e.thinkingLevel}`] : [],
+    );
     expect(got).toEqual(want);
     expect(entries.filter((e) => e.type === 'model_change').every((e) => e.provider === 'openai')).toBe(true);
     expect(entries.filter((e) => e.customType === 'codex.ghost_snapshot').length).toBe(7);
@@ -136,7 +147,14 @@ describe('every item type', () => {
 describe('bad input', () => {
   test('each bad line is a problem with its line; the rest converts', () => {
     const lines = codexRollout({ turns: 1 }).split('\n').filter(Boolean);
-    const bad = [...lines.slice(0, 4), '{"type": "response_item", "payload": ', '[1, 2]', '{"no": "type"}', '{"type":"event_msg","payload":3}', ...lines.slice(4)];
+    const bad = [
+      ...lines.slice(0, 4),
+      '{"type": "response_item", "payload": ',
+      '[1, 2]',
+      '{"no": "type"}',
+      '{"type":"event_msg","payload":3}',
+      ...lines.slice(4),
+    ];
     const out = convert(`${bad.join('\n')}\n{"type":"event_msg","payl`);
     expect(out.problems.map((p) => [p.line, p.code, p.severity])).toEqual([
       [5, 'invalid-json', 'error'],

@@ -4,7 +4,9 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSessionContext, SessionManager } from '@mariozechner/pi-coding-agent';
+import { getModel } from '@mariozechner/pi-ai';
+import { streamOpenAIResponses } from '@mariozechner/pi-ai/openai-responses';
+import { buildSessionContext, convertToLlm, SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterAll, describe, expect, test } from 'vitest';
 import { detectFormat, toPiSession } from '../../../src/core/formats/index.ts';
 import { indexEnvelopes, parse, totals } from '../../../src/core/index.ts';
@@ -129,6 +131,43 @@ describe.each(REAL)('%s', (name) => {
       if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') calls.add(c.id);
       if (m.role === 'toolResult') expect(calls.has(m.toolCallId)).toBe(true);
     }
+  });
+
+  test("pi's next request to OpenAI replays the context: every reasoning item (encrypted), each call then its output", async () => {
+    const file = join(tmp, `next-${name}`);
+    writeFileSync(file, converted!.text);
+    const sm = SessionManager.open(file, tmp);
+    const ctx = buildSessionContext(sm.getEntries(), sm.getLeafId());
+    const model = getModel('openai', ctx.model!.modelId as never);
+    let request: Obj | undefined;
+    // The request pi's provider builds, caught before it is sent (no network).
+    const stream = streamOpenAIResponses(
+      model,
+      { systemPrompt: 'pi', messages: convertToLlm(ctx.messages), tools: [] },
+      {
+        apiKey: 'none',
+        onPayload: (payload) => {
+          request = payload as Obj;
+          throw new Error('caught before sending');
+        },
+      },
+    );
+    for await (const event of stream) if (event.type === 'error') expect(event.error.errorMessage).toBe('caught before sending');
+    const input = request!.input as Obj[];
+    const thinking = (ctx.messages as Obj[]).flatMap((m) => (m.role === 'assistant' ? m.content.filter((c: Obj) => c.type === 'thinking') : []));
+    expect(input.filter((i) => i.type === 'reasoning' && i.encrypted_content).map((i) => i.encrypted_content)).toEqual(
+      thinking.map((t) => JSON.parse(t.thinkingSignature).encrypted_content),
+    );
+    const called = new Set<string>();
+    let outputs = 0;
+    for (const i of input) {
+      if (i.type === 'function_call') called.add(i.call_id);
+      if (i.type === 'function_call_output') {
+        expect(called.has(i.call_id)).toBe(true);
+        outputs++;
+      }
+    }
+    expect(outputs).toBe(called.size);
   });
 
   test('usage totals equal the last cumulative token_count', () => {
