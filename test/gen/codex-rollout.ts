@@ -213,3 +213,29 @@ export function codexRollout(opts: RolloutOptions = {}): string {
     .map((r) => `${JSON.stringify(r)}\n`)
     .join('');
 }
+
+/**
+ * A bare-era rollout (codex-cli until about September 2025): the session line without envelope or
+ * cwd, bare response items, `{"record_type":"state"}` lines, no per-line timestamps.
+ */
+export function codexBareRollout(): string {
+  const lines: Obj[] = [
+    { id: 'c3c4b301-27c8-4c70-b6e4-46b99fdf0236', timestamp: '2025-05-20T10:00:00.000Z', instructions: null, git: { commit_hash: 'abc', branch: 'main' } },
+    { record_type: 'state' },
+    {
+      type: 'message',
+      id: null,
+      role: 'user',
+      content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/Users/x/legacy</cwd>\n</environment_context>' }],
+    },
+    { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'hello codex' }] },
+    { record_type: 'state' },
+    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Listing first' }], encrypted_content: 'gAAAAbare' },
+    { type: 'local_shell_call', id: 'lsh_1', call_id: 'call_1', status: 'completed', action: { type: 'exec', command: ['ls'] } },
+    { type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: 'a.txt\n', metadata: { exit_code: 0, duration_seconds: 0.1 } }) },
+    { record_type: 'state' },
+    { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'There is a.txt.' }] },
+    { record_type: 'state' },
+  ];
+  return lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+}

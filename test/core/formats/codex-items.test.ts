@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { looksLikeCodex } from '../../../src/core/formats/codex/index.ts';
 import { toPiSession } from '../../../src/core/formats/index.ts';
 import { parse } from '../../../src/core/index.ts';
-import { codexRollout, codexRolloutRecords } from '../../gen/codex-rollout.ts';
+import { codexBareRollout, codexRollout, codexRolloutRecords } from '../../gen/codex-rollout.ts';
 
 type Obj = Record<string, any>;
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -142,6 +142,23 @@ describe('every item type', () => {
     // Turn 0 (counts after the items): its first response (reasoning + two calls) has the first count.
     expect(messages(entries, 'assistant')[0].usage).toMatchObject({ input: 400, cacheRead: 600, output: 50, totalTokens: 1050 });
   });
+});
+
+test('a bare-era rollout (no envelopes, state lines, cwd in the environment context) reads the same way', () => {
+  const bare = codexBareRollout();
+  expect(readFileSync(join(ROOT, 'fixtures/other-agents/codex/generated-bare-era.jsonl'), 'utf8')).toBe(bare);
+  const out = convert(bare);
+  expect(out.format).toBe('codex');
+  expect(out.problems).toEqual([]);
+  const s = parse(out.text);
+  expect(s.problems).toEqual([]);
+  expect(s.header).toMatchObject({ id: 'c3c4b301-27c8-4c70-b6e4-46b99fdf0236', timestamp: '2025-05-20T10:00:00.000Z', cwd: '/Users/x/legacy' });
+  const es = s.entries as Obj[];
+  expect(es.map((e) => (e.type === 'message' ? e.message.role : e.customType))).toEqual(['codex.context', 'user', 'assistant', 'toolResult', 'assistant']);
+  expect(es[2].message.content.map((c: Obj) => c.type)).toEqual(['thinking', 'toolCall']);
+  expect(es[3].message).toMatchObject({ toolCallId: 'call_1|lsh_1', toolName: 'local_shell', isError: false });
+  expect(es[4].message.content).toEqual([{ type: 'text', text: 'There is a.txt.', textSignature: '{"v":1,"id":"msg_1"}' }]);
+  expect(es.every((e) => e.timestamp === '2025-05-20T10:00:00.000Z')).toBe(true);
 });
 
 describe('bad input', () => {

@@ -1,42 +1,15 @@
 // One pass over a Codex rollout's records, in file order, into a pi v3 session (see index.ts for
 // what maps to what and why).
-import { forEachLine, parseLine } from '../../jsonl.ts';
-import { clip, problem } from '../../problems.ts';
+import { problem } from '../../problems.ts';
 import type { Problem } from '../../types.ts';
 import { contentParts, isContextText, isObj, textSignature, thinkingPart, type UserPart } from './parts.ts';
 import { CALL_TYPES, callIdOf, OUTPUT_TYPES, toolCallPart, toolOutput, webSearchText } from './tools.ts';
+import { cwdFromContext } from './legacy.ts';
+import type { CodexRecord } from './records.ts';
 import { TokenCounter } from './usage.ts';
 import { type Model, SessionWriter } from './writer.ts';
 
 type Obj = Record<string, unknown>;
-
-export interface CodexRecord {
-  line: number;
-  timestamp: string;
-  type: string;
-  payload: Obj;
-}
-
-/** The records of a rollout (objects with a `type`), and a problem with its line for every other line. */
-export function readRecords(bytes: Uint8Array, problems: Problem[]): CodexRecord[] {
-  const out: CodexRecord[] = [];
-  forEachLine(bytes, (text, line, _s, _e, terminated, invalidUtf8) => {
-    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
-    const r = parseLine(text, line, terminated, problems);
-    if (!r) return;
-    if (typeof r.type !== 'string') {
-      problems.push(problem(line, 'invalid-entry', `a record without a string "type"; skipped: ${clip(text)}`));
-      return;
-    }
-    const payload = isObj(r.payload) ? r.payload : r;
-    if (!isObj(r.payload) && r.type !== 'compacted') {
-      problems.push(problem(line, 'invalid-entry', `a "${clip(r.type, 30)}" record without a payload object; skipped`));
-      return;
-    }
-    out.push({ line, timestamp: typeof r.timestamp === 'string' ? r.timestamp : '', type: r.type, payload });
-  });
-  return out;
-}
 
 // Codex `effort` → pi thinking level (session-format.md §2.4); Codex's "none" is pi's "off".
 const LEVELS: Record<string, string> = { none: 'off', minimal: 'minimal', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh' };
@@ -62,6 +35,18 @@ function transcript(history: unknown): string {
   return lines.join('\n\n');
 }
 
+/** A bare-era session's cwd (its meta has none): the first `<environment_context>`'s. */
+function contextCwd(records: CodexRecord[]): string {
+  for (const r of records) {
+    if (r.type !== 'response_item' || r.payload.type !== 'message') continue;
+    for (const p of contentParts(r.payload.content)) {
+      const cwd = p.type === 'text' ? cwdFromContext(p.text) : null;
+      if (cwd) return cwd;
+    }
+  }
+  return '';
+}
+
 export interface Converting {
   header: Obj;
   lines: string[];
@@ -75,7 +60,7 @@ export function convertRecords(records: CodexRecord[], problems: Problem[], file
   if (!metaRecord) problems.push(problem(first?.line ?? 1, 'no-header', 'no session_meta record: session id and folder are unknown'));
   const sessionId = typeof meta.id === 'string' && meta.id ? meta.id : `codex-${fileName}`;
   const startedAt = typeof meta.timestamp === 'string' ? meta.timestamp : (metaRecord?.timestamp ?? first?.timestamp ?? '');
-  const header: Obj = { type: 'session', version: 3, id: sessionId, timestamp: startedAt, cwd: typeof meta.cwd === 'string' ? meta.cwd : '' };
+  const header: Obj = { type: 'session', version: 3, id: sessionId, timestamp: startedAt, cwd: typeof meta.cwd === 'string' ? meta.cwd : contextCwd(records) };
   const spawn = isObj(meta.source) && isObj(meta.source.subagent) && isObj(meta.source.subagent.thread_spawn) ? meta.source.subagent.thread_spawn : null;
   if (spawn && typeof spawn.parent_thread_id === 'string') header.parentSession = spawn.parent_thread_id;
 

@@ -22,7 +22,9 @@
 // - compacted → a `compaction` whose summary is Codex's message (or, for a remote compaction, the
 //   messages it kept), keeping nothing before it verbatim (Codex replaces the whole history).
 import type { ConvertOptions, Converted } from '../index.ts';
-import { convertRecords, readRecords } from './convert.ts';
+import { convertRecords } from './convert.ts';
+import { isBareMeta, isStateLine, ITEM_TYPES } from './legacy.ts';
+import { readRecords } from './records.ts';
 
 const KINDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
@@ -36,7 +38,10 @@ export function looksLikeCodex(records: Record<string, unknown>[]): boolean {
   const known = records.filter(envelope);
   const meta = known.find((r) => r.type === 'session_meta');
   if (meta && typeof (meta.payload as Record<string, unknown>).id === 'string') return known.length * 2 > records.length;
-  return known.length >= 3 && known.length === records.length && known.every((r) => typeof r.timestamp === 'string');
+  if (known.length >= 3 && known.length === records.length && known.every((r) => typeof r.timestamp === 'string')) return true;
+  // The bare era: the session line, then bare response items and state lines only.
+  const [head, ...rest] = records;
+  return !!head && isBareMeta(head) && rest.every((r) => isStateLine(r) || (typeof r.type === 'string' && ITEM_TYPES.has(r.type) && !('payload' in r)));
 }
 
 export function codexToPi(bytes: Uint8Array, options: ConvertOptions): Converted {
