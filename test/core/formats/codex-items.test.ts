@@ -161,6 +161,16 @@ test('a bare-era rollout (no envelopes, state lines, cwd in the environment cont
   expect(es.every((e) => e.timestamp === '2025-05-20T10:00:00.000Z')).toBe(true);
 });
 
+test('the parent a header names: the spawning thread, else the session it was forked from', () => {
+  const meta = (payload: Obj) =>
+    `${JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 'child', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/p', ...payload } })}\n`;
+  const parentOf = (payload: Obj) => parse(convert(meta(payload)).text).header?.parentSession;
+  expect(parentOf({ source: { subagent: { thread_spawn: { parent_thread_id: 'spawner', depth: 1 } } }, forked_from_id: 'old' })).toBe('spawner');
+  expect(parentOf({ parent_thread_id: 'p2' })).toBe('p2');
+  expect(parentOf({ forked_from_id: 'old' })).toBe('old');
+  expect(parentOf({ source: 'cli' })).toBeUndefined();
+});
+
 describe('bad input', () => {
   test('each bad line is a problem with its line; the rest converts', () => {
     const lines = codexRollout({ turns: 1 }).split('\n').filter(Boolean);

@@ -35,6 +35,17 @@ function transcript(history: unknown): string {
   return lines.join('\n\n');
 }
 
+/**
+ * The session a rollout came from, as Codex names it: a spawned agent's parent thread
+ * (`source.subagent.thread_spawn.parent_thread_id`, or `parent_thread_id` on the meta), else the
+ * session it was forked or resumed from (`forked_from_id`). A session id, as omp writes `parentSession`.
+ */
+export function parentOf(meta: Obj): string | null {
+  const spawn = isObj(meta.source) && isObj(meta.source.subagent) && isObj(meta.source.subagent.thread_spawn) ? meta.source.subagent.thread_spawn : null;
+  for (const id of [spawn?.parent_thread_id, meta.parent_thread_id, meta.forked_from_id]) if (typeof id === 'string' && id) return id;
+  return null;
+}
+
 /** A bare-era session's cwd (its meta has none): the first `<environment_context>`'s. */
 function contextCwd(records: CodexRecord[]): string {
   for (const r of records) {
@@ -61,8 +72,8 @@ export function convertRecords(records: CodexRecord[], problems: Problem[], file
   const sessionId = typeof meta.id === 'string' && meta.id ? meta.id : `codex-${fileName}`;
   const startedAt = typeof meta.timestamp === 'string' ? meta.timestamp : (metaRecord?.timestamp ?? first?.timestamp ?? '');
   const header: Obj = { type: 'session', version: 3, id: sessionId, timestamp: startedAt, cwd: typeof meta.cwd === 'string' ? meta.cwd : contextCwd(records) };
-  const spawn = isObj(meta.source) && isObj(meta.source.subagent) && isObj(meta.source.subagent.thread_spawn) ? meta.source.subagent.thread_spawn : null;
-  if (spawn && typeof spawn.parent_thread_id === 'string') header.parentSession = spawn.parent_thread_id;
+  const parent = parentOf(meta);
+  if (parent) header.parentSession = parent;
 
   const w = new SessionWriter(sessionId);
   const tokens = new TokenCounter();
