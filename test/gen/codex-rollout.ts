@@ -203,6 +203,11 @@ export function codexRolloutRecords(opts: RolloutOptions = {}): Obj[] {
       rec('event_msg', { type: 'context_compacted' });
     }
     if (t === 5) rec('compacted', { message: `Summary of turns 0-${t}: the build was fixed.` });
+    if (t === 4) {
+      const shell =
+        '<user_shell_command>\n<command>\ngit status\n</command>\n<result>\nExit code: 0\nDuration: 0.0400 seconds\nOutput:\nOn branch main\n\n</result>\n</user_shell_command>';
+      rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: shell }] });
+    }
   }
   return out;
 }

@@ -41,6 +41,18 @@ describe('every item type', () => {
     const users = messages(entries, 'user');
     expect(users.map((m) => m.content[0].text)).toEqual([0, 1, 2, 3, 4, 5, 6].map((t) => `Turn ${t}: look at the build and fix it`));
     expect(users[1].content[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    // A command the user ran themselves is pi's bashExecution.
+    expect(messages(entries, 'bashExecution')).toEqual([
+      {
+        role: 'bashExecution',
+        command: 'git status',
+        output: 'On branch main\n',
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        timestamp: expect.any(Number),
+      },
+    ]);
   });
 
   test('reasoning is thinking with the item as signature, as pi stores openai-responses reasoning', () => {

@@ -2,7 +2,7 @@
 // what maps to what and why).
 import { problem } from '../../problems.ts';
 import type { Problem } from '../../types.ts';
-import { contentParts, isContextText, isObj, textSignature, thinkingPart, type UserPart } from './parts.ts';
+import { contentParts, isContextText, isObj, textSignature, thinkingPart, type UserPart, userShellCommand } from './parts.ts';
 import { CALL_TYPES, callIdOf, OUTPUT_TYPES, toolCallPart, toolOutput, webSearchText } from './tools.ts';
 import { cwdFromContext } from './legacy.ts';
 import type { CodexRecord } from './records.ts';
@@ -141,8 +141,24 @@ export function convertRecords(records: CodexRecord[], problems: Problem[], file
       if (p.role === 'user') {
         const context = parts.filter((x) => x.type === 'text' && isContextText(x.text));
         const own: UserPart[] = parts.filter((x) => !(x.type === 'text' && isContextText(x.text)));
+        // A command the user ran (`!cmd`) is pi's bashExecution; Codex's other context stays out of it.
+        const shells = context.map((x) => (x.type === 'text' ? userShellCommand(x.text) : null));
+        const rest = context.filter((_, i) => !shells[i]);
         let k = 0;
-        if (context.length) w.entry(r.line, k++, ts, 'custom', { customType: 'codex.context', data: { role: 'user', content: context } });
+        if (rest.length) w.entry(r.line, k++, ts, 'custom', { customType: 'codex.context', data: { role: 'user', content: rest } });
+        for (const sh of shells) {
+          if (!sh) continue;
+          const message = {
+            role: 'bashExecution',
+            command: sh.command,
+            output: sh.output,
+            exitCode: sh.exitCode,
+            cancelled: false,
+            truncated: false,
+            timestamp: Date.parse(ts) || 0,
+          };
+          w.entry(r.line, k++, ts, 'message', { message });
+        }
         if (own.length) w.user(r.line, k, ts, own);
         return;
       }

@@ -54,7 +54,24 @@ const CONTEXT_PREFIXES = [
   '<collaboration_mode>',
   '<apps_instructions>',
   '<skills_instructions>',
+  '<plugins_instructions>',
+  '<recommended_plugins>',
+  '<goal_context>',
+  '<additional_context>',
+  '<internal_model_context>',
+  '<model_switch>',
+  '<token_budget>',
+  '<hook_prompt',
 ];
+
+const SHELL =
+  /^<user_shell_command>\n<command>\n([\s\S]*?)\n<\/command>\n<result>\n(?:Exit code: (-?\d+)\n)?(?:Duration: [^\n]*\n)?(?:Output:\n)?([\s\S]*?)\n?<\/result>\n<\/user_shell_command>$/;
+
+/** A command the user ran themselves (`!cmd`), as Codex tells the model, read back; null for other text. */
+export function userShellCommand(text: string): { command: string; output: string; exitCode: number | undefined } | null {
+  const m = SHELL.exec(text.trim());
+  return m ? { command: m[1], output: m[3], exitCode: m[2] === undefined ? undefined : Number(m[2]) } : null;
+}
 
 /** True for a text Codex adds as context (environment, AGENTS.md, interruption markers), not the user's own. */
 export function isContextText(text: string): boolean {
