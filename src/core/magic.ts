@@ -8,6 +8,7 @@ const KINDS: Array<{ what: string; at: number; bytes: number[] }> = [
   { what: 'a WebP image', at: 8, bytes: ascii('WEBP') },
   { what: 'a PDF document', at: 0, bytes: ascii('%PDF-') },
   { what: 'a zip archive', at: 0, bytes: [0x50, 0x4b, 0x03, 0x04] },
+  { what: 'a zstd-compressed file', at: 0, bytes: [0x28, 0xb5, 0x2f, 0xfd] },
   { what: 'a SQLite database', at: 0, bytes: [...ascii('SQLite format 3'), 0] },
 ];
 

@@ -11,6 +11,7 @@ import { ApiFailure } from './protocol.ts';
 import { linkSubagents } from './subagents/link.ts';
 import { isAge } from './share/age-magic.ts';
 import { blobPathHash, eachZipEntry, gunzip, sniff } from './unpack.ts';
+import { unzstd } from './unzstd.ts';
 
 /** What happened to one file. */
 export type ImportOutcome = 'added' | 'updated' | 'unchanged' | 'kept-newer' | 'variant' | 'rejected';
@@ -242,17 +243,17 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       items.push({ name, outcome: 'rejected', reason: 'an archive nested too deeply' });
       return;
     }
-    if (kind === 'gzip') {
+    if (kind === 'gzip' || kind === 'zstd') {
       let spooled: Awaited<ReturnType<SessionStore['spool']>>;
       try {
-        spooled = await ctx.store.spool(gunzip(blob, ctx.signal), ctx.signal);
+        spooled = await ctx.store.spool(kind === 'gzip' ? gunzip(blob, ctx.signal) : unzstd(blob, ctx.signal), ctx.signal);
       } catch (e) {
         if (isAbortOrQuota(e)) throw e;
-        items.push({ name, outcome: 'rejected', reason: `not a readable gzip file (${(e as Error).message})` });
+        items.push({ name, outcome: 'rejected', reason: `not a readable ${kind} file (${(e as Error).message})` });
         return;
       }
       try {
-        await visit(name.replace(/\.gz$/i, ''), spooled.blob, depth + 1, fromBundle);
+        await visit(name.replace(kind === 'gzip' ? /\.gz$/i : /\.zst$/i, ''), spooled.blob, depth + 1, fromBundle);
       } finally {
         await spooled.release();
       }

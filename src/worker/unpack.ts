@@ -1,9 +1,10 @@
 // What a dropped, picked or shared file holds, judged by its bytes, not its name: a gzip stream
-// (DecompressionStream), a zip bundle (fflate, streamed), an omp image blob, or text that may be a
+// (DecompressionStream), a zstd stream (fzstd, unzstd.ts), a zip bundle (fflate, streamed), an omp image blob, or text that may be a
 // session. Compressed input is spooled to a scratch file so memory stays bounded.
 import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
 import { blobChunks } from '../storage/chunks.ts';
 import type { ByteChunks, SessionStore } from '../storage/types.ts';
+import { isZstd } from './unzstd.ts';
 
 /** One file of an import, after unpacking: its display name and bytes. */
 export interface Unpacked {
@@ -34,8 +35,9 @@ export function sanitizeEntryName(name: string): string {
 }
 
 /** What the first bytes say the file is. */
-export function sniff(head: Uint8Array): 'gzip' | 'zip' | 'text' {
+export function sniff(head: Uint8Array): 'gzip' | 'zstd' | 'zip' | 'text' {
   if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (isZstd(head)) return 'zstd';
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'zip';
   return 'text';
 }

@@ -38,6 +38,7 @@ export default defineConfig({
   optimizeDeps: {
     include: [
       'fflate',
+      'fzstd',
       'idb-keyval',
       'zod',
       'markdown-it',

@@ -32,7 +32,7 @@ export const codes = (problems: { line: number; code: string }[]) => problems.ma
 export function fixtureFiles(dir = new URL('../../fixtures/', import.meta.url).pathname): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'generated' ? [] : fixtureFiles(path);
+    if (statSync(path).isDirectory()) return name === 'generated' || name === 'other-agents' ? [] : fixtureFiles(path);
     return name.endsWith('.jsonl') ? [path] : [];
   });
 }

@@ -12,6 +12,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codexBareRollout, codexRollout } from './codex-rollout.ts';
 import { edgeCaseFiles } from './edge-cases.ts';
 import { ompExecutionsFile } from './omp-executions.ts';
 import { ompShapeFiles } from './omp-shapes.ts';
@@ -85,6 +86,8 @@ export async function smallFixtures(): Promise<Record<string, string>> {
   });
   for (const [name, text] of Object.entries(ompShapeFiles())) out[`fixtures/omp/${name}.jsonl`] = text;
   out['fixtures/omp/omp-executions.jsonl'] = ompExecutionsFile();
+  out['fixtures/other-agents/codex/generated-every-item.jsonl'] = codexRollout({ turns: 6 });
+  out['fixtures/other-agents/codex/generated-bare-era.jsonl'] = codexBareRollout();
   const { piFixtureFiles } = await import('./pi-fixtures.ts');
   for (const [name, text] of Object.entries(piFixtureFiles())) out[`fixtures/pi/${name}.jsonl`] = text;
   return out;

@@ -18,6 +18,7 @@ const rules = {
     folders: ['core', 'storage', 'worker'],
     packages: [
       'fflate',
+      'fzstd',
       'idb-keyval',
       'markdown-it',
       'highlight.js',
