@@ -116,7 +116,10 @@ class Converter {
   private line({ record: r, line }: SourceLine): void {
     this.clock = isoOf(r.timestamp) ?? this.clock;
     const uuid = typeof r.uuid === 'string' ? r.uuid : null;
-    if (uuid === null) return this.bookkeeping(r, line);
+    if (uuid === null) {
+      this.bookkeeping(r, line);
+      return;
+    }
     if (this.regions.has(uuid)) {
       this.problems.push(problem(line, 'duplicate-id', `uuid ${uuid} already appeared; this copy is skipped`));
       return;
