@@ -15,7 +15,6 @@ const CWD = '/home/dev/project';
 export class ClaudeWriter {
   readonly lines: Line[] = [];
   private clock = Date.UTC(2026, 3, 1, 9, 0, 0);
-  private n = 0;
   constructor(
     readonly rng: Rng,
     private readonly extra: Line = {},
@@ -183,7 +182,7 @@ export function claudeEveryType(seed = 1): string {
     stop: 'tool_use',
     sidechain: true,
   });
-  const swrite = (w.lines.at(-1)?.message as { content: Line[] }).content[0] as Line;
+  const swrite = ((w.lines.at(-1) as Line).message as { content: Line[] }).content[0] as Line;
   const s3 = w.toolResult(s2.last, swrite.id as string, 'File written', { sidechain: true });
   w.response(s3, [{ type: 'text', text: 'Test written.' }], { sidechain: true });
   const tr = w.toolResult(r3.last, task.id as string, [{ type: 'text', text: 'Test written.' }], {

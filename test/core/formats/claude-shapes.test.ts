@@ -138,8 +138,8 @@ describe('every line and block type', () => {
       'pr-link',
     ])
       expect(types).toContain(`claude-code:${t}`);
-    expect(entries.find((e) => e.customType === 'claude-code:mystery-line').data).toEqual({ payload: { kept: true } });
-    expect(entries.find((e) => e.customType === 'claude-code:system' && e.data.subtype === 'api_error').data).toMatchObject({
+    expect(entries.find((e) => e.customType === 'claude-code:mystery-line')?.data).toEqual({ payload: { kept: true } });
+    expect(entries.find((e) => e.customType === 'claude-code:system' && e.data.subtype === 'api_error')?.data).toMatchObject({
       level: 'error',
       content: 'Overloaded; retrying',
     });

@@ -6,10 +6,11 @@ import type { Problem } from '../../types.ts';
 import type { ConvertOptions, Converted } from '../index.ts';
 import { assistantParts, contentText, isObject, type Json, resultParts, userParts } from './content.ts';
 import { IdAllocator, fnv8 } from './ids.ts';
+import { inParentOrder, leafLast } from './order.ts';
 import { factsOf, isoOf, readRecords, type SourceLine } from './records.ts';
+import { responseKey, usageByResponse } from './responses.ts';
 import { type Region, Regions } from './tree.ts';
 import { piUsage, stopReason, zeroUsage } from './usage.ts';
-import { responseKey, usageByResponse } from './responses.ts';
 
 /** Keys every Claude line repeats; left out of the `data` of the pi entries that keep a line whole. */
 const ENVELOPE = new Set([
@@ -80,37 +81,14 @@ class Converter {
     return Date.parse(this.clock);
   }
 
-  /** Converts every line; a line whose parent comes later in the file waits for it (Claude sometimes writes a tool result before its call). */
+  /** Converts every line, each after its parent (see order.ts). */
   run(lines: readonly SourceLine[]): void {
-    const at = new Map<string, number>();
-    lines.forEach(({ record: r }, i) => {
-      if (typeof r.uuid === 'string' && !at.has(r.uuid)) at.set(r.uuid, i);
-    });
-    const waiting = new Map<string, SourceLine[]>();
-    const visit = (l: SourceLine) => {
-      const stack = [l];
-      while (stack.length) {
-        const next = stack.pop() as SourceLine;
-        this.line(next);
-        const uuid = next.record.uuid;
-        const children = typeof uuid === 'string' ? waiting.get(uuid) : undefined;
-        if (children) {
-          waiting.delete(uuid as string);
-          for (let k = children.length - 1; k >= 0; k--) stack.push(children[k] as SourceLine);
-        }
-      }
-    };
-    lines.forEach((l, i) => {
-      const parent = typeof l.record.uuid === 'string' ? Converter.parentUuidOf(l.record) : undefined;
-      const pending = typeof parent === 'string' && parent !== l.record.uuid && at.has(parent) && !this.regions.has(parent);
-      if (pending && (at.get(parent as string) as number) !== i) {
-        const list = waiting.get(parent as string) ?? [];
-        list.push(l);
-        waiting.set(parent as string, list);
-      } else visit(l);
-    });
-    // Parents that never came (a cycle of forward references): read as missing.
-    for (const list of waiting.values()) for (const l of list) visit(l);
+    inParentOrder(
+      lines,
+      (r) => (typeof r.uuid === 'string' ? Converter.parentUuidOf(r) : undefined),
+      (uuid) => this.regions.has(uuid),
+      (l) => this.line(l),
+    );
   }
 
   private line({ record: r, line }: SourceLine): void {
@@ -311,24 +289,6 @@ function dataOf(r: Json): Json {
 function findLast<T>(items: readonly T[], test: (t: T) => boolean): T | undefined {
   for (let i = items.length - 1; i >= 0; i--) if (test(items[i] as T)) return items[i];
   return undefined;
-}
-
-/** Moves the active leaf's entry (and its descendants) to the end when later lines belong elsewhere (pi's leaf is the last entry). */
-function leafLast(out: Json[], leafId: string | null): Json[] {
-  if (leafId === null) return out;
-  const at = out.findIndex((e) => e.id === leafId);
-  if (at < 0) return out;
-  const mine = new Set([leafId]);
-  const moved: Json[] = [out[at] as Json];
-  const stay: Json[] = [];
-  for (const e of out.slice(at + 1)) {
-    if (mine.has(e.parentId as string)) {
-      mine.add(e.id as string);
-      moved.push(e);
-    } else stay.push(e);
-  }
-  if (stay.length === 0) return out;
-  return [...out.slice(0, at), ...stay, ...moved];
 }
 
 export function claudeToPi(bytes: Uint8Array, options: ConvertOptions = {}): Converted {
