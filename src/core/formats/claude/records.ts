@@ -32,9 +32,12 @@ export interface SourceFacts {
   agentId: string | null;
 }
 
-/** An ISO timestamp (`toISOString` form) for a Claude timestamp, or null. */
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** An ISO timestamp (`toISOString` form) for a Claude timestamp (kept as is when already one), or null. */
 export function isoOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;
+  if (ISO.test(value)) return value;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
