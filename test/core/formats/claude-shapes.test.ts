@@ -39,7 +39,7 @@ describe('every line and block type', () => {
     const first = messages.find((m) => m.role === 'assistant')!;
     expect(first.content).toEqual([
       { type: 'thinking', thinking: 'The parser drops the last line.', thinkingSignature: expect.stringMatching(/^sig-/) },
-      { type: 'thinking', thinking: '', thinkingSignature: expect.stringMatching(/^redacted-/), redacted: true },
+      { type: 'thinking', thinking: '[Reasoning redacted]', thinkingSignature: expect.stringMatching(/^redacted-/), redacted: true },
       { type: 'text', text: 'Let me read the parser.' },
       { type: 'toolCall', id: expect.stringMatching(/^toolu_/), name: 'Read', arguments: { file_path: '/home/dev/project/parser.ts' } },
       { type: 'toolCall', id: expect.stringMatching(/^toolu_/), name: 'Grep', arguments: { pattern: 'parse' } },
@@ -101,7 +101,7 @@ describe('every line and block type', () => {
     });
     expect(messages.find((m) => m.stopReason === 'error')).toMatchObject({
       role: 'assistant',
-      model: '<synthetic>',
+      model: 'claude-sonnet-4-6',
       content: [],
       errorMessage: 'API Error: Overloaded',
     });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { claudeToPi } from '../../../src/core/formats/claude/index.ts';
 import { detectFormat, toPiSession } from '../../../src/core/formats/index.ts';
-import { indexEnvelopes, parse } from '../../../src/core/index.ts';
+import { findSubagentStart, indexEnvelopes, parse } from '../../../src/core/index.ts';
 import { activePath, cleanTmp, expectedOf, heldBy, piContext, sourceLines, sourceTokens } from './claude-helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -115,6 +115,11 @@ test('a subagent file gets its own session id and names its parent session', () 
   // the parent's Agent tool result names the agent in its details (what findSubagentStart looks for)
   const results = parse(parent.text).entries.filter((e: Any) => e.message?.role === 'toolResult' && e.message.details?.agentId === 'a3144f31772d15038');
   expect(results).toHaveLength(1);
+  // the core's subagent linking finds the Agent call from the agent id (the file name's `agent-<id>`)
+  const parentEntries = parse(parent.text).entries;
+  const start = findSubagentStart(parentEntries, { name: 'a3144f31772d15038', started: parse(child.text).header?.timestamp as string });
+  const call = parentEntries.find((e) => e.id === start?.entryId) as Any;
+  expect(call.message.content.some((p: Any) => p.type === 'toolCall' && p.id === start?.toolCallId && p.name === 'Agent')).toBe(true);
 });
 
 test('old inline sidechains hang under the Task call that started them', () => {

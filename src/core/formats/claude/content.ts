@@ -1,6 +1,6 @@
 // Claude (Anthropic Messages API) content blocks → pi content parts (session-format.md §3.1):
-// text, thinking (signature → `thinkingSignature`), redacted thinking (pi's `redacted: true` with
-// the opaque data as the signature), tool_use → toolCall, base64 images → pi images. Blocks pi has
+// text, thinking (signature → `thinkingSignature`), redacted thinking (as pi's Anthropic provider
+// stores it: `[Reasoning redacted]`, `redacted: true`, the opaque data as the signature), tool_use → toolCall, base64 images → pi images. Blocks pi has
 // no part for are kept as they are in assistant content (pi ignores unknown parts) and become text
 // notes in user and tool-result content (which pi sends to the model as text and images only).
 
@@ -78,7 +78,7 @@ export function assistantParts(blocks: unknown, out: Part[]): Part[] {
         break;
       }
       case 'redacted_thinking':
-        out.push({ type: 'thinking', thinking: '', thinkingSignature: str(b.data), redacted: true });
+        out.push({ type: 'thinking', thinking: '[Reasoning redacted]', thinkingSignature: str(b.data), redacted: true });
         break;
       case 'tool_use':
         out.push({ type: 'toolCall', id: str(b.id), name: str(b.name), arguments: isObject(b.input) ? b.input : { input: b.input ?? null } });

@@ -53,6 +53,8 @@ class Converter {
   /** The pi id the active leaf (the last main-chain conversation line) ended at. */
   leafId: string | null = null;
   leafMain = false;
+  /** The model of the last real response (for Claude's `<synthetic>` notes). */
+  model: string | null = null;
 
   constructor(lines: readonly SourceLine[], problems: Problem[], started: string) {
     this.problems = problems;
@@ -173,12 +175,14 @@ class Converter {
         content: [],
         api: 'anthropic-messages',
         provider: 'anthropic',
-        model: typeof m.model === 'string' ? m.model : 'unknown',
+        // Claude's own notes (API errors, "No response requested.") say `<synthetic>`: pi restores the model of the last assistant, so they carry the model that was in use.
+        model: typeof m.model === 'string' && m.model !== '<synthetic>' ? m.model : (this.model ?? (typeof m.model === 'string' ? m.model : 'unknown')),
         usage: first ? piUsage(this.usage.get(key), r.costUSD) : zeroUsage(),
         stopReason: 'stop',
         timestamp: this.ms(),
       };
       if (typeof m.id === 'string') message.responseId = m.id;
+      if (typeof m.model === 'string' && m.model !== '<synthetic>') this.model = m.model;
       const e = this.entry('message', uuid, parent.tail, { message });
       this.entryOf.set(message, e.id as string);
       region = this.regions.start(parent, { key, tail: e.id as string, message });
