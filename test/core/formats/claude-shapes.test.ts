@@ -8,7 +8,8 @@ import { afterAll, describe, expect, test, vi } from 'vitest';
 import { claudeToPi, looksLikeClaude } from '../../../src/core/formats/claude/index.ts';
 import { detectFormat } from '../../../src/core/formats/index.ts';
 import { branch, indexEnvelopes, parse } from '../../../src/core/index.ts';
-import { claudeEveryType, claudeLarge, claudeSubagent, SESSION_ID } from '../../gen/claude.ts';
+import { ClaudeWriter, claudeEveryType, claudeLarge, claudeSubagent, SESSION_ID } from '../../gen/claude.ts';
+import { createRng } from '../../gen/prng.ts';
 import { activePath, cleanTmp, expectedOf, heldBy, piContext, sourceLines } from './claude-helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -271,4 +272,28 @@ test('a large generated file converts with no problem and pi builds its whole co
   const held = heldBy(piContext(c.text).messages);
   expect(held.responses).toEqual([...new Set(expected.responses)]);
   expect(held.toolResults).toEqual(expected.toolResults);
+});
+
+test("a file ending inside a running subagent: pi's leaf stays on the main chain", () => {
+  const w = new ClaudeWriter(createRng(5));
+  const p = w.user(null, 'Plan the release');
+  const task = { type: 'tool_use', id: 'toolu_task1', name: 'Task', input: { description: 'check', prompt: 'Check the changelog' } };
+  const r = w.response(p, [{ type: 'text', text: 'Asking a subagent.' }, task], { stop: 'tool_use' });
+  const s = w.user(null, 'Check the changelog', {}, true);
+  w.response(s, [{ type: 'text', text: 'Reading it.' }], { sidechain: true });
+  const c = convert(w.text());
+  expect(c.problems).toEqual([]);
+  const parsed = parse(c.text);
+  expect(parsed.problems).toEqual([]);
+  expect(indexEnvelopes(c.text).problems).toEqual([]);
+  const entries = parsed.entries as Any[];
+  expect(entries.at(-1)?.message?.content?.[1]?.name).toBe('Task');
+  expect(branch(parsed).map((e) => e.id)).toEqual(piContext(c.text).branch.map((e) => e.id));
+  const { messages, leafId } = piContext(c.text);
+  expect(leafId).toBe(entries.at(-1)?.id);
+  expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  // the subagent's lines are still there, under the call
+  const side = entries.find((e) => e.message?.content === 'Check the changelog');
+  expect(side?.parentId).toBe(entries.at(-1)?.id);
+  void r;
 });

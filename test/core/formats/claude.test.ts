@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { claudeToPi } from '../../../src/core/formats/claude/index.ts';
 import { detectFormat, toPiSession } from '../../../src/core/formats/index.ts';
-import { findSubagentStart, indexEnvelopes, parse } from '../../../src/core/index.ts';
+import { branch as branchOf, context, findSubagentStart, indexEnvelopes, parse } from '../../../src/core/index.ts';
+import { chooseLeaf, openBranch, windowOf } from '../../../src/core/view/session.ts';
+import { openSource } from '../../../src/core/view/source.ts';
 import { activePath, cleanTmp, expectedOf, heldBy, piContext, sourceLines, sourceTokens } from './claude-helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -148,4 +150,20 @@ test('six compactions become six pi compaction entries, summary from the isCompa
   const compactions = parse(toPiSession(bytes)!.text).entries.filter((e) => e.type === 'compaction') as Any[];
   expect(compactions.map((c) => c.summary)).toEqual(summaries.map((r) => r.message.content));
   for (const c of compactions) expect(c.tokensBefore).toBeGreaterThan(0);
+});
+
+describe("the reader's view and our context of a converted file", () => {
+  test.each(FILES)('%s: tool results fold into their calls, nothing unknown, our context builds', (file) => {
+    const c = toPiSession(read(file))!;
+    const reader = openSource(file, c.text);
+    const branch = openBranch(reader, chooseLeaf(reader, null));
+    const all = windowOf(reader, branch, 'all', 0, 1e9);
+    expect(all.filter((i) => i.kind === 'unknown')).toEqual([]);
+    // a result stands alone only when its call is not on the branch (before a compaction's cut there is none)
+    expect(all.filter((i) => i.kind === 'toolResult')).toEqual([]);
+    const blocks = all.flatMap((i) => (i.kind === 'assistant' ? i.blocks : []));
+    expect(blocks.some((b) => b.kind === 'tool' && b.tool.result)).toBe(true);
+    const ours = context(branchOf(parse(c.text)));
+    expect(ours.length).toBeGreaterThan(0);
+  });
 });

@@ -53,6 +53,9 @@ class Converter {
   /** The pi id the active leaf (the last main-chain conversation line) ended at. */
   leafId: string | null = null;
   leafMain = false;
+  /** Entries made from sidechain lines. */
+  readonly side = new Set<Json>();
+  private sidechain = false;
   /** The model of the last real response (for Claude's `<synthetic>` notes). */
   model: string | null = null;
 
@@ -65,12 +68,14 @@ class Converter {
   private entry(type: string, seed: string, parentId: string | null, body: Json): Json {
     const e: Json = { type, id: this.ids.take(seed), parentId, timestamp: this.clock, ...body };
     this.out.push(e);
+    if (this.sidechain) this.side.add(e);
     return e;
   }
 
   private custom(type: string, seed: string, parentId: string | null, body: Json): Json {
     const e: Json = { type, ...body, id: this.ids.take(seed), parentId, timestamp: this.clock };
     this.out.push(e);
+    if (this.sidechain) this.side.add(e);
     return e;
   }
 
@@ -97,6 +102,7 @@ class Converter {
     this.clock = isoOf(r.timestamp) ?? this.clock;
     const uuid = typeof r.uuid === 'string' ? r.uuid : null;
     if (uuid === null) {
+      this.sidechain = false;
       this.bookkeeping(r, line);
       return;
     }
@@ -106,6 +112,7 @@ class Converter {
     }
     const parent = this.parentRegion(r, line);
     const sidechain = r.isSidechain === true;
+    this.sidechain = sidechain;
     let region: Region;
     if (r.type === 'assistant') region = this.assistant(r, uuid, parent, sidechain);
     else if (r.type === 'user') region = this.user(r, uuid, parent);
@@ -306,7 +313,7 @@ export function claudeToPi(bytes: Uint8Array, options: ConvertOptions = {}): Con
   } else header.id = facts.sessionId ?? `claude-${fnv8(options.file ?? String(bytes.length))}`;
   const c = new Converter(lines, problems, started);
   c.run(lines);
-  const entries = leafLast(c.out, c.leafId);
+  const entries = leafLast(c.out, c.leafId, c.side);
   let text = `${JSON.stringify(header)}\n`;
   for (const e of entries) text += `${JSON.stringify(e)}\n`;
   problems.sort((a, b) => a.line - b.line);

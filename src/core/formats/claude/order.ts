@@ -43,8 +43,13 @@ export function inParentOrder(
   for (const list of waiting.values()) for (const l of list) visitWithWaiting(l);
 }
 
-/** Moves the active leaf's entry (and its descendants) to the end when later lines belong elsewhere (pi's leaf is the last entry). */
-export function leafLast(out: Json[], leafId: string | null): Json[] {
+/**
+ * Moves the active leaf's entry, and what main-chain lines hung after it, to the end when later
+ * entries belong elsewhere (`side`: entries from sidechain lines, e.g. a subagent still running
+ * under the leaf's Task call): pi's leaf is the last entry. A subagent hanging from the leaf then
+ * comes before its parent in the file; pi, omp and our core index all entries before walking.
+ */
+export function leafLast(out: Json[], leafId: string | null, side: ReadonlySet<Json>): Json[] {
   if (leafId === null) return out;
   const at = out.findIndex((e) => e.id === leafId);
   if (at < 0) return out;
@@ -52,7 +57,7 @@ export function leafLast(out: Json[], leafId: string | null): Json[] {
   const moved: Json[] = [out[at] as Json];
   const stay: Json[] = [];
   for (const e of out.slice(at + 1)) {
-    if (mine.has(e.parentId as string)) {
+    if (!side.has(e) && mine.has(e.parentId as string)) {
       mine.add(e.id as string);
       moved.push(e);
     } else stay.push(e);
