@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { claudeToPi, looksLikeClaude } from '../../../src/core/formats/claude/index.ts';
 import { detectFormat } from '../../../src/core/formats/index.ts';
-import { branch, indexEnvelopes, parse } from '../../../src/core/index.ts';
+import { branch, context, indexEnvelopes, parse } from '../../../src/core/index.ts';
 import { ClaudeWriter, claudeEveryType, claudeLarge, claudeSubagent, SESSION_ID } from '../../gen/claude.ts';
 import { createRng } from '../../gen/prng.ts';
 import { activePath, cleanTmp, expectedOf, heldBy, piContext, sourceLines } from './claude-helpers.ts';
@@ -122,6 +122,10 @@ describe('every line and block type', () => {
     const { messages: ctx } = piContext(c.text);
     expect(ctx[0]).toMatchObject({ role: 'compactionSummary', summary: comp.summary });
     expect(ctx.map((m) => m.role)).toEqual(['compactionSummary', 'user', 'assistant']);
+    // our core agrees: the summary first, nothing kept from before the boundary
+    const ours = context(branch(parsed));
+    expect(ours.map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
+    expect(JSON.stringify(ours[0])).toContain('the parser was fixed and tested');
   });
 
   test('titles as pi session_info; other lines kept whole as custom entries claude-code:<type>', () => {
