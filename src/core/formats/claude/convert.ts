@@ -1,6 +1,7 @@
-// A Claude Code transcript → a pi v3 session (issue 15). One pass over the lines in file order;
-// each line's entries depend only on the lines before it (plus the usage of its own API
-// response), so appending to the source changes only the converted tail.
+// A Claude Code transcript → a pi v3 session (issue 15). One pass over the lines in file order (a
+// line whose parent comes later waits for it, order.ts); each line's entries depend only on the lines
+// before it (plus the usage of its own API response), so appending to the source changes only the
+// converted tail. The choices are listed in README.md beside this file.
 import { problem } from '../../problems.ts';
 import type { Problem } from '../../types.ts';
 import type { ConvertOptions, Converted } from '../index.ts';
