@@ -43,7 +43,7 @@ export function detectFormat(head: Uint8Array): SourceFormat {
   const records = firstRecords(head);
   if (records.some((r) => r.type === 'session')) return 'pi';
   if (looksLikeCodex(records)) return 'codex';
-  if (looksLikeClaude(records)) return 'claude-code';
+  if (looksLikeClaude(records, head)) return 'claude-code';
   return 'pi';
 }
 
