@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from '../../src/core/index.ts';
+import { createMemoryFolder } from '../../src/storage/memory-folder.ts';
 import { createApi } from '../../src/worker/api.ts';
 import { memoryStore } from '../storage/helpers.ts';
 
@@ -218,6 +219,22 @@ describe('subagents', () => {
     expect(s).toMatchObject({ parentOf: p.id, agent: 'claude-code', subagent: { layout: 'claude', name: agentId } });
   });
 
+  test('a child imported after its parent (another import) finds it by the session id its own records carry', async () => {
+    const parent = fixture('claude/Xu-Wentao-dotfile-v2.1.78-worktree.jsonl');
+    const child = fixture('claude/Xu-Wentao-dotfile-v2.1.78-worktree-subagent.jsonl');
+    const sid = sourceFacts('claude/x', parent).sessionId;
+    const { api } = setup();
+    const p = (await api.importFiles({ files: [new File([parent], `${sid}.jsonl`)] })).items[0];
+    const c = (await api.importFiles({ files: [{ path: `proj/${sid}/subagents/agent-a22b51e1072e9a44b.jsonl`, file: new File([child], 'agent.jsonl') }] }))
+      .items[0];
+    expect(c.parentOf).toBe(p.id);
+    const codexParent = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-parent.jsonl');
+    const codexChild = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl');
+    const cp = (await api.importFiles({ files: [new File([codexParent], 'parent.jsonl')] })).items[0];
+    const cc = (await api.importFiles({ files: [new File([codexChild], 'child.jsonl')] })).items[0];
+    expect(cc.parentOf).toBe(cp.id);
+  });
+
   test("Codex: a spawned child (its session_meta names the parent thread) is its parent's child", async () => {
     const parent = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-parent.jsonl');
     const child = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl');
@@ -232,5 +249,39 @@ describe('subagents', () => {
     expect(p.outcome).toBe('added');
     expect(c.parentOf).toBe(p.id);
     expect(await api.getSession({ id: c.id as string })).toMatchObject({ parentOf: p.id, agent: 'codex', subagent: { layout: 'codex' } });
+  });
+});
+
+describe('a linked folder', () => {
+  test("~/.claude/projects linked: imported, linked, followed as the agent appends; the folder's files are never written", async () => {
+    const parent = fixture('claude/Xu-Wentao-dotfile-v2.1.78-worktree.jsonl');
+    const child = fixture('claude/Xu-Wentao-dotfile-v2.1.78-worktree-subagent.jsonl');
+    const sid = sourceFacts('claude/x', parent).sessionId;
+    let clock = 1_000;
+    const folder = createMemoryFolder('projects', () => ++clock);
+    const { store } = memoryStore({ now: () => 1_700_000_000_000 });
+    const api = createApi({ store, now: () => new Date('2026-06-01T00:00:00.000Z'), randomId: () => 'abcdef01', openFolder: () => folder });
+    const sync = () => api.syncLinkedFolder({ key: 'k', handle: {} as FileSystemDirectoryHandle });
+    const lines = new TextDecoder().decode(parent).split('\n');
+    const cut = Math.floor(lines.length / 2);
+    const early = new TextEncoder().encode(`${lines.slice(0, cut).join('\n')}\n`);
+    const parentPath = `-Users-x-proj/${sid}.jsonl`;
+    folder.files.set(parentPath, { bytes: early, modified: ++clock });
+    folder.files.set(`-Users-x-proj/${sid}/subagents/agent-a22b51e1072e9a44b.jsonl`, { bytes: child, modified: ++clock });
+    const first = await sync();
+    const [p, c] = first.items;
+    expect(p).toMatchObject({ outcome: 'added' });
+    expect(c.parentOf).toBe(p.id);
+    const before = await api.getSession({ id: p.id as string });
+    // The agent writes on: the rest of the file.
+    folder.files.set(parentPath, { bytes: parent, modified: ++clock });
+    const second = await sync();
+    expect(second.items).toEqual([expect.objectContaining({ outcome: 'updated', id: p.id })]);
+    const after = await api.getSession({ id: p.id as string });
+    expect(after.entryCount).toBeGreaterThan(before.entryCount);
+    expect(after.size).toBe(parent.length);
+    // Nothing to write back (the library never adds to another agent's file), and the folder holds the agent's bytes.
+    expect((await api.planWriteBack({ key: 'k', handle: {} as FileSystemDirectoryHandle, id: p.id as string })).mode).toBe('nothing');
+    expect(sameBytes(folder.files.get(parentPath)?.bytes as Uint8Array, parent)).toBe(true);
   });
 });

@@ -83,7 +83,8 @@ function pathPlace(child: StoredPath, paths: ReadonlySet<string>): FoundPlace | 
 /**
  * Claude Code's and Codex's children. Claude Code: by the path (`<session>/subagents/agent-<id>.jsonl`
  * beside `<session>.jsonl`, whose name is the session id). Codex: by the content (a spawned child's
- * session_meta names its parent thread), matched to the file among `known` whose own id is that thread's.
+ * session_meta names its parent thread). A parent not in the same import is the stored file of that
+ * agent whose own first records carry that session id (its store id is its conversion's, which may differ).
  */
 function createForeignParents(store: SessionStore, known: StoredPath[], agents: ReadonlyMap<string, SessionSummary['agent']>) {
   const heads = new Map<string, ReturnType<typeof sourceIds>>();
@@ -95,21 +96,32 @@ function createForeignParents(store: SessionStore, known: StoredPath[], agents: 
     }
     return ids;
   };
+  // The file of `agent` whose session id is `sessionId` and that is no subagent itself: this import's first, then the library's.
+  const parentBySessionId = async (agent: 'claude-code' | 'codex', sessionId: string, childId: string): Promise<string | null> => {
+    const seen = new Set<string>([childId]);
+    for (const id of [...known.map((k) => k.id), ...agents.keys()]) {
+      if (seen.has(id) || agents.get(id) !== agent) continue;
+      seen.add(id);
+      const ids = await idsOf(id);
+      if (ids.sessionId === sessionId && ids.agentId === null && ids.parentThreadId === null) return id;
+    }
+    return null;
+  };
   return {
     async placeOf(child: StoredPath, agent: 'claude-code' | 'codex'): Promise<FoundPlace | null> {
       if (agent === 'claude-code') {
         const place = claudeSubagentPlace(child.path);
         if (!place) return null;
-        return { place: { layout: 'claude', name: place.name }, parentStem: place.parentStem, namedParent: place.parentStem.split('/').pop() ?? null };
+        const found: FoundPlace = { place: { layout: 'claude', name: place.name }, parentStem: place.parentStem };
+        const inImport = known.find((k) => k.path === `${place.parentStem}.jsonl`);
+        if (inImport) return { ...found, parentId: inImport.id };
+        const sessionId = place.parentStem.split('/').pop() ?? '';
+        return { ...found, parentId: (await parentBySessionId('claude-code', sessionId, child.id)) ?? undefined };
       }
       const { parentThreadId, sessionId } = await idsOf(child.id);
       if (!parentThreadId) return null;
       const place = { layout: 'codex' as const, name: sessionId ?? child.id };
-      for (const k of known) {
-        if (k.id === child.id) continue;
-        if (agents.get(k.id) === 'codex' && (await idsOf(k.id)).sessionId === parentThreadId) return { place, parentId: k.id };
-      }
-      return { place, namedParent: parentThreadId };
+      return { place, parentId: (await parentBySessionId('codex', parentThreadId, child.id)) ?? undefined };
     },
   };
 }
