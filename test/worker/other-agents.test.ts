@@ -128,6 +128,12 @@ describe.each(FILES)('%s', (name) => {
     const items = await api.readItems({ id, start: 0, end: Math.min(view.count, 500) });
     if (facts.prompt) expect(items.some((i) => i.kind === 'user' && fold(i.text).includes(start(facts.prompt as string)))).toBe(true);
 
+    // A shared Markdown copy and the stats are made from the conversion as well.
+    const md = await (await api.exportShared({ id, format: 'markdown', scope: 'session' })).blob.text();
+    if (facts.prompt) expect(fold(md)).toContain(start(facts.prompt));
+    const stats = await api.sessionStats({ id });
+    expect(stats.perModel.length).toBeGreaterThan(0);
+
     // Search reads the conversion too: a word of the first prompt finds this session.
     const word = (facts.prompt ?? '').match(/[A-Za-z]{6,}/)?.[0];
     if (word) expect((await api.search({ query: word })).sessions.map((r) => r.id)).toContain(id);
