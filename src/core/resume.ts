@@ -61,15 +61,11 @@ export function ompResumeCommand(t: Pick<ResumeTarget, 'id' | 'cwd'>): string {
   return `cd '${t.cwd.replace(/'/g, `'\\''`)}' && omp --allow-home --resume ${quote(t.id)}`;
 }
 
-/** Claude Code and Codex resume by their own session id, in the session's cwd. */
-function foreignResumeCommand(t: Pick<ResumeTarget, 'id' | 'cwd'>, agent: 'claude-code' | 'codex'): string {
-  const run = agent === 'claude-code' ? `claude --resume ${quote(t.id)}` : `codex resume ${quote(t.id)}`;
-  return t.cwd ? `cd '${t.cwd.replace(/'/g, `'\\''`)}' && ${run}` : run;
-}
-
 /** The resume commands to offer: only the writer's, or both pi's and omp's when the file does not say. */
 export function resumeCommands(t: ResumeTarget): ResumeCommand[] {
-  if (t.agent === 'claude-code' || t.agent === 'codex') return [{ agent: t.agent, command: foreignResumeCommand(t, t.agent) }];
+  // Claude Code and Codex files: the id here is their pi conversion's, not one their agent knows;
+  // they go on in pi through "Export as a pi session".
+  if (t.agent === 'claude-code' || t.agent === 'codex') return [];
   const out: ResumeCommand[] = [];
   if (t.agent !== 'omp') out.push({ agent: 'pi', command: piResumeCommand(t) });
   if (t.agent !== 'pi') out.push({ agent: 'omp', command: ompResumeCommand(t) });

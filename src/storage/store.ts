@@ -384,9 +384,10 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       return disk.blob(await existing(id));
     },
     async readConversion(id) {
-      const path = await existing(id);
+      // One look at the index (and the file's size): a pi session has no conversion.
       const s = await store.get(id);
-      return s?.piSize === undefined ? null : freshConversion(disk, id, path);
+      if (!s) throw new StoreError('not-found', `No session ${id} is stored.`);
+      return s.piSize === undefined ? null : freshConversion(disk, id, s.path);
     },
     readEnvelopes: (id) => readEnvelopeFile(disk, id),
     writeEnvelopes: (id, bytes) => writeEnvelopeFile(disk, id, bytes),
