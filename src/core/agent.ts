@@ -3,8 +3,26 @@
 // command of the agent that wrote the file.
 import type { SessionRecord } from './types.ts';
 
-/** The agent that wrote a file, when its records say so. */
-export type Agent = 'pi' | 'omp';
+/** The agent that wrote a file, when its records say so: pi or omp, or Claude Code or Codex (read through core/formats). */
+export type Agent = 'pi' | 'omp' | 'claude-code' | 'codex';
+
+/** Every agent, in the order the app lists them. */
+export const AGENTS: readonly Agent[] = ['pi', 'omp', 'claude-code', 'codex'];
+
+/** Whether a value names an agent. */
+export function isAgent(x: unknown): x is Agent {
+  return typeof x === 'string' && (AGENTS as readonly string[]).includes(x);
+}
+
+/** How the app names an agent to people. */
+export function agentLabel(agent: Agent | null | undefined): string {
+  return agent === 'claude-code' ? 'Claude Code' : agent === 'codex' ? 'Codex' : (agent ?? 'pi');
+}
+
+/** Whether the file was written by another agent than pi or omp: read through its pi conversion, never written to. */
+export function isForeignAgent(agent: Agent | null | undefined): agent is 'claude-code' | 'codex' {
+  return agent === 'claude-code' || agent === 'codex';
+}
 
 /** Entry types only omp writes (§2.1, §2.10). */
 const OMP_TYPES = new Set([
@@ -27,7 +45,7 @@ const OMP_HEADER_KEYS = ['titleSource', 'providerPromptCacheKey', 'additionalDir
  * `null` for a record both write alike (or Rho's own, which writes both tools' keys, §0.4.2).
  * `kind` is the record's place in the file as the parser classified it (`title`: omp's slot).
  */
-export function agentMark(record: Record<string, unknown>, kind: SessionRecord['kind']): Agent | null {
+export function agentMark(record: Record<string, unknown>, kind: SessionRecord['kind']): 'pi' | 'omp' | null {
   if (kind === 'title') return 'omp';
   if (kind === 'header') {
     if (OMP_HEADER_KEYS.some((k) => k in record)) return 'omp';
@@ -66,5 +84,6 @@ export function agentMark(record: Record<string, unknown>, kind: SessionRecord['
  * continues pi's files, never the other way), else pi when one carries a pi mark, else null.
  */
 export function addAgentMark(so: Agent | null, mark: Agent | null): Agent | null {
+  if (isForeignAgent(so)) return so;
   return so === 'omp' || mark === 'omp' ? 'omp' : (mark ?? so);
 }

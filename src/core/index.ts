@@ -58,7 +58,7 @@ export { toBase64 } from './base64.ts';
 // reading entries
 export { text, thinking, toolCalls, typed, attachments, noticeKind, parts, isEnvelope } from './readers.ts';
 export type { Attachment, ToolCall, NoticeKind } from './readers.ts';
-export { agentMark, addAgentMark, type Agent } from './agent.ts';
+export { agentMark, addAgentMark, agentLabel, isAgent, isForeignAgent, AGENTS, type Agent } from './agent.ts';
 export { resumeCommands, piResumeCommand, ompResumeCommand, piSessionDir, type ResumeTarget, type ResumeCommand } from './resume.ts';
 export { usage, usageTotal, addUsage, totals, ZERO_TOTALS } from './usage.ts';
 export type { SdkUsage, Totals, CostInput } from './usage.ts';

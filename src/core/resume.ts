@@ -61,8 +61,11 @@ export function ompResumeCommand(t: Pick<ResumeTarget, 'id' | 'cwd'>): string {
   return `cd '${t.cwd.replace(/'/g, `'\\''`)}' && omp --allow-home --resume ${quote(t.id)}`;
 }
 
-/** The resume commands to offer: only the writer's, or both when the file does not say. */
+/** The resume commands to offer: only the writer's, or both pi's and omp's when the file does not say. */
 export function resumeCommands(t: ResumeTarget): ResumeCommand[] {
+  // Claude Code and Codex files: the id here is their pi conversion's, not one their agent knows;
+  // they go on in pi through "Export as a pi session".
+  if (t.agent === 'claude-code' || t.agent === 'codex') return [];
   const out: ResumeCommand[] = [];
   if (t.agent !== 'omp') out.push({ agent: 'pi', command: piResumeCommand(t) });
   if (t.agent !== 'pi') out.push({ agent: 'omp', command: ompResumeCommand(t) });

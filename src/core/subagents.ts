@@ -17,7 +17,8 @@ export interface SubagentPlace {
 
 /** What a child's index record says about its parent: the link key is the entry (and tool call) that started it. */
 export interface SubagentLink {
-  layout: 'omp' | 'pi-run';
+  /** omp's and pi's layouts (subagentPlace); Claude Code's `<session>/subagents/agent-<id>.jsonl`; a Codex child (its session_meta names the parent thread). */
+  layout: 'omp' | 'pi-run' | 'claude' | 'codex';
   name: string;
   run?: number;
   /** The parent's entry that started the run (a custom message or the assistant turn with the tool call). */
@@ -55,6 +56,9 @@ export function subagentPlace(path: string, siblings: ReadonlySet<string>): Suba
 export function subagentPath(parentFile: string, link: Pick<SubagentLink, 'layout' | 'name' | 'run'>): string {
   const stem = parentFile.replace(/\.jsonl$/, '');
   const name = link.name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '-') || 'agent';
+  if (link.layout === 'claude') return `${stem}/subagents/agent-${name}.jsonl`;
+  // A Codex child sits beside its parent's rollout (it names its parent itself).
+  if (link.layout === 'codex') return `${stem.replace(/[^/]*$/, '')}rollout-${name}.jsonl`;
   return link.layout === 'pi-run' ? `${stem}/${name}/run-${link.run ?? 0}/session.jsonl` : `${stem}/${name}.jsonl`;
 }
 

@@ -1,7 +1,7 @@
 // Errors the store throws, with codes the worker passes to the page unchanged (protocol.ts ErrorCode).
 
 /** Why a store call failed. */
-export type StoreErrorCode = 'not-found' | 'conflict' | 'invalid-input' | 'storage-unavailable' | 'quota-exceeded';
+export type StoreErrorCode = 'not-found' | 'conflict' | 'invalid-input' | 'storage-unavailable' | 'quota-exceeded' | 'unsupported';
 
 /** A typed store error; the worker boundary turns it into {code, message, file?, line?}. */
 export class StoreError extends Error {

@@ -1,14 +1,16 @@
 // The library index: one small record per session, kept in one JSON file so listing 2,000
 // sessions is one read and one JSON.parse. It is only a cache of what the files say: a missing,
 // corrupt or stale index is rebuilt from the files (store.ts), so losing it loses nothing.
-import { isUsageDigest } from '../core/index.ts';
+import { isAgent, isUsageDigest } from '../core/index.ts';
 import type { SessionSummary } from './types.ts';
 
 /** Format tag and version of index.json; another value means "rebuild". */
 export const INDEX_FORMAT = 'rho-sessions-index';
 // 2: records say which agent wrote the file (`agent`).
 // 3: records carry `usage` (older records lack it, so every file is read again).
-export const INDEX_VERSION = 3;
+// 4: Claude Code and Codex files are sessions (`agent` names them, `piSize` sizes their pi conversion);
+//    version 3 listed them as not sessions, so every file is read again.
+export const INDEX_VERSION = 4;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -60,7 +62,8 @@ export function isSummary(x: unknown): x is SessionSummary {
     isUsageDigest(s.usage) &&
     num(s.problems) &&
     (s.variantOf === undefined || str(s.variantOf)) &&
-    (s.agent === undefined || s.agent === 'pi' || s.agent === 'omp')
+    (s.agent === undefined || isAgent(s.agent)) &&
+    (s.piSize === undefined || num(s.piSize))
   );
 }
 

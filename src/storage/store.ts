@@ -8,7 +8,8 @@ import { createLinks, type ParentLink } from './links.ts';
 import { withLock, withLockIfFree } from './locks.ts';
 import { BLOBS_DIR, baseId, idFromFileName, INDEX_PATH, SESSIONS_DIR, sessionPath, TRASH_DIR, variantId } from './names.ts';
 import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-index.ts';
-import { createScanner, scanSession, type SessionScan } from './scan.ts';
+import type { SessionScan } from './scan.ts';
+import { type Conversion, createAnyScanner, dropConversion, freshConversion, keepConversion } from './foreign.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
 
 /** How the store is built: its clock, who hears about changes, how long index writes are batched. */
@@ -126,6 +127,9 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       problems: d.problems,
     };
     if (d.agent) s.agent = d.agent;
+    // Another agent's file: what the pi view reads is its conversion, of this many bytes.
+    const conversion = (scan as { conversion?: Conversion }).conversion;
+    if (conversion) s.piSize = conversion.bytes.length;
     // A variant keeps the header id of the session it diverged from.
     const headerId = d.header?.id;
     const of = variantOf ?? (headerId !== undefined && headerId !== id ? headerId : undefined);
@@ -161,7 +165,25 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     cache = null;
   };
 
-  const scanPath = (path: string) => scanSession(diskChunks(disk, path));
+  // One pass over a stored file; another agent's file is converted, and the conversion kept for the pi view.
+  const scanPath = async (path: string): Promise<SessionScan> => {
+    const scanner = createAnyScanner({ file: path.slice(SESSIONS_DIR.length + 1) });
+    for await (const chunk of diskChunks(disk, path)) scanner.push(chunk);
+    return kept(path, scanner.finish());
+  };
+  const kept = async (path: string, scan: ReturnType<ReturnType<typeof createAnyScanner>['finish']>): Promise<SessionScan> => {
+    const id = idFromFileName(path.slice(SESSIONS_DIR.length + 1));
+    if (scan.conversion && scan.key && id !== null) await keepConversion(disk, id, scan.key, scan.conversion);
+    return scan;
+  };
+  // Another agent's file must never get pi's lines: appends of pi entries and rewrites are refused.
+  const refuseForeign = async (id: string) => {
+    const s = (await indexed()).get(id);
+    if (s?.piSize !== undefined) {
+      const who = s.agent === 'codex' ? 'Codex' : 'Claude Code';
+      throw new StoreError('unsupported', `Written by ${who}: read-only here. Export it as a pi session to continue it in pi.`, s.path);
+    }
+  };
 
   // Checks the index against the files. Opening compares names only (opening 2,000 files to read
   // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
@@ -361,6 +383,12 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async readFile(id) {
       return disk.blob(await existing(id));
     },
+    async readConversion(id) {
+      // One look at the index (and the file's size): a pi session has no conversion.
+      const s = await store.get(id);
+      if (!s) throw new StoreError('not-found', `No session ${id} is stored.`);
+      return s.piSize === undefined ? null : freshConversion(disk, id, s.path);
+    },
     readEnvelopes: (id) => readEnvelopeFile(disk, id),
     writeEnvelopes: (id, bytes) => writeEnvelopeFile(disk, id, bytes),
     async readBlob(sha256) {
@@ -428,13 +456,13 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const path = sessionPath(id);
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
       if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
-      const scanner = createScanner();
+      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1) });
       const size = await disk.writeNew(
         path,
         tap(chunks, (c) => scanner.push(c)),
         opts.signal,
       );
-      const scan = scanner.finish();
+      const scan = await kept(path, scanner.finish());
       opts.onScan?.(scan);
       const s = summaryOf(id, path, size, scan, now(), opts.variantOf);
       record(s, id);
@@ -450,6 +478,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
     async appendLines(id, bytes) {
       const path = await existing(id);
+      await refuseForeign(id);
       const before = await store.get(id);
       return journaled(id, path, 'append', async () => {
         const size = (await disk.size(path)) ?? 0;
@@ -466,6 +495,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
     async replace(id, chunks) {
       const path = await existing(id);
+      await refuseForeign(id);
       const before = await store.get(id);
       // writeNew swaps in a whole file: nothing to roll back, only the index to re-read after a crash.
       return journaled(id, path, 'replace', async () => {
@@ -480,6 +510,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const token = `${now()}~${path.slice(SESSIONS_DIR.length + 1)}`;
       await disk.move(path, `${TRASH_DIR}/${token}`);
       await disk.remove(envelopePath(id));
+      await dropConversion(disk, id);
       record(null, id);
       return token;
     },

@@ -2,6 +2,8 @@ import type { SubagentLink } from '../core/index.ts';
 import type { ParentLink } from './links.ts';
 import type { UsageDigest } from '../core/index.ts';
 import type { SessionScan } from './scan.ts';
+import type { Agent } from '../core/agent.ts';
+import type { Conversion } from './foreign.ts';
 
 /**
  * The store the worker works on, built once (store.ts) over a `Disk`: OPFS in the browser
@@ -41,8 +43,10 @@ export interface SessionSummary {
   problems: number;
   /** For a variant: the store id of the session it diverged from. */
   variantOf?: string;
-  /** The agent that wrote the file (pi or omp), when its records say; absent when they do not. */
-  agent?: 'pi' | 'omp';
+  /** The agent that wrote the file (pi or omp, or Claude Code or Codex), when its records say; absent when they do not. */
+  agent?: Agent;
+  /** Another agent's file (Claude Code, Codex): the size of its pi conversion, which the pi view reads (`size` stays the original's). */
+  piSize?: number;
   /** For a subagent transcript: the store id of the session that ran it (its cost counts in that parent's). */
   parentOf?: string;
   /** For a subagent transcript: its layout beside the parent and the parent's entry (tool call) that started it. */
@@ -106,6 +110,8 @@ export interface SessionStore {
   readRange(id: string, start: number, end: number): Promise<Uint8Array>;
   /** A stored session's bytes as a Blob (for export without copying into memory). */
   readFile(id: string): Promise<Blob>;
+  /** Another agent's session (Claude Code, Codex): its pi conversion, fresh against the original; null for a pi session. */
+  readConversion(id: string): Promise<Blob | null>;
   /** The session's stored envelope index (core/envelope-file.ts), or null; a cache the reader checks against the file. */
   readEnvelopes?(id: string): Promise<Uint8Array | null>;
   /** Stores the session's envelope index, replacing the one before. */
@@ -127,7 +133,11 @@ export interface SessionStore {
   /** Where sessions live in the store (module description: `dir`). */
   dir(): string;
   /** Writes a new session file from chunks (swapped in when complete) and indexes it; `onScan` gets the scan made while writing. */
-  create(id: string, chunks: ByteChunks, opts?: { variantOf?: string; signal?: AbortSignal; onScan?: (scan: SessionScan) => void }): Promise<SessionSummary>;
+  create(
+    id: string,
+    chunks: ByteChunks,
+    opts?: { variantOf?: string; signal?: AbortSignal; onScan?: (scan: SessionScan) => void; conversion?: Conversion | null },
+  ): Promise<SessionSummary>;
   /** Reads a stored session once through: digest, slim tree (for core `append`), blob refs. */
   scan(id: string): Promise<SessionScan>;
   /** Appends exact bytes (an import's extension, possibly in chunks), then re-indexes. */

@@ -1,3 +1,4 @@
+import { piView } from '../storage/pi-view.ts';
 import type { WorkerEnv } from './env.ts';
 import { createLinkedApi, type LinkedEnv } from './linked/api.ts';
 import { createLibraryApi } from './library-api.ts';
@@ -25,7 +26,10 @@ const WRITES = [
  * call context. The page sees its type only (`Api`), through client.ts.
  */
 export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
-  const index = createSearchIndexOf(env);
+  // What reads sessions as pi (the reader, search, subagent families) sees Claude Code and Codex
+  // files as their pi conversions; import, linked folders and the library's writes keep the originals.
+  const piEnv = { ...env, store: piView(env.store) };
+  const index = createSearchIndexOf(piEnv);
   const library = createLibraryApi(env);
   for (const name of WRITES) {
     const call = library[name] as (p: unknown, c: unknown) => Promise<unknown>;
@@ -38,7 +42,7 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
   const importEncrypted = share.importEncrypted;
   share.importEncrypted = (p, c) => importEncrypted(p, c).finally(() => index.syncSoon());
   // While the reader is in use, pending background indexing waits (see readerBusy).
-  const reader = createReaderApi(env) as Record<string, (p: unknown, c: unknown) => Promise<unknown>>;
+  const reader = createReaderApi(piEnv) as Record<string, (p: unknown, c: unknown) => Promise<unknown>>;
   for (const name of Object.keys(reader)) {
     const call = reader[name];
     reader[name] = (p, c) => {
@@ -49,10 +53,10 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
   return {
     ...library,
     ...(reader as ReturnType<typeof createReaderApi>),
-    ...createSubagentApi(env),
+    ...createSubagentApi(piEnv),
     ...linked,
     ...share,
-    ...createSearchApi(index, env),
+    ...createSearchApi(index, piEnv),
   };
 }
 

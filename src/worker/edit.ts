@@ -16,8 +16,17 @@ export interface EditDeps {
   randomId(): string;
 }
 
+/** Refuses writes to another agent's file (Claude Code, Codex): pi's lines must never go into it. */
+export async function assertWritable(store: SessionStore, id: string): Promise<void> {
+  const s = await store.get(id);
+  if (s?.piSize === undefined) return;
+  const who = s.agent === 'codex' ? 'Codex' : 'Claude Code';
+  throw new ApiFailure('unsupported', `Written by ${who}: read-only here. Export it as a pi session to continue it in pi.`, s.path);
+}
+
 /** Appends entries after the session's leaf; returns the new summary. */
 export async function appendEntries(store: SessionStore, id: string, bodies: EntryBody[], deps: EditDeps): Promise<SessionSummary> {
+  await assertWritable(store, id);
   const scan = await store.scan(id);
   let session = openSession(scan.tree as unknown as ParsedSession, { now: () => deps.now(), randomId: () => deps.randomId() });
   const parts: Uint8Array[] = [];
@@ -55,6 +64,7 @@ export function serializeTitleSlot(title: string, source: 'auto' | 'user', updat
 
 /** Renames a session: appends session_info (pi) and title_change (omp), then updates omp's slot if any. */
 export async function renameStored(store: SessionStore, id: string, title: string, deps: EditDeps): Promise<SessionSummary> {
+  await assertWritable(store, id);
   const clean = title.trim();
   const before = await store.scan(id);
   const previousTitle = before.digest.title ?? undefined;

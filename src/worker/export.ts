@@ -14,6 +14,9 @@ const encoder = new TextEncoder();
 
 /** The name an exported session file takes: pi's `<timestamp>_<id>.jsonl` (a variant keeps its store id). */
 export function exportName(s: SessionSummary): string {
+  // Another agent's original keeps that agent's kind of name (Claude Code: `<id>.jsonl`; Codex: `rollout-<time>-<id>.jsonl`).
+  if (s.agent === 'claude-code') return `${s.id.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '-')}.jsonl`;
+  if (s.agent === 'codex') return `rollout-${s.created.slice(0, 19).replace(/:/g, '-')}-${s.id.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '-')}.jsonl`;
   return piFileName(s.id, s.created);
 }
 

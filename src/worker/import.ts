@@ -4,7 +4,9 @@
 // prefix of the stored → kept-newer; diverged → kept beside it as a variant. Nothing is dropped.
 import { readHeader, type Problem } from '../core/index.ts';
 import { binaryKind } from '../core/magic.ts';
+import { detectFormat } from '../core/formats/index.ts';
 import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
+import { type Conversion, convert, HEAD_BYTES } from '../storage/foreign.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
 import { ApiFailure } from './protocol.ts';
@@ -116,7 +118,23 @@ function rejection(name: string, problem: Problem | undefined, blob: Blob, head:
 /** Imports one blob that should hold a session text. */
 export async function importSessionBlob(name: string, blob: Blob, ctx: ImportContext): Promise<ImportItem & { refs?: Set<string> }> {
   const { store, signal } = ctx;
-  const { found, head } = await headOf(blob);
+  const read = await headOf(blob);
+  const head = read.head;
+  let found = read.found;
+  // Claude Code and Codex files, told by their content: the session is their pi conversion's
+  // (its header id is the store id), the bytes stored are theirs.
+  let conversion: Conversion | null = null;
+  if (!found.header && detectFormat(head.subarray(0, HEAD_BYTES)) !== 'pi') {
+    conversion = convert(new Uint8Array(await blob.arrayBuffer()), name);
+    if (conversion) {
+      found = readHeader(conversion.bytes);
+      if (!found.header) {
+        const first = conversion.problems.find((p) => p.severity === 'error') ?? conversion.problems[0];
+        const who = conversion.format === 'codex' ? 'Codex' : 'Claude Code';
+        return { name, outcome: 'rejected', reason: `not a readable ${who} session: ${first?.message ?? 'no session in it'}`, line: first?.line ?? 1 };
+      }
+    }
+  }
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) {
     // An age file that came without its .age name (the page asks for a password only by the name).
     if (isAge(head)) return { name, outcome: 'rejected', reason: 'encrypted (age): name it .age and import it again to be asked for its password' };
@@ -156,6 +174,7 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
       const created = await store.create(id, chunks(), {
         variantOf: main ? headerId : undefined,
         signal,
+        conversion,
         onScan: (s) => {
           refs = s.blobRefs;
           first = s.digest.firstProblem;

@@ -1,8 +1,11 @@
 import { uuidv7From } from '../core/index.ts';
+import { isForeignAgent } from '../core/index.ts';
 import { StoreError } from '../storage/errors.ts';
+import { piFileName } from '../storage/names.ts';
+import { piView } from '../storage/pi-view.ts';
 import type { SessionSummary } from '../storage/types.ts';
 import type { WorkerEnv } from './env.ts';
-import { appendEntries, renameStored } from './edit.ts';
+import { appendEntries, assertWritable, renameStored } from './edit.ts';
 import { exportBranchChunks, exportBundleBlob, exportName, forkChunks } from './export.ts';
 import { importAll, type ImportReport, type IncomingFile } from './import.ts';
 import { ApiFailure, type CallContext } from './protocol.ts';
@@ -23,6 +26,13 @@ const PROGRESS_EVERY = 100;
 /** The library half of the worker API: import, list, search, export, delete, rename, label, fork. */
 export function createLibraryApi(env: WorkerEnv) {
   const { store } = env;
+  // Exports for people, forks and branches read sessions as pi (another agent's file: its conversion).
+  const pi = piView(store);
+  const mustGetPi = async (id: string): Promise<SessionSummary> => {
+    const s = await pi.get(id);
+    if (!s) throw new ApiFailure('not-found', `No session ${id} is stored.`);
+    return s;
+  };
 
   const mustGet = async (id: string): Promise<SessionSummary> => {
     const s = await store.get(id);
@@ -121,6 +131,7 @@ export function createLibraryApi(env: WorkerEnv) {
     /** Labels an entry (appends a `label` entry; an empty label clears it). */
     async labelEntry(params: { id: string; entryId: string; label: string }, _ctx?: CallContext): Promise<void> {
       await store.withWriteLock(params.id, async () => {
+        await assertWritable(store, params.id);
         const scan = await store.scan(params.id);
         if (!scan.tree.byId.has(params.entryId)) throw new ApiFailure('not-found', `No entry ${params.entryId} in this session.`);
         const label = params.label.trim();
@@ -138,10 +149,10 @@ export function createLibraryApi(env: WorkerEnv) {
 
     /** A new session holding the branch that ends at `leafId`. */
     async forkBranch(params: { id: string; leafId?: string }, _ctx?: CallContext): Promise<SessionSummary> {
-      const source = await mustGet(params.id);
+      const source = await mustGetPi(params.id);
       const now = env.now();
       const fresh = { id: uuidv7From(now.getTime(), env.randomId), timestamp: now.toISOString() };
-      const s = await store.withWriteLock(fresh.id, async () => store.create(fresh.id, await forkChunks(store, source, params.leafId, fresh)));
+      const s = await store.withWriteLock(fresh.id, async () => store.create(fresh.id, await forkChunks(pi, source, params.leafId, fresh)));
       await store.flush();
       return s;
     },
@@ -152,11 +163,22 @@ export function createLibraryApi(env: WorkerEnv) {
       return { name: exportName(s), blob: await store.readFile(params.id) };
     },
 
+    /**
+     * A Claude Code or Codex session as a pi v3 file (its conversion, the whole tree), named as pi
+     * names session files, so `pi --session <file>` continues it. The original stays as it was.
+     */
+    async exportPiSession(params: { id: string }, _ctx?: CallContext): Promise<{ name: string; blob: Blob }> {
+      const s = await mustGet(params.id);
+      const blob = await store.readConversion(params.id);
+      if (!blob || !isForeignAgent(s.agent)) throw new ApiFailure('invalid-input', 'This session is a pi session already: export it as it is.');
+      return { name: piFileName(s.id.replace(/~\d+$/, ''), s.created), blob: new Blob([blob], { type: 'application/x-ndjson' }) };
+    },
+
     /** The active branch (or the one ending at leafId) as a linear JSONL session. */
     async exportBranch(params: { id: string; leafId?: string }, ctx: CallContext = noContext): Promise<{ name: string; blob: Blob }> {
-      const s = await mustGet(params.id);
-      const { blob } = await store.spool(await exportBranchChunks(store, s, params.leafId), ctx.signal);
-      return { name: exportName(s).replace(/\.jsonl$/, '.branch.jsonl'), blob: new Blob([blob], { type: 'application/x-ndjson' }) };
+      const s = await mustGetPi(params.id);
+      const { blob } = await store.spool(await exportBranchChunks(pi, s, params.leafId), ctx.signal);
+      return { name: piFileName(s.id, s.created).replace(/\.jsonl$/, '.branch.jsonl'), blob: new Blob([blob], { type: 'application/x-ndjson' }) };
     },
 
     /**
@@ -168,17 +190,17 @@ export function createLibraryApi(env: WorkerEnv) {
       params: { id: string; leafId?: string; branch?: boolean; passphrase?: string },
       ctx: CallContext = noContext,
     ): Promise<{ name: string; blob: Blob }> {
-      const s = await mustGet(params.id);
+      const s = await mustGetPi(params.id);
       const bytes = params.branch
-        ? new Uint8Array(await (await store.spool(await exportBranchChunks(store, s, params.leafId), ctx.signal)).blob.arrayBuffer())
-        : await store.readBytes(params.id);
+        ? new Uint8Array(await (await store.spool(await exportBranchChunks(pi, s, params.leafId), ctx.signal)).blob.arrayBuffer())
+        : await pi.readBytes(params.id);
       const { buildHtmlPage } = await import('./share/html-page.ts');
       const blob = await buildHtmlPage(bytes, {
         title: s.title || 'Session',
         leafId: params.branch ? undefined : params.leafId,
         passphrase: params.passphrase,
       });
-      return { name: exportName(s).replace(/\.jsonl$/, params.branch ? '.branch.html' : '.html'), blob };
+      return { name: piFileName(s.id, s.created).replace(/\.jsonl$/, params.branch ? '.branch.html' : '.html'), blob };
     },
 
     /** A zip bundle of sessions (all when ids is absent) with the omp blobs they refer to. */

@@ -39,7 +39,7 @@ const WIDTH = 12;
 const ROW = WIDTH + 1;
 
 /** Which coding agent wrote a session (the core's agentMark decides; unknown counts as pi). */
-export type UsageAgent = 'pi' | 'omp';
+export type UsageAgent = 'pi' | 'omp' | 'claude-code' | 'codex';
 
 /** A session's usage for the index. */
 export interface UsageDigest {
@@ -178,7 +178,7 @@ export function isUsageDigest(x: unknown): x is UsageDigest {
   if (!isObject(x)) return false;
   const buckets = (v: unknown) => Array.isArray(v) && v.every((b) => Array.isArray(b) && b.length === WIDTH && b.every((n) => typeof n === 'number'));
   return (
-    (x.agent === 'pi' || x.agent === 'omp') &&
+    (x.agent === 'pi' || x.agent === 'omp' || x.agent === 'claude-code' || x.agent === 'codex') &&
     Array.isArray(x.models) &&
     x.models.every((m) => typeof m === 'string') &&
     typeof x.start === 'number' &&

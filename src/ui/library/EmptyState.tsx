@@ -19,8 +19,9 @@ export function EmptyState() {
     <section class="empty card" aria-labelledby="empty-title">
       <h2 id="empty-title">Your library is empty</h2>
       <p>
-        Rho Sessions keeps the sessions of the <strong>pi</strong> and <strong>omp</strong> coding agents (their <code>.jsonl</code> files) on this device and
-        lets you read them anywhere, offline: every message, tool call, branch and cost. Nothing leaves the device.
+        Rho Sessions keeps the sessions of the <strong>pi</strong> and <strong>omp</strong> coding agents (their <code>.jsonl</code> files), and reads{' '}
+        <strong>Claude Code</strong>’s and <strong>Codex</strong>’s (<code>~/.claude/projects/</code>, <code>~/.codex/sessions/</code>), on this device and lets
+        you read them anywhere, offline: every message, tool call, branch and cost. Nothing leaves the device.
       </p>
       <button type="button" class="primary" disabled={busy.value} onClick={openSample}>
         Open the sample session

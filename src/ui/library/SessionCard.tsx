@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { Fragment } from 'preact';
+import { agentLabel, isForeignAgent } from '../../core/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
 import { renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
@@ -62,6 +63,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
               <span class={breaks ? 'fact long' : 'fact'}>{fact}</span>
             </Fragment>
           ))}
+          {isForeignAgent(session.agent) && <span class="badge agent">{agentLabel(session.agent)}</span>}
           {session.variantOf && <span class="badge">variant</span>}
           {subagentCounts.value.has(session.id) && <span class="badge">{plural(subagentCounts.value.get(session.id) ?? 0, 'subagent')}</span>}
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}

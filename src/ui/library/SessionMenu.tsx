@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { agentLabel, isForeignAgent } from '../../core/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
-import { copyResumeCommand, exportActiveBranch, exportOne, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
+import { copyResumeCommand, exportActiveBranch, exportOne, exportPiSession, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
 import { deleteSessions } from '../models/library.ts';
 import { displayTitle } from '../models/format.ts';
 import { openShare } from '../share/share-model.ts';
@@ -18,6 +19,8 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
     void fn();
   };
   const targets = exportTargets();
+  // Claude Code and Codex files are never written to: no rename; they can be exported as pi sessions.
+  const foreign = isForeignAgent(session.agent);
   return (
     <details class="menu" ref={details} onToggle={() => keepOnScreen(details.current)}>
       <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
@@ -27,6 +30,11 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
             {TARGET_LABEL[t]}
           </button>
         ))}
+        {foreign && (
+          <button type="button" onClick={act(() => exportPiSession(session.id, targets.includes('share') ? 'share' : 'download'))}>
+            Export as a pi session
+          </button>
+        )}
         <button type="button" onClick={act(() => openShare({ id: session.id, title: displayTitle(session) }))}>
           Share a copy…
         </button>
@@ -35,12 +43,14 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
         </button>
         {resumeCommands(session).map(({ agent, command }) => (
           <button type="button" key={agent} title={command} onClick={act(() => copyResumeCommand(command))}>
-            Copy {agent} resume command
+            Copy {agentLabel(agent as SessionSummary['agent'])} resume command
           </button>
         ))}
-        <button type="button" onClick={act(onRename)}>
-          Rename
-        </button>
+        {!foreign && (
+          <button type="button" onClick={act(onRename)}>
+            Rename
+          </button>
+        )}
         <button type="button" class="danger" onClick={act(() => deleteSessions([session.id]))}>
           Delete
         </button>

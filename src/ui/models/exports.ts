@@ -21,6 +21,11 @@ export function exportActiveBranch(id: string, target: ExportTarget, leafId?: st
   return deliver(() => library.exportBranch({ id, leafId }), target);
 }
 
+/** Exports a Claude Code or Codex session as a pi session file (its conversion), which `pi --session` continues. */
+export function exportPiSession(id: string, target: ExportTarget): Promise<void> {
+  return deliver(() => library.exportPiSession({ id }), target);
+}
+
 /** Exports the one-file web page of a session: the whole file opening on leafId, or (branch) only the branch ending there. */
 export function exportHtmlPage(id: string, target: ExportTarget, options: { leafId?: string; branch?: boolean } = {}): Promise<void> {
   showToast('Preparing the web page…');

@@ -14,6 +14,7 @@ import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
 import { StatsPanel } from './StatsPanel.tsx';
 import { ParentBanner } from './Subagents.tsx';
+import { agentLabel } from '../../core/agent.ts';
 import { Tree } from './Tree.tsx';
 import { VirtualList } from './VirtualList.tsx';
 import { ImageViewer } from './viewer/ImageViewer.tsx';
@@ -172,6 +173,12 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions 
           </button>
           {actions}
         </div>
+        {model.readOnly.value && (
+          <p class="rd-foreign" role="note">
+            <span class="badge agent">{agentLabel(model.family.value?.self?.agent)}</span> Written by {agentLabel(model.family.value?.self?.agent)} — read-only
+            here; Export as a pi session to continue it in pi.
+          </p>
+        )}
         <div class="rd-toolbar">
           <div role="tablist" aria-label="Views" class="rd-tabs">
             {TABS.map(([key, label, short]) => (

@@ -1,4 +1,5 @@
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
+import { isForeignAgent } from '../../core/agent.ts';
 import {
   VIEW_PAGE,
   type BranchImage,
@@ -71,6 +72,8 @@ export function createReaderModel(id: string) {
   const stats = signal<StatsView | null>(null);
   /** The session's parent and subagent transcripts (null until read, or when the worker has no such call). */
   const family = signal<SessionFamily | null>(null);
+  /** A Claude Code or Codex session: shown from its pi conversion and never written to (no labels). */
+  const readOnly = computed(() => isForeignAgent(family.value?.self?.agent));
   /** The list's identity: a new branch or filter makes a new list; rows added live keep it. */
   const listKey = signal('');
   /** Rows that arrived live while the reader was scrolled up (the "N new" pill), and where they start. */
@@ -405,6 +408,7 @@ export function createReaderModel(id: string) {
     context,
     stats,
     family,
+    readOnly,
     listKey,
     fresh,
     topIndex,

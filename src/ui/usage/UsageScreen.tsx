@@ -1,3 +1,4 @@
+import { type Agent, agentLabel } from '../../core/agent.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { addSums, emptySums, type UsageGroup, type UsageScope } from '../../core/library-usage/index.ts';
 import { displayTitle, projectName } from '../models/format.ts';
@@ -93,7 +94,7 @@ export function UsageScreen({ day }: { day?: string }) {
         <Breakdown groups={r.projects} name={(g) => <span title={g.key}>{projectName(g.key)}</span>} />
       </Section>
       <Section id="usage-agents" title="Per agent" scope={scopeText}>
-        <Breakdown groups={r.agents} name={(g) => <span>{g.key}</span>} />
+        <Breakdown groups={r.agents} name={(g) => <span>{agentLabel(g.key as Agent)}</span>} />
       </Section>
     </main>
   );

@@ -4,6 +4,7 @@
 import type { Choice } from '../../core/share/hits.ts';
 import type { MarkdownOptions } from '../../core/share/markdown.ts';
 import type { StripOptions } from '../../core/share/strip.ts';
+import { piView } from '../../storage/pi-view.ts';
 import type { SessionSummary } from '../../storage/types.ts';
 import type { WorkerEnv } from '../env.ts';
 import { importAll, type ImportReport } from '../import.ts';
@@ -42,8 +43,10 @@ const noContext: CallContext = { signal: new AbortController().signal, progress:
 /** The share half of the worker API. */
 export function createShareApi(env: WorkerEnv) {
   const { store } = env;
+  // Shares read sessions as pi (a Claude Code or Codex file is shared as its pi conversion).
+  const pi = piView(store);
   const mustGet = async (id: string): Promise<SessionSummary> => {
-    const s = await store.get(id);
+    const s = await pi.get(id);
     if (!s) throw new ApiFailure('not-found', `No session ${id} is stored.`);
     return s;
   };
@@ -53,7 +56,7 @@ export function createShareApi(env: WorkerEnv) {
     async reviewShare(params: { id: string; scope: Scope; leafId?: string }, ctx: CallContext = noContext): Promise<Review> {
       const s = await mustGet(params.id);
       const { reviewStored } = await work();
-      return reviewStored(store, s, params, ctx);
+      return reviewStored(pi, s, params, ctx);
     },
 
     /** The formats this build can make (the HTML page comes from its own module). */
@@ -65,7 +68,7 @@ export function createShareApi(env: WorkerEnv) {
     async exportShared(params: ShareRequest, ctx: CallContext = noContext): Promise<{ name: string; blob: Blob; stats: CleanStats }> {
       const s = await mustGet(params.id);
       const { makeShared } = await work();
-      return makeShared(store, s, params, ctx);
+      return makeShared(pi, s, params, ctx);
     },
 
     /** Imports age files with their password: all are decrypted first, so a wrong password stores nothing. */

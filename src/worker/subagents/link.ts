@@ -1,6 +1,9 @@
 // Subagent transcripts found in an import (a folder, a zip bundle, a linked folder) are stored as
 // children of their parent: the child's index record names the parent and the entry that started it.
-import { findSubagentStart, parentIdFromStem, parse, subagentPlace, type Entry } from '../../core/index.ts';
+import { claudeSubagentPlace, sourceIds } from '../../core/formats/sources.ts';
+import { findSubagentStart, parentIdFromStem, parse, subagentPlace, type Entry, type SubagentLink } from '../../core/index.ts';
+import { HEAD_BYTES } from '../../storage/foreign.ts';
+import { piView } from '../../storage/pi-view.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
 
 /** A stored file of an import: the path it came with and the store id it got. */
@@ -24,25 +27,33 @@ export async function linkSubagents(
   const idOf = new Map(known.map((s) => [s.path, s.id]));
   const entriesOf = new Map<string, readonly Entry[]>();
   const linked = new Map<string, string>();
+  // The parent's entries are read as pi (a Claude Code or Codex parent: its conversion).
+  const pi = piView(store);
+  // Which agent wrote each file, from the index (no file is opened for it).
+  const agents = new Map<string, SessionSummary['agent']>();
+  if (stored.some((c) => !subagentPlace(c.path, paths))) for (const s of await store.list()) agents.set(s.id, s.agent);
+  const foreign = createForeignParents(store, known, agents);
   for (const child of stored) {
     signal?.throwIfAborted();
-    const place = subagentPlace(child.path, paths);
-    if (!place) continue;
-    let parentId = idOf.get(`${place.parentStem}.jsonl`) ?? null;
+    const agent = agents.get(child.id);
+    const found = agent === 'claude-code' || agent === 'codex' ? await foreign.placeOf(child, agent) : pathPlace(child, paths);
+    if (!found) continue;
+    const summary = await store.get(child.id);
+    if (!summary) continue;
+    const { place } = found;
+    let parentId = found.parentId ?? idOf.get(`${found.parentStem}.jsonl`) ?? null;
     if (!parentId) {
-      const named = parentIdFromStem(place.parentStem);
+      const named = found.namedParent;
       parentId = named && (await store.get(named)) ? named : null;
     }
     if (!parentId || parentId === child.id) continue;
-    const summary = await store.get(child.id);
-    if (!summary) continue;
     if (summary.parentOf === parentId && summary.subagent?.name === place.name) {
       linked.set(child.id, parentId);
       continue;
     }
     let entries = entriesOf.get(parentId);
     if (!entries) {
-      entries = parse(await store.readBytes(parentId), { validate: false }).entries;
+      entries = parse(await pi.readBytes(parentId), { validate: false }).entries;
       entriesOf.set(parentId, entries);
     }
     const start = findSubagentStart(entries, { name: place.name, started: summary.created });
@@ -53,6 +64,66 @@ export async function linkSubagents(
     linked.set(child.id, parentId);
   }
   return linked;
+}
+
+/** Where a child was found: its layout and name, and its parent by store id, by the parent file's path, or by a store id its folder names. */
+interface FoundPlace {
+  place: Pick<SubagentLink, 'layout' | 'name' | 'run'>;
+  parentId?: string;
+  parentStem?: string;
+  namedParent?: string | null;
+}
+
+/** pi's and omp's layouts, told by the path. */
+function pathPlace(child: StoredPath, paths: ReadonlySet<string>): FoundPlace | null {
+  const place = subagentPlace(child.path, paths);
+  return place ? { place, parentStem: place.parentStem, namedParent: parentIdFromStem(place.parentStem) } : null;
+}
+
+/**
+ * Claude Code's and Codex's children. Claude Code: by the path (`<session>/subagents/agent-<id>.jsonl`
+ * beside `<session>.jsonl`, whose name is the session id). Codex: by the content (a spawned child's
+ * session_meta names its parent thread). A parent not in the same import is the stored file of that
+ * agent whose own first records carry that session id (its store id is its conversion's, which may differ).
+ */
+function createForeignParents(store: SessionStore, known: StoredPath[], agents: ReadonlyMap<string, SessionSummary['agent']>) {
+  const heads = new Map<string, ReturnType<typeof sourceIds>>();
+  const idsOf = async (id: string) => {
+    let ids = heads.get(id);
+    if (!ids) {
+      ids = sourceIds(await store.readRange(id, 0, HEAD_BYTES));
+      heads.set(id, ids);
+    }
+    return ids;
+  };
+  // The file of `agent` whose session id is `sessionId` and that is no subagent itself: this import's first, then the library's.
+  const parentBySessionId = async (agent: 'claude-code' | 'codex', sessionId: string, childId: string): Promise<string | null> => {
+    const seen = new Set<string>([childId]);
+    for (const id of [...known.map((k) => k.id), ...agents.keys()]) {
+      if (seen.has(id) || agents.get(id) !== agent) continue;
+      seen.add(id);
+      const ids = await idsOf(id);
+      if (ids.sessionId === sessionId && ids.agentId === null && ids.parentThreadId === null) return id;
+    }
+    return null;
+  };
+  return {
+    async placeOf(child: StoredPath, agent: 'claude-code' | 'codex'): Promise<FoundPlace | null> {
+      if (agent === 'claude-code') {
+        const place = claudeSubagentPlace(child.path);
+        if (!place) return null;
+        const found: FoundPlace = { place: { layout: 'claude', name: place.name }, parentStem: place.parentStem };
+        const inImport = known.find((k) => k.path === `${place.parentStem}.jsonl`);
+        if (inImport) return { ...found, parentId: inImport.id };
+        const sessionId = place.parentStem.split('/').pop() ?? '';
+        return { ...found, parentId: (await parentBySessionId('claude-code', sessionId, child.id)) ?? undefined };
+      }
+      const { parentThreadId, sessionId } = await idsOf(child.id);
+      if (!parentThreadId) return null;
+      const place = { layout: 'codex' as const, name: sessionId ?? child.id };
+      return { place, parentId: (await parentBySessionId('codex', parentThreadId, child.id)) ?? undefined };
+    },
+  };
 }
 
 /** The children of a session in the store's list, in the order they started. */
