@@ -227,6 +227,79 @@ export function decodeEnvelopeIndex(
   }
 }
 
+/** The per-entry arrays of an index being grown by appended lines (copies: the index they came from is not changed). */
+export interface GrowingEntries {
+  types: (string | undefined)[];
+  ids: (string | undefined)[];
+  parentIds: (string | null | undefined)[];
+  lines: number[];
+  starts: number[];
+  ends: number[];
+  lineCount: number;
+}
+
+/** Copies of an index's per-entry arrays, to grow. */
+export function growingEntries(index: EnvelopeIndex): GrowingEntries {
+  const { types, ids, parentIds, lines, starts, ends, lineCount } = index;
+  return { types: types.slice(), ids: ids.slice(), parentIds: parentIds.slice(), lines: lines.slice(), starts: starts.slice(), ends: ends.slice(), lineCount };
+}
+
+/**
+ * Adds the entry lines of `bytes` (whole lines, the last ending in "\n"; file offset `base`) to
+ * `into`; false when one is not a plain entry line whose envelope the scanner decides, i.e. one
+ * the full scan might read another way (then `into` is partly grown and must be dropped).
+ */
+export function addPlainLines(into: GrowingEntries, bytes: Uint8Array, base: number): boolean {
+  let pos = 0;
+  while (pos < bytes.length) {
+    // Only what the full scan would read the same way: a plain line, its envelope decided by the scanner.
+    if (bytes[pos] !== 123) return false;
+    const checked = checkLine(bytes, pos, bytes.length);
+    const status = checked % 4;
+    const stop = (checked - status) / 4;
+    if (status === NOT_PLAIN || stop >= bytes.length) return false;
+    const end = bytes[stop] === 10 ? stop : bytes[stop] === 13 && bytes[stop + 1] === 10 ? stop + 1 : -1;
+    if (end < 0) return false;
+    const scanned = scanCheckedLine(bytes, pos, stop, status);
+    if (scanned === null || scanned.type === 'session') return false;
+    into.lineCount++;
+    into.types.push(scanned.type);
+    into.ids.push(scanned.id);
+    into.parentIds.push(scanned.parentId);
+    into.lines.push(into.lineCount);
+    into.starts.push(base + pos);
+    into.ends.push(base + end);
+    pos = end + 1;
+  }
+  return true;
+}
+
+/** Whether lines appended to the session `index` describes can be indexed by `addPlainLines` (a v2+ session whose bytes end in "\n"). */
+export function growable(index: EnvelopeIndex, lastByte: number): boolean {
+  return index.isSession && index.header !== null && index.version >= 2 && lastByte === 10 && index.size > 0;
+}
+
+/** `index` with the entries of `grown` (now `size` bytes): its tree and tree problems computed again. */
+export function grownIndex(index: EnvelopeIndex, grown: GrowingEntries, size: number, read: (start: number, end: number) => Uint8Array): EnvelopeIndex {
+  const treeProblems = new Set(treeOf(index).problems.map(problemKey));
+  const { lineCount, ...entries } = grown;
+  return assemble(
+    {
+      file: index.file,
+      size,
+      isSession: index.isSession,
+      header: index.header,
+      titleSlot: index.titleSlot,
+      version: index.version,
+      headRecords: index.headRecords,
+      ...entries,
+      problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
+      lineCount,
+    },
+    read,
+  );
+}
+
 /**
  * The index of the session after `tail` (the bytes appended at `index.size`) was appended, without
  * reading the rest again; null when the tail is not a run of plain entry lines each ending in "\n",
@@ -239,54 +312,8 @@ export function extendEnvelopeIndex(
   tail: Uint8Array,
   read: (start: number, end: number) => Uint8Array,
 ): EnvelopeIndex | null {
-  if (!index.isSession || index.header === null || index.version < 2 || lastByte !== 10 || index.size === 0) return null;
-  const types = index.types.slice();
-  const ids = index.ids.slice();
-  const parentIds = index.parentIds.slice();
-  const lines = index.lines.slice();
-  const starts = index.starts.slice();
-  const ends = index.ends.slice();
-  let lineCount = index.lineCount;
-  let pos = 0;
-  while (pos < tail.length) {
-    // Only what the full scan would read the same way: a plain line, its envelope decided by the scanner.
-    if (tail[pos] !== 123) return null;
-    const checked = checkLine(tail, pos, tail.length);
-    const status = checked % 4;
-    const stop = (checked - status) / 4;
-    if (status === NOT_PLAIN || stop >= tail.length) return null;
-    const end = tail[stop] === 10 ? stop : tail[stop] === 13 && tail[stop + 1] === 10 ? stop + 1 : -1;
-    if (end < 0) return null;
-    const scanned = scanCheckedLine(tail, pos, stop, status);
-    if (scanned === null || scanned.type === 'session') return null;
-    lineCount++;
-    types.push(scanned.type);
-    ids.push(scanned.id);
-    parentIds.push(scanned.parentId);
-    lines.push(lineCount);
-    starts.push(index.size + pos);
-    ends.push(index.size + end);
-    pos = end + 1;
-  }
-  const treeProblems = new Set(treeOf(index).problems.map(problemKey));
-  return assemble(
-    {
-      file: index.file,
-      size: index.size + tail.length,
-      isSession: index.isSession,
-      header: index.header,
-      titleSlot: index.titleSlot,
-      version: index.version,
-      headRecords: index.headRecords,
-      types,
-      ids,
-      parentIds,
-      lines,
-      starts,
-      ends,
-      problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
-      lineCount,
-    },
-    read,
-  );
+  if (!growable(index, lastByte)) return null;
+  const grown = growingEntries(index);
+  if (!addPlainLines(grown, tail, index.size)) return null;
+  return grownIndex(index, grown, index.size + tail.length, read);
 }
