@@ -7,7 +7,7 @@ import type { EnvelopeIndex } from './envelopes.ts';
 import { checkTree } from './tree.ts';
 import type { Header, Problem, SessionRecord, TitleSlot } from './types.ts';
 
-const MAGIC = 'RHOENV1\n';
+const MAGIC = 'RHOENV2\n';
 /** Bytes at the start and at the end of the covered part of the session kept in the file, to tell an append from other bytes. */
 export const FINGERPRINT_BYTES = 64;
 
@@ -33,11 +33,29 @@ interface Meta {
 /** Magic, then the meta's length and the checksum of everything after them (u32 each, little-endian). */
 const HEAD = MAGIC.length + 8;
 
-/** FNV-1a over bytes: a damaged index (a flipped bit in an offset) must be refused, not read. */
+/**
+ * FNV-1a style over 32-bit words (then the last bytes): a damaged index (a flipped bit in an
+ * offset) must be refused, not read. Each step is a bijection of the running hash, so any one
+ * changed word changes the result; a word at a time is 4× fewer steps than bytes (RHOENV1 hashed bytes).
+ */
 function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  // Words need 4-byte alignment: an unaligned view is copied (the same bytes give the same hash).
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  const words = bytes.length >>> 2;
+  if (words) {
+    const w = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
+    for (let i = 0; i < words; i++) h = Math.imul(h ^ w[i], 0x01000193);
+  }
+  for (let i = words * 4; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   return h >>> 0;
+}
+
+/** A plain array of the numbers (Array.from on a typed array is several times slower than this loop). */
+function plain(numbers: Float64Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < numbers.length; i++) out.push(numbers[i]);
+  return out;
 }
 
 /** Per entry: line, start, end and parent as float64, then the type's code as uint16. */
@@ -195,11 +213,16 @@ export function decodeEnvelopeIndex(
       else if (ref === PARENT_OTHER && typeof meta.otherParents[i] === 'string') parentIds[i] = meta.otherParents[i];
       else return null;
     }
-    const lines = Array.from(numbers.subarray(0, count));
-    const starts = Array.from(numbers.subarray(count, count * 2));
-    const ends = Array.from(numbers.subarray(count * 2, count * 3));
-    const types = Array.from(codes, (c) => (c === 0 ? undefined : meta.typeNames[c - 1]));
-    if (types.some((t, i) => t === undefined && codes[i] !== 0)) return null;
+    const lines = plain(numbers.subarray(0, count));
+    const starts = plain(numbers.subarray(count, count * 2));
+    const ends = plain(numbers.subarray(count * 2, count * 3));
+    const types: (string | undefined)[] = [];
+    for (let i = 0; i < count; i++) {
+      const c = codes[i];
+      const type = c === 0 ? undefined : meta.typeNames[c - 1];
+      if (type === undefined && c !== 0) return null;
+      types.push(type);
+    }
     for (let i = 0; i < count; i++) if (!(starts[i] >= 0 && ends[i] >= starts[i] && ends[i] <= meta.size && lines[i] >= 1)) return null;
     const index = assemble(
       {
