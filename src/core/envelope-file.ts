@@ -21,8 +21,8 @@ interface Meta {
   version: number;
   headRecords: SessionRecord[];
   typeNames: string[];
-  /** 0 stands for undefined (JSON has none). */
-  ids: (string | 0)[];
+  /** Every id, one after another (their lengths, -1 for none, are in the binary part): one string parses far faster than 20,000. */
+  idText: string;
   /** Parents that are no entry's id (orphans), by position; the others are stored as their parent's position. */
   otherParents: Record<string, string>;
   /** The problems of lines and of the header; those of the tree are computed again on load. */
@@ -58,8 +58,8 @@ function plain(numbers: Float64Array): number[] {
   return out;
 }
 
-/** Per entry: line, start, end and parent as float64, then the type's code as uint16. */
-const ENTRY_BYTES = 4 * 8 + 2;
+/** Per entry: line, start, end and parent as float64, then its id's length as int32, then the type's code as uint16. */
+const ENTRY_BYTES = 4 * 8 + 4 + 2;
 /** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
 const PARENT_NULL = -1;
 const PARENT_NONE = -2;
@@ -135,7 +135,7 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
     version: index.version,
     headRecords: index.headRecords,
     typeNames,
-    ids: index.ids.map((id) => id ?? 0),
+    idText: index.ids.map((id) => id ?? '').join(''),
     otherParents,
     problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
     lineCount: index.lineCount,
@@ -150,7 +150,9 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
   numbers.set(index.starts, count);
   numbers.set(index.ends, count * 2);
   numbers.set(parents, count * 3);
-  new Uint8Array(out.buffer, numbersAt + count * 32, count * 2).set(new Uint8Array(codes.buffer));
+  const idLengths = new Int32Array(out.buffer, numbersAt + count * 32, count);
+  for (let i = 0; i < count; i++) idLengths[i] = index.ids[i]?.length ?? -1;
+  new Uint8Array(out.buffer, numbersAt + count * 36, count * 2).set(new Uint8Array(codes.buffer));
   const view = new DataView(out.buffer);
   view.setUint32(MAGIC.length, json.length, true);
   view.setUint32(MAGIC.length + 4, checksum(out.subarray(HEAD)), true);
@@ -196,11 +198,22 @@ export function decodeEnvelopeIndex(
     const count = meta.count;
     const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
     if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
-    if (!Array.isArray(meta.ids) || meta.ids.length !== count || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
+    if (typeof meta.idText !== 'string' || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
     // Copied out: the file's buffer need not be 8-byte aligned where the numbers start.
     const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
-    const codes = new Uint16Array(file.slice(numbersAt + count * 32).buffer);
-    const ids = meta.ids.map((id) => (id === 0 ? undefined : id));
+    const idLengths = new Int32Array(file.slice(numbersAt + count * 32, numbersAt + count * 36).buffer);
+    const codes = new Uint16Array(file.slice(numbersAt + count * 36).buffer);
+    const ids: (string | undefined)[] = [];
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const length = idLengths[i];
+      if (length < 0) ids.push(undefined);
+      else {
+        ids.push(meta.idText.slice(at, at + length));
+        at += length;
+      }
+    }
+    if (at !== meta.idText.length) return null;
     const parentIds: (string | null | undefined)[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const ref = numbers[count * 3 + i];
