@@ -51,13 +51,6 @@ function checksum(bytes: Uint8Array): number {
   return h >>> 0;
 }
 
-/** A plain array of the numbers (Array.from on a typed array is several times slower than this loop). */
-function plain(numbers: Float64Array): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < numbers.length; i++) out.push(numbers[i]);
-  return out;
-}
-
 /** Per entry: line, start, end and parent as float64, then its id's length as int32, then the type's code as uint16. */
 const ENTRY_BYTES = 4 * 8 + 4 + 2;
 /** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
@@ -214,29 +207,35 @@ export function decodeEnvelopeIndex(
       }
     }
     if (at !== meta.idText.length) return null;
-    const parentIds: (string | null | undefined)[] = new Array(count);
+    // One pass for the rest (a parent may be a later entry, so the ids come first).
+    const parentIds: (string | null | undefined)[] = [];
+    const lines: number[] = [];
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const types: (string | undefined)[] = [];
+    const { typeNames, otherParents, size } = meta;
     for (let i = 0; i < count; i++) {
       const ref = numbers[count * 3 + i];
       if (ref >= 0) {
         const parent = ref < count && Number.isInteger(ref) ? ids[ref] : undefined;
         if (parent === undefined) return null;
-        parentIds[i] = parent;
-      } else if (ref === PARENT_NULL) parentIds[i] = null;
-      else if (ref === PARENT_NONE) parentIds[i] = undefined;
-      else if (ref === PARENT_OTHER && typeof meta.otherParents[i] === 'string') parentIds[i] = meta.otherParents[i];
+        parentIds.push(parent);
+      } else if (ref === PARENT_NULL) parentIds.push(null);
+      else if (ref === PARENT_NONE) parentIds.push(undefined);
+      else if (ref === PARENT_OTHER && typeof otherParents[i] === 'string') parentIds.push(otherParents[i]);
       else return null;
-    }
-    const lines = plain(numbers.subarray(0, count));
-    const starts = plain(numbers.subarray(count, count * 2));
-    const ends = plain(numbers.subarray(count * 2, count * 3));
-    const types: (string | undefined)[] = [];
-    for (let i = 0; i < count; i++) {
+      const line = numbers[i];
+      const start = numbers[count + i];
+      const end = numbers[count * 2 + i];
+      if (!(start >= 0 && end >= start && end <= size && line >= 1)) return null;
+      lines.push(line);
+      starts.push(start);
+      ends.push(end);
       const c = codes[i];
-      const type = c === 0 ? undefined : meta.typeNames[c - 1];
+      const type = c === 0 ? undefined : typeNames[c - 1];
       if (type === undefined && c !== 0) return null;
       types.push(type);
     }
-    for (let i = 0; i < count; i++) if (!(starts[i] >= 0 && ends[i] >= starts[i] && ends[i] <= meta.size && lines[i] >= 1)) return null;
     const index = assemble(
       {
         file: opts.file,
