@@ -4,6 +4,7 @@
 import { append, CoreError, openSession, type EntryBody, type ParsedSession } from '../core/index.ts';
 import { blobChunks, concatBytes } from '../storage/chunks.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
+import { indexAppended } from './import-envelopes.ts';
 import { ApiFailure } from './protocol.ts';
 
 const encoder = new TextEncoder();
@@ -40,7 +41,12 @@ export async function appendEntries(store: SessionStore, id: string, bodies: Ent
     if (e instanceof CoreError) throw new ApiFailure(e.code === 'append-v1' ? 'unsupported' : 'invalid-input', e.message);
     throw e;
   }
-  return store.appendLines(id, concatBytes(parts));
+  const bytes = concatBytes(parts);
+  const size = (await store.get(id))?.size ?? 0;
+  const summary = await store.appendLines(id, bytes);
+  // The stored envelope index grows by the new lines (a torn last line made appendLines add a "\n": then it is rebuilt on open).
+  if (summary.size === size + bytes.length) await indexAppended(store, id, size, bytes);
+  return summary;
 }
 
 /**

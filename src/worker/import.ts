@@ -9,6 +9,7 @@ import { blobChunks, CHUNK_SIZE } from '../storage/chunks.ts';
 import { type Conversion, convert, HEAD_BYTES } from '../storage/foreign.ts';
 import { variantId } from '../storage/names.ts';
 import type { SessionStore, SessionSummary } from '../storage/types.ts';
+import { indexAppend, indexNewSession } from './import-envelopes.ts';
 import { ApiFailure } from './protocol.ts';
 import { linkSubagents } from './subagents/link.ts';
 import { isAge } from './share/age-magic.ts';
@@ -152,7 +153,9 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
         if (relation === 'diverged') continue;
         if (relation === 'identical') return item(name, 'unchanged', stored);
         if (relation === 'incoming-prefix') return item(name, 'kept-newer', stored);
-        const updated = await store.appendRaw(stored.id, blobChunks(blob, stored.size, CHUNK_SIZE, signal), signal);
+        const tail = await indexAppend(store, stored.id, stored.size, blobChunks(blob, stored.size, CHUNK_SIZE, signal));
+        const updated = await store.appendRaw(stored.id, tail.chunks, signal);
+        await tail.save(stored.id);
         ctx.onBytes?.(blob.size, name);
         return item(name, 'updated', updated);
       }
@@ -171,7 +174,9 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
       };
       let refs: Set<string> | undefined;
       let first: Problem | null = null;
-      const created = await store.create(id, chunks(), {
+      // The envelope index is built from the same bytes as they are written (no second read of the file).
+      const indexed = indexNewSession(store, chunks());
+      const created = await store.create(id, indexed.chunks, {
         variantOf: main ? headerId : undefined,
         signal,
         conversion,
@@ -180,6 +185,7 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
           first = s.digest.firstProblem;
         },
       });
+      await indexed.save(id);
       // Kept with problems: the report names the first one and its line (the reader shows them all).
       const noted = first as Problem | null;
       const where = noted ? { reason: noted.message, line: noted.line } : {};

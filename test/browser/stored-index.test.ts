@@ -1,6 +1,6 @@
-// The stored envelope index in real OPFS through the real worker: written after the first open,
-// used on a reopen (a new worker) instead of reading the file, extended after an append by reading
-// only the appended bytes, and made again from the file when it is stale (other bytes) or damaged.
+// The stored envelope index in real OPFS through the real worker: written at import (from the bytes
+// as they are stored), used on a reopen (a new worker) instead of reading the file, extended by an
+// append, and made again from the file when it is stale (other bytes) or damaged.
 // To see which index a reopen used, the test stores one that says something the file does not
 // (another title, with the file's own fingerprint): only a reopen through it shows that title.
 import { afterEach, expect, test } from 'vitest';
@@ -76,12 +76,21 @@ async function storeLyingIndex(root: string, fingerprint?: string) {
   await writeIn(root, 'envelopes', `${ID}.idx`, encodeEnvelopeIndex(index, fingerprint ?? fingerprintOf(session.length, read)));
 }
 
-test('stored after the first open, used on reopen, extended after an append, rebuilt when stale or damaged', async () => {
+/** The stored index describes the session as it is now, as indexing the file says (no waiting: it is written with the file). */
+async function storedIndexIsCurrent(root: string) {
+  const { session, decoded, read } = await stored(root);
+  expect(decoded?.index.size).toBe(session.length);
+  expect(decoded?.fingerprint).toBe(fingerprintOf(session.length, read));
+  expect(said(decoded!.index)).toEqual(said(indexEnvelopes(session)));
+}
+
+test('stored at import, used on reopen, extended after an append, rebuilt when stale or damaged', async () => {
   const root = freshRoot();
   cleanups.push(() => removeRoot(root));
   const first = startWorker(root);
   cleanups.push(() => first.stop());
   await first.api.importFiles({ files: [new File([sessionText(ID, 5)], 's.jsonl')] });
+  await storedIndexIsCurrent(root);
   const opened = await first.api.openSession({ id: ID });
   expect(opened.entryCount).toBe(10);
   expect(opened.title).not.toBe('FROM THE INDEX');
@@ -94,9 +103,10 @@ test('stored after the first open, used on reopen, extended after an append, reb
   expect(again.view.entryCount).toBe(10);
   again.stop();
 
-  // An append (the same session imported longer): the reopen extends the stored index with the new
-  // lines only — the title still comes from it — and stores the extended index.
+  // An append (the same session imported longer) extends the stored index as it is written — the
+  // title still comes from it on the reopen.
   await first.api.importFiles({ files: [new File([sessionText(ID, 6)], 's.jsonl')] });
+  expect((await stored(root)).decoded?.index.size).toBe((await stored(root)).session.length);
   again = await reopen(root);
   expect(again.view.entryCount).toBe(12);
   expect(again.view.title).toBe('FROM THE INDEX');

@@ -1,0 +1,134 @@
+// The stored envelope index (envelope-file.ts) built from a session's bytes as they stream past,
+// e.g. while an import writes them, so that no second read of the file is needed for it: the
+// first whole lines (the header's) are indexed as `indexEnvelopes` does, every later chunk's whole
+// lines are added by the scanner alone. Started from a stored index, it extends that one by the
+// bytes of an append. Where the result could differ from indexing the whole file (a line the
+// scanner leaves to JSON.parse, a v1 session, a last line without "\n"), it gives up (null) and
+// the reader indexes the file on its first open instead.
+import {
+  addPlainLines,
+  encodeEnvelopeIndex,
+  FINGERPRINT_BYTES,
+  fingerprintOf,
+  type GrowingEntries,
+  growable,
+  growingEntries,
+  grownIndex,
+} from './envelope-file.ts';
+import { type EnvelopeIndex, indexEnvelopes } from './envelopes.ts';
+
+/** Feeds a session's bytes in order; `finish` gives the stored index of all of them, or null. */
+export interface EnvelopeIndexer {
+  push(chunk: Uint8Array): void;
+  /** The encoded index (with its fingerprint) of every byte pushed, or null when this way cannot give the full scan's answer. */
+  finish(): Uint8Array | null;
+}
+
+/** Where an extension starts: the stored index of the bytes before the append, and their first and last FINGERPRINT_BYTES bytes. */
+export interface IndexedPrefix {
+  index: EnvelopeIndex;
+  head: Uint8Array;
+  last: Uint8Array;
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+const noBodies = () => {
+  throw new Error('an index being built reads no bodies');
+};
+
+/** An indexer for a whole session (no `from`) or for the bytes appended to `from`. */
+export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
+  let failed = false;
+  let size = from ? from.index.size : 0;
+  let head: Uint8Array = from ? from.head.slice(0, FINGERPRINT_BYTES) : new Uint8Array(0);
+  let last: Uint8Array = from ? from.last.slice(-FINGERPRINT_BYTES) : new Uint8Array(0);
+  // The index so far (of the bytes before `pending`) and its grown entries; none until the first whole lines.
+  let base: EnvelopeIndex | null = null;
+  let grown: GrowingEntries | null = null;
+  let indexed = 0;
+  // Bytes after the last "\n" seen (copied: the caller may reuse its buffers).
+  let pending: Uint8Array[] = [];
+  if (from) {
+    if (!growable(from.index, last[last.length - 1] ?? -1)) failed = true;
+    else {
+      base = from.index;
+      grown = growingEntries(from.index);
+      indexed = from.index.size;
+    }
+  }
+
+  const keepEdges = (chunk: Uint8Array) => {
+    if (head.length < FINGERPRINT_BYTES) head = join(head, chunk.subarray(0, FINGERPRINT_BYTES - head.length));
+    last = chunk.length >= FINGERPRINT_BYTES ? chunk.slice(-FINGERPRINT_BYTES) : join(last, chunk).slice(-FINGERPRINT_BYTES);
+  };
+
+  const pendingWith = (piece: Uint8Array) => {
+    if (!pending.length) return piece;
+    const parts = [...pending, piece];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    pending = [];
+    return out;
+  };
+
+  return {
+    push(chunk) {
+      if (failed || chunk.length === 0) return;
+      keepEdges(chunk);
+      size += chunk.length;
+      const lastNl = chunk.lastIndexOf(10);
+      if (lastNl < 0) {
+        pending.push(chunk.slice());
+        return;
+      }
+      if (grown === null) {
+        // The first whole lines: the header (or title slot and header), read as the full scan reads them.
+        const first = pendingWith(chunk.subarray(0, lastNl + 1));
+        base = indexEnvelopes(first);
+        if (!growable(base, 10)) {
+          failed = true;
+          pending = [];
+          return;
+        }
+        base.bytes = new Uint8Array(0);
+        grown = growingEntries(base);
+        indexed = first.length;
+      } else {
+        // The line the previous chunk began, then this chunk's whole lines where they lie.
+        const firstNl = chunk.indexOf(10);
+        const joined = pendingWith(chunk.subarray(0, firstNl + 1));
+        const ok = addPlainLines(grown, joined, indexed) && addPlainLines(grown, chunk.subarray(firstNl + 1, lastNl + 1), indexed + joined.length);
+        if (!ok) {
+          failed = true;
+          pending = [];
+          return;
+        }
+        indexed += joined.length + (lastNl - firstNl);
+      }
+      if (lastNl + 1 < chunk.length) pending.push(chunk.slice(lastNl + 1));
+    },
+    finish() {
+      // A last line without "\n" is read by JSON.parse in the full scan (and is where an append would tear it).
+      if (failed || base === null || grown === null || pending.length) return null;
+      const index = grownIndex(base, grown, size, noBodies);
+      // The fingerprint's bytes are the first and the last FINGERPRINT_BYTES bytes, kept as they passed.
+      const edges = (start: number, end: number) => (start === 0 ? head.subarray(0, end) : last.subarray(last.length - (size - start)));
+      try {
+        return encodeEnvelopeIndex(index, fingerprintOf(size, edges));
+      } catch {
+        // Not storable (more than 65,535 entry types): the first open indexes the file.
+        return null;
+      }
+    },
+  };
+}
