@@ -33,11 +33,14 @@ describe('v1/v2 migration agrees with pi (ids aside)', () => {
       expect(new Set(ids).size).toBe(ids.length);
       for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}$/);
       // Same structure: map pi's random ids onto ours by position; then the entries must be equal.
+      // pi's migrateV1ToV2 never adds to the set generateId checks, so two of its random ids can
+      // collide (rarely, but CI found one): a reference means the latest earlier entry of that id,
+      // as pi's own parent chain does.
       const map = new Map<string, string>();
-      piEntries.forEach((e, i) => map.set(e.id, ids[i]));
-      const remapped = piEntries.map((e) => {
-        const out: Any = { ...e, id: map.get(e.id), parentId: e.parentId === null ? null : map.get(e.parentId) };
+      const remapped = piEntries.map((e, i) => {
+        const out: Any = { ...e, id: ids[i], parentId: e.parentId === null ? null : map.get(e.parentId) };
         if (typeof e.firstKeptEntryId === 'string') out.firstKeptEntryId = map.get(e.firstKeptEntryId) ?? e.firstKeptEntryId;
+        map.set(e.id, ids[i]);
         return out;
       });
       expect(ours.entries).toEqual(remapped);
