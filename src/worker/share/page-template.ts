@@ -15,14 +15,14 @@ export interface SharePageAssets {
 /** What the page learns about itself before it opens the payload. */
 export interface SharePageMeta {
   title: string;
-  /** The payload is an age file (passphrase) around the gzip. */
+  /** The payload is an age file (passphrase) around the container (./page-payload.ts). */
   encrypted: boolean;
   /** The branch to open (the file's leaf when absent). */
   leafId?: string;
   /** Bytes of the session before compression. */
   bytes: number;
-  /** The payload format, for pages read by later versions. */
-  format: 1;
+  /** The payload's format (2: the container of ./page-payload.ts; 1, the gzip of the whole session, is no longer written). */
+  format: 2;
 }
 
 /** Raw payload bytes per <script> part (a multiple of 3, so each part is base64 on its own). */
@@ -66,7 +66,7 @@ export function sharePageCsp(scriptHash: string, styleHash: string): string {
   ].join('; ');
 }
 
-/** The page as a Blob: the HTML around `payload` (gzip bytes, or an age file of them when meta.encrypted). */
+/** The page as a Blob: the HTML around `payload` (the container of ./page-payload.ts, or an age file of it when meta.encrypted). */
 export async function assemblePage(assets: SharePageAssets, payload: Uint8Array, meta: SharePageMeta): Promise<Blob> {
   const csp = sharePageCsp(await sha256(assets.script), await sha256(assets.css));
   const head =
