@@ -1,5 +1,5 @@
 // The one-file share page's entry (issue 11). The page's HTML (src/worker/share/page-template.ts)
-// carries a meta block, its worker's code and the session as base64 parts; this script starts the
+// carries a meta block, its worker's code and the session as base85 parts; this script starts the
 // worker, hands it the parts, and shows the app's reader, after the password for an encrypted page.
 import { render } from 'preact';
 import '../ui/styles.css';
@@ -9,7 +9,7 @@ import { startPageWorker } from './link.ts';
 import { SharePage, type PageState } from './SharePage.tsx';
 
 const app = document.getElementById('app')!;
-/** Payload parts (128 KB of base64 each) per message to the worker. */
+/** Payload parts (120 KB of base85 each) per message to the worker. */
 const PARTS_PER_MESSAGE = 8;
 
 function readMeta(): SharePageMeta {

@@ -1,10 +1,12 @@
 // The one-file page's HTML around its payload: a strict CSP of its own (no network at all, the one
 // inline script and style by hash, images only data:/blob:, a worker only from blob:), the page's
-// script, styles and compressed worker (built from src/share-page/), and the session as base64
-// parts of at most PART_BYTES each, so neither the HTML parser nor the page ever handles one huge string.
+// script, styles and compressed worker (built from src/share-page/), and the session as base85
+// parts (core/base85.ts: 1.25× the bytes where base64 is 1.33×) of at most PART_BYTES each, so
+// neither the HTML parser nor the page ever handles one huge string.
 import { toBase64 } from '../../core/base64.ts';
+import { toBase85 } from '../../core/base85.ts';
 
-/** The built share page (see vite.share-page.ts): its script, styles and gzip+base64 worker (with age decryption for encrypted pages). */
+/** The built share page (see vite.share-page.ts): its script, styles and gzip+base85 worker (with age decryption for encrypted pages). */
 export interface SharePageAssets {
   script: string;
   css: string;
@@ -25,12 +27,12 @@ export interface SharePageMeta {
   format: 2;
 }
 
-/** Raw payload bytes per <script> part (a multiple of 3, so each part is base64 on its own). */
+/** Raw payload bytes per <script> part (a multiple of 4, so each part is base85 on its own). */
 export const PART_BYTES = 3 * 32 * 1024;
 
 const encoder = new TextEncoder();
 
-/** Base64 of bytes: the platform's when it has one (Chromium 140+, Firefox 133+, Safari 18.2+), else the core's. */
+/** Base64 of bytes (the CSP's hashes): the platform's when it has one (Chromium 140+, Firefox 133+, Safari 18.2+), else the core's. */
 function base64Of(bytes: Uint8Array): string {
   const native = (bytes as { toBase64?: () => string }).toBase64;
   return typeof native === 'function' ? native.call(bytes) : toBase64(bytes);
@@ -81,7 +83,7 @@ export async function assemblePage(assets: SharePageAssets, payload: Uint8Array,
     `<script type="application/x-rho-worker" id="rho-worker">${meta.encrypted ? assets.workerEncrypted : assets.worker}</script>\n`;
   const parts: string[] = [head];
   for (let at = 0; at < payload.length; at += PART_BYTES) {
-    parts.push(`<script type="application/x-rho-part" class="rho-part">${base64Of(payload.subarray(at, at + PART_BYTES))}</script>\n`);
+    parts.push(`<script type="application/x-rho-part" class="rho-part">${toBase85(payload.subarray(at, at + PART_BYTES))}</script>\n`);
   }
   parts.push(`<script>${assets.script}</script>\n</body>\n</html>\n`);
   return new Blob(parts, { type: 'text/html;charset=utf-8' });

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Decrypter } from 'age-encryption';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { fromBase85 } from '../../../src/core/base85.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import { buildHtmlPage } from '../../../src/worker/share/html-page.ts';
 import { openPayload } from '../../../src/worker/share/page-payload.ts';
@@ -23,7 +24,7 @@ const encoder = new TextEncoder();
 function readPage(html: string) {
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
   const meta = JSON.parse(/<script type="application\/json" id="rho-meta">([^<]*)<\/script>/.exec(html)![1]) as SharePageMeta;
-  const parts = [...html.matchAll(/<script type="application\/x-rho-part" class="rho-part">([^<]*)<\/script>/g)].map((m) => Buffer.from(m[1], 'base64'));
+  const parts = [...html.matchAll(/<script type="application\/x-rho-part" class="rho-part">([^<]*)<\/script>/g)].map((m) => Buffer.from(fromBase85(m[1])));
   const script = /<script>([\s\S]*?)<\/script>\n<\/body>/.exec(html)![1];
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
   return { csp, meta, parts, payload: Buffer.concat(parts), script, style };
