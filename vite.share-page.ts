@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
 import { build, type Plugin, type Rollup } from 'vite';
+import { toBase85 } from './src/core/base85.ts';
 
 /** The module the app's worker imports the share page's assets from. */
 export const SHARE_PAGE_MODULE = 'virtual:rho-share-page';
@@ -16,7 +17,7 @@ export interface BuiltSharePage {
   script: string;
   /** The page's styles. */
   css: string;
-  /** The page's worker (an IIFE), gzip-compressed and base64-encoded. */
+  /** The page's worker (an IIFE), gzip-compressed and base85-encoded (src/core/base85.ts). */
   worker: string;
   /** The same worker with age decryption, for pages with a password. */
   workerEncrypted: string;
@@ -116,10 +117,12 @@ export async function buildSharePageAssets(): Promise<BuiltSharePage> {
   );
   const css = text(page, (n) => n.endsWith('.css')).replace(/<\/(style)/gi, '<\\/$1');
   const packed = (items: typeof page) =>
-    gzipSync(
-      text(items, (n) => n.endsWith('.js')),
-      { level: 9 },
-    ).toString('base64');
+    toBase85(
+      gzipSync(
+        text(items, (n) => n.endsWith('.js')),
+        { level: 9 },
+      ),
+    );
   return { script, css, worker: packed(worker), workerEncrypted: packed(workerEncrypted) };
 }
 
