@@ -12,9 +12,11 @@ export const BASE85_ALPHABET = (() => {
   return out;
 })();
 
-const DIGIT = new Uint8Array(128).fill(255);
+/** Digit of each UTF-16 code unit (255: not a digit), so a decode needs no range check per character. */
+const DIGIT = new Uint8Array(65_536).fill(255);
 for (let i = 0; i < BASE85_ALPHABET.length; i++) DIGIT[BASE85_ALPHABET.charCodeAt(i)] = i;
-
+const BYTE_DIGIT = DIGIT.slice(0, 256);
+const utf8 = new TextEncoder();
 const CODE = Uint8Array.from(BASE85_ALPHABET, (c) => c.charCodeAt(0));
 const ascii = new TextDecoder();
 
@@ -24,20 +26,37 @@ export function toBase85(bytes: Uint8Array): string {
   const rest = bytes.length - full;
   const out = new Uint8Array((full / 4) * 5 + (rest ? rest + 1 : 0));
   let o = 0;
-  const put = (n: number, keep: number) => {
-    for (let k = 4; k >= 0; k--) {
-      if (k < keep) out[o + k] = CODE[n % 85];
-      n = Math.floor(n / 85);
-    }
-    o += keep;
-  };
-  for (let i = 0; i < full; i += 4) put(bytes[i] * 0x1000000 + (bytes[i + 1] << 16) + (bytes[i + 2] << 8) + bytes[i + 3], 5);
+  for (let i = 0; i < full; i += 4) {
+    // Below 2^32, so the quotients are exact in doubles and the last one fits in int32.
+    const n = bytes[i] * 0x1000000 + ((bytes[i + 1] << 16) | (bytes[i + 2] << 8) | bytes[i + 3]);
+    const q1 = Math.floor(n / 85);
+    const q2 = (q1 / 85) | 0;
+    const q3 = (q2 / 85) | 0;
+    const q4 = (q3 / 85) | 0;
+    out[o + 4] = CODE[n - q1 * 85];
+    out[o + 3] = CODE[q1 - q2 * 85];
+    out[o + 2] = CODE[q2 - q3 * 85];
+    out[o + 1] = CODE[q3 - q4 * 85];
+    out[o] = CODE[q4];
+    o += 5;
+  }
   if (rest) {
     let n = 0;
     for (let k = 0; k < 4; k++) n = n * 256 + (k < rest ? bytes[full + k] : 0);
-    put(n, rest + 1);
+    const digits = new Uint8Array(5);
+    for (let k = 4; k >= 0; k--) {
+      const d = n % 85;
+      digits[k] = CODE[d];
+      n = (n - d) / 85;
+    }
+    out.set(digits.subarray(0, rest + 1), o);
   }
   return ascii.decode(out);
+}
+
+function badCharacter(text: string, from: number): never {
+  for (let i = from; i < text.length; i++) if (DIGIT[text.charCodeAt(i)] === 255) throw new RangeError(`not a base85 character at ${i}`);
+  throw new RangeError('base85 group out of range');
 }
 
 /** The bytes of base85 text (whitespace is not allowed); throws on a character outside the alphabet or a bad length. */
@@ -46,26 +65,35 @@ export function fromBase85(text: string): Uint8Array {
   if (tail === 1) throw new RangeError('base85 text cannot end with a single character');
   const full = text.length - tail;
   const out = new Uint8Array((full / 5) * 4 + (tail ? tail - 1 : 0));
-  const digit = (i: number) => {
-    const c = text.charCodeAt(i);
-    const d = c < 128 ? DIGIT[c] : 255;
-    if (d === 255) throw new RangeError(`not a base85 character at ${i}`);
-    return d;
-  };
+  // The text as bytes first (native, and ASCII is one byte each): typed-array reads beat charCodeAt.
+  // Anything not ASCII becomes bytes of 0x80 and up, which are no digit.
+  const codes = utf8.encode(text);
+  if (codes.length !== text.length) badCharacter(text, 0);
   let o = 0;
   for (let i = 0; i < full; i += 5) {
-    const n = (((digit(i) * 85 + digit(i + 1)) * 85 + digit(i + 2)) * 85 + digit(i + 3)) * 85 + digit(i + 4);
+    const a = BYTE_DIGIT[codes[i]];
+    const b = BYTE_DIGIT[codes[i + 1]];
+    const c = BYTE_DIGIT[codes[i + 2]];
+    const d = BYTE_DIGIT[codes[i + 3]];
+    const e = BYTE_DIGIT[codes[i + 4]];
+    if ((a | b | c | d | e) === 255) badCharacter(text, i);
+    const n = (((a * 85 + b) * 85 + c) * 85 + d) * 85 + e;
     if (n > 0xffffffff) throw new RangeError(`base85 group out of range at ${i}`);
-    out[o++] = n >>> 24;
-    out[o++] = (n >>> 16) & 255;
-    out[o++] = (n >>> 8) & 255;
-    out[o++] = n & 255;
+    out[o] = n >>> 24;
+    out[o + 1] = n >>> 16;
+    out[o + 2] = n >>> 8;
+    out[o + 3] = n;
+    o += 4;
   }
   if (tail) {
     let n = 0;
-    for (let k = 0; k < 5; k++) n = n * 85 + (k < tail ? digit(full + k) : 84);
+    for (let k = 0; k < 5; k++) {
+      const d = k < tail ? DIGIT[text.charCodeAt(full + k)] : 84;
+      if (d === 255) badCharacter(text, full);
+      n = n * 85 + d;
+    }
     if (n > 0xffffffff) throw new RangeError('base85 group out of range at the end');
-    for (let k = 0; k < tail - 1; k++) out[o++] = (n >>> (24 - 8 * k)) & 255;
+    for (let k = 0; k < tail - 1; k++) out[o++] = n >>> (24 - 8 * k);
   }
   return out;
 }

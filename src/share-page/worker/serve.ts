@@ -16,6 +16,8 @@ export type Decrypt = ((bytes: Uint8Array, passphrase: string) => Promise<Uint8A
 
 /** How long after the open the worker starts unpacking the chunks the first screen did not need. */
 const UNPACK_REST_AFTER_MS = 1000;
+/** Chunks unpacked before the reader's first calls: the first, and the last two (negative: from the end). */
+const FIRST_SCREEN_CHUNKS = [0, -1, -2];
 
 /** Serves the reader API over the page's one session; `decrypt` opens encrypted payloads. */
 export function serve(decrypt: Decrypt): void {
@@ -58,8 +60,10 @@ export function serve(decrypt: Decrypt): void {
         payload = await decrypt(payload, params.passphrase);
       }
       const open = openPayload(payload);
-      session = open;
       parts.length = 0;
+      // What the first screen reads: the header (and the index's fingerprint) in the first chunk, the last messages in the last ones.
+      await open.unpack(FIRST_SCREEN_CHUNKS);
+      session = open;
       setTimeout(() => void open.unpackRest().catch(() => undefined), UNPACK_REST_AFTER_MS);
       return { bytes: open.size };
     },

@@ -94,7 +94,9 @@ export interface PagePayload {
   index: Uint8Array | null;
   /** Bytes [start, end) of the session (chunks unpacked on first use, then kept). */
   read(start: number, end: number): Uint8Array;
-  /** Unpacks the chunks not unpacked yet, one task each, with the platform's decompressor. */
+  /** Unpacks chunks (negative: from the end) with the platform's decompressor, which is several times faster than the synchronous one. */
+  unpack(chunks: readonly number[]): Promise<void>;
+  /** Unpacks the chunks not unpacked yet, last first (the reader opens at the end), one task each. */
   unpackRest(): Promise<void>;
 }
 
@@ -173,8 +175,16 @@ export function openPayload(container: Uint8Array): PagePayload {
       }
       return out;
     },
+    async unpack(wanted) {
+      const count = chunks.length;
+      const ks = [...new Set(wanted.map((k) => (k < 0 ? count + k : k)))].filter((k) => k >= 0 && k < count && !chunks[k]);
+      const unpacked = await Promise.all(ks.map((k) => gunzipBytes(piece(k))));
+      ks.forEach((k, i) => {
+        chunks[k] ??= check(k, unpacked[i]);
+      });
+    },
     async unpackRest() {
-      for (let k = 0; k < chunks.length; k++) {
+      for (let k = chunks.length - 1; k >= 0; k--) {
         if (chunks[k]) continue;
         const bytes = check(k, await gunzipBytes(piece(k)));
         chunks[k] ??= bytes;

@@ -44,6 +44,8 @@ describe('packSession / openPayload', () => {
     const edge = CHUNK_BYTES * 2;
     expect(same(payload.read(edge - 100, edge + 100), bytes.subarray(edge - 100, edge + 100))).toBe(true);
     expect(same(payload.read(CHUNK_BYTES - 1, CHUNK_BYTES * 4 + 1), bytes.subarray(CHUNK_BYTES - 1, CHUNK_BYTES * 4 + 1))).toBe(true);
+    await payload.unpack([0, -1]);
+    expect(same(payload.read(bytes.length - 100, bytes.length), bytes.subarray(bytes.length - 100))).toBe(true);
     await payload.unpackRest();
     expect(same(payload.read(0, bytes.length), bytes)).toBe(true);
     expect(payload.index).not.toBeNull();
