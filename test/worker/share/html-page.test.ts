@@ -64,10 +64,19 @@ describe('buildHtmlPage', () => {
   test('a hostile title stays text: escaped in <title>, no "<" in the meta block, one closing tag per script element', async () => {
     const title = 'x</title><script>alert(1)</script></script><!-- \u2028';
     const html = await pageText(await buildHtmlPage(encoder.encode(session('s2', 2, '</script><script>alert(2)</script>')), { title }, assets));
-    expect(html).toContain('<title>x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;/script&gt;&lt;!-- \u2028</title>');
+    expect(html).toContain('<title>x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;/script&gt;&lt;!-- &#x2028;</title>');
     expect(readPage(html).meta.title).toBe(title);
     expect(html.match(/<script/g)!.length).toBe(html.match(/<\/script>/g)!.length);
     expect(html).not.toContain('alert(2)');
+  });
+
+  test('the page is all ASCII (the browser decodes it several times faster), whatever the title and the session hold', async () => {
+    const title = 'Résumé — “quotes” 🚀';
+    const html = await pageText(await buildHtmlPage(encoder.encode(session('s4', 3, 'naïve — 日本語 🚀')), { title }, assets));
+    expect(html).toMatch(/^[\x00-\x7f]*$/);
+    expect(html).toContain('<title>R&#xe9;sum&#xe9; &#x2014; &#x201c;quotes&#x201d; &#x1f680;</title>');
+    expect(readPage(html).meta.title).toBe(title);
+    expect(unpackText(readPage(html).payload)).toContain('naïve — 日本語 🚀');
   });
 
   test('with a passphrase the payload is an age file (scrypt) that the passphrase opens and another refuses', async () => {
