@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
 import { build, type Plugin, type Rollup } from 'vite';
+import { toBase85 } from './src/core/base85.ts';
 
 /** The module the app's worker imports the share page's assets from. */
 export const SHARE_PAGE_MODULE = 'virtual:rho-share-page';
@@ -16,7 +17,7 @@ export interface BuiltSharePage {
   script: string;
   /** The page's styles. */
   css: string;
-  /** The page's worker (an IIFE), gzip-compressed and base64-encoded. */
+  /** The page's worker (an IIFE), gzip-compressed and base85-encoded (src/core/base85.ts). */
   worker: string;
   /** The same worker with age decryption, for pages with a password. */
   workerEncrypted: string;
@@ -55,6 +56,13 @@ function noAppWorker(): Plugin {
   };
 }
 
+/**
+ * Modules whose top level only defines things: the core's zod schemas (reached through parse.ts,
+ * but the page never validates entries with them) and zod itself. Marked so, rollup leaves them out
+ * when nothing the page runs uses them (a quarter of the worker's size).
+ */
+const SIDE_EFFECT_FREE = /\/node_modules\/zod\/|\/src\/core\/(message-)?schemas\.ts$/;
+
 async function bundle(entry: string, plugins: Plugin[]): Promise<Rollup.OutputBundle[keyof Rollup.OutputBundle][]> {
   const out = await build({
     configFile: false,
@@ -66,13 +74,15 @@ async function bundle(entry: string, plugins: Plugin[]): Promise<Rollup.OutputBu
     build: {
       write: false,
       target: 'es2022',
-      minify: true,
+      // PROFILE_SHARE_UNMINIFIED=1 (test/bench/profile-share.ts): readable names in a profile.
+      minify: !process.env.PROFILE_SHARE_UNMINIFIED,
       cssCodeSplit: false,
       modulePreload: false,
       reportCompressedSize: false,
       assetsInlineLimit: Number.MAX_SAFE_INTEGER,
       rollupOptions: {
         input: resolve(root, entry),
+        treeshake: { moduleSideEffects: (id) => !SIDE_EFFECT_FREE.test(id) },
         output: { format: 'iife', entryFileNames: '[name].js', assetFileNames: '[name][extname]' },
       },
     },
@@ -89,6 +99,23 @@ function checkInlinable(name: string, text: string): string {
   return safe;
 }
 
+/**
+ * The script with every character past ASCII written as a \\u escape (they are all in string and
+ * template literals, where the escape is the same text). An all-ASCII page is decoded by the
+ * browser several times faster: one non-ASCII character makes Chromium widen the whole 10 MB
+ * document to UTF-16 (a 150 ms main-thread task for a 56 MB session's page, 35 ms once ASCII).
+ */
+function asciiScript(name: string, code: string): string {
+  // A tagged template would see the escape in its raw strings.
+  if (/String\.raw|\.raw\b/.test(code) && /[^\x00-\x7f]/.test(code)) throw new Error(`${name} has raw template strings and non-ASCII text.`);
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The styles with every character past ASCII as a CSS escape (six hex digits: nothing after it is swallowed). */
+function asciiCss(css: string): string {
+  return css.replace(/[^\x00-\x7f]/gu, (c) => `\\${(c.codePointAt(0) as number).toString(16).padStart(6, '0')}`);
+}
+
 /** Builds the share page's script, styles and worker. */
 export async function buildSharePageAssets(): Promise<BuiltSharePage> {
   const [page, worker, workerEncrypted] = await Promise.all([
@@ -103,14 +130,19 @@ export async function buildSharePageAssets(): Promise<BuiltSharePage> {
       .join('\n');
   const script = checkInlinable(
     'The share page script',
-    text(page, (n) => n.endsWith('.js')),
+    asciiScript(
+      'The share page script',
+      text(page, (n) => n.endsWith('.js')),
+    ),
   );
-  const css = text(page, (n) => n.endsWith('.css')).replace(/<\/(style)/gi, '<\\/$1');
+  const css = asciiCss(text(page, (n) => n.endsWith('.css'))).replace(/<\/(style)/gi, '<\\/$1');
   const packed = (items: typeof page) =>
-    gzipSync(
-      text(items, (n) => n.endsWith('.js')),
-      { level: 9 },
-    ).toString('base64');
+    toBase85(
+      gzipSync(
+        text(items, (n) => n.endsWith('.js')),
+        { level: 9 },
+      ),
+    );
   return { script, css, worker: packed(worker), workerEncrypted: packed(workerEncrypted) };
 }
 

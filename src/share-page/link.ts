@@ -1,6 +1,6 @@
 // The share page's connection to its own worker. The reader's components import `worker` from
 // src/ui/worker.ts; the share page's build points that import here (vite.share-page.ts), so the
-// same reader talks to the page's worker instead of the app's. The worker's code is a gzip+base64
+// same reader talks to the page's worker instead of the app's. The worker's code is a gzip+base85
 // block of the page; it starts once unpacked, and calls made before then wait for it.
 import type { Api } from '../worker/api.ts';
 import { connectWorker, type CallOptions, type Remote } from '../worker/client.ts';

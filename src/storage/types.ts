@@ -116,6 +116,8 @@ export interface SessionStore {
   readEnvelopes?(id: string): Promise<Uint8Array | null>;
   /** Stores the session's envelope index, replacing the one before. */
   writeEnvelopes?(id: string, bytes: Uint8Array): Promise<void>;
+  /** The session's bytes as synchronous range reads, for a store that holds them so (the share page's worker, which unpacks chunks on demand). */
+  rangeReader?(id: string): Promise<{ size: number; read(start: number, end: number): Uint8Array }>;
   /** An omp image blob by its sha256 (hex), or null when it was not imported. */
   readBlob(sha256: string): Promise<Blob | null>;
   /** Whether an image blob is stored. */

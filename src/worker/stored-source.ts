@@ -47,6 +47,7 @@ export function blockReader(file: Blob): Read {
 
 /** Stores the index a little later (after the first screen's calls), ignoring failures: it is only a cache. */
 function saveLater(store: SessionStore, id: string, index: EnvelopeIndex, read: Read) {
+  if (!store.writeEnvelopes) return;
   const fingerprint = fingerprintOf(index.size, read);
   const timer = setTimeout(() => {
     try {
@@ -60,20 +61,23 @@ function saveLater(store: SessionStore, id: string, index: EnvelopeIndex, read: 
 
 /** The session's reader source: from its stored index when it still describes the file, else by indexing the file (and storing that index). */
 export async function openStoredSource(store: SessionStore, id: string): Promise<SessionSource> {
-  if (!SyncReader || !store.readEnvelopes || !store.writeEnvelopes) return openSource(id, await store.readBytes(id));
-  const [file, stored] = await Promise.all([store.readFile(id), store.readEnvelopes(id).catch(() => null)]);
-  const read = blockReader(file);
+  // The share page's worker reads its session by ranges (from chunks it unpacks as needed) and has no file.
+  const ranged = store.rangeReader ? await store.rangeReader(id) : null;
+  if (!ranged && (!SyncReader || !store.readEnvelopes || !store.writeEnvelopes)) return openSource(id, await store.readBytes(id));
+  const [file, stored] = await Promise.all([ranged ? null : store.readFile(id), store.readEnvelopes?.(id).catch(() => null) ?? null]);
+  const read = ranged ? ranged.read : blockReader(file as Blob);
+  const size = ranged ? ranged.size : (file as Blob).size;
   const decoded = stored ? decodeEnvelopeIndex(stored, read, { file: id }) : null;
-  if (decoded && decoded.index.size <= file.size && decoded.fingerprint === fingerprintOf(decoded.index.size, read)) {
+  if (decoded && decoded.index.size <= size && decoded.fingerprint === fingerprintOf(decoded.index.size, read)) {
     const { index } = decoded;
-    if (index.size === file.size) return sourceOfIndex(id, index);
-    const extended = extendEnvelopeIndex(index, read(index.size - 1, index.size)[0] ?? -1, read(index.size, file.size), read);
+    if (index.size === size) return sourceOfIndex(id, index);
+    const extended = extendEnvelopeIndex(index, read(index.size - 1, index.size)[0] ?? -1, read(index.size, size), read);
     if (extended) {
       saveLater(store, id, extended, read);
       return sourceOfIndex(id, extended);
     }
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  const bytes = ranged ? ranged.read(0, size) : new Uint8Array(await (file as Blob).arrayBuffer());
   const source = openSource(id, bytes);
   if (source.index.isSession) saveLater(store, id, source.index, (start, end) => bytes.subarray(start, end));
   return source;

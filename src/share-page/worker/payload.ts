@@ -1,10 +1,12 @@
-// The page's payload back to session bytes: base64 parts → (age: decrypt.ts) → gunzip. Runs in the
-// page's own worker, so a 50 MB session never blocks the page's main thread.
-import { base64Bytes } from '../../worker/image-bytes.ts';
-import { ApiFailure } from '../../worker/protocol.ts';
+// The page's payload from its base85 parts (then, for an encrypted page, decrypt.ts; then the
+// container of src/worker/share/page-payload.ts). Runs in the page's own worker, so a 50 MB session
+// never blocks the page's main thread.
+import { fromBase85 } from '../../core/base85.ts';
 
-/** Bytes of one base64 part (the platform's decoder where it exists, else atob). */
-export const decodePart = base64Bytes;
+/** Bytes of one base85 part (src/core/base85.ts; the page's worker block too). */
+export function decodePart(text: string): Uint8Array {
+  return fromBase85(text);
+}
 
 /** The parts joined into one array. */
 export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
@@ -17,17 +19,4 @@ export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
     at += p.length;
   }
   return out;
-}
-
-/** Session bytes from gzip bytes, through the platform's DecompressionStream. */
-export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  try {
-    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  } catch (e) {
-    throw new ApiFailure(
-      'invalid-input',
-      `This page's session is damaged: its compressed data does not unpack (${e instanceof Error ? e.message : String(e)}).`,
-    );
-  }
 }

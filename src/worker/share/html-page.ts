@@ -1,20 +1,16 @@
 /// <reference path="./share-page-assets.d.ts" />
-// The one-file HTML page of a session (issue 11): the session's bytes gzip-compressed (and, with a
-// passphrase, encrypted in the age format) inside a page that reads it offline with no request.
+// The one-file HTML page of a session (issue 11): the session's bytes in gzip-compressed chunks with
+// its envelope index (./page-payload.ts; with a passphrase, that container encrypted in the age
+// format) inside a page that reads it offline with no request.
 import { Encrypter } from 'age-encryption';
 import { assemblePage, type SharePageAssets } from './page-template.ts';
+import { packSession } from './page-payload.ts';
 
 /** Options of one page: its title, the branch it opens on, and a passphrase to encrypt it with. */
 export interface HtmlPageOptions {
   title: string;
   leafId?: string;
   passphrase?: string;
-}
-
-/** gzip through the platform's CompressionStream (native, in the worker and in Node). */
-export async function gzipBytes(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** An age file (passphrase, scrypt) of bytes, as `age -p` writes it and `age -d` reads it. */
@@ -30,7 +26,7 @@ export async function encryptWithPassphrase(bytes: Uint8Array, passphrase: strin
  */
 export async function buildHtmlPage(jsonl: Uint8Array, options: HtmlPageOptions, assets?: SharePageAssets): Promise<Blob> {
   const built = assets ?? (await import('virtual:rho-share-page')).default;
-  let payload = await gzipBytes(jsonl);
+  let payload = await packSession(jsonl);
   const encrypted = typeof options.passphrase === 'string' && options.passphrase !== '';
   if (encrypted) payload = await encryptWithPassphrase(payload, options.passphrase as string);
   return assemblePage(built, payload, {
@@ -38,6 +34,6 @@ export async function buildHtmlPage(jsonl: Uint8Array, options: HtmlPageOptions,
     encrypted,
     ...(options.leafId ? { leafId: options.leafId } : {}),
     bytes: jsonl.byteLength,
-    format: 1,
+    format: 2,
   });
 }

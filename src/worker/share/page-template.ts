@@ -1,10 +1,12 @@
 // The one-file page's HTML around its payload: a strict CSP of its own (no network at all, the one
 // inline script and style by hash, images only data:/blob:, a worker only from blob:), the page's
-// script, styles and compressed worker (built from src/share-page/), and the session as base64
-// parts of at most PART_BYTES each, so neither the HTML parser nor the page ever handles one huge string.
+// script, styles and compressed worker (built from src/share-page/), and the session as base85
+// parts (core/base85.ts: 1.25× the bytes where base64 is 1.33×) of at most PART_BYTES each, so
+// neither the HTML parser nor the page ever handles one huge string.
 import { toBase64 } from '../../core/base64.ts';
+import { toBase85 } from '../../core/base85.ts';
 
-/** The built share page (see vite.share-page.ts): its script, styles and gzip+base64 worker (with age decryption for encrypted pages). */
+/** The built share page (see vite.share-page.ts): its script, styles and gzip+base85 worker (with age decryption for encrypted pages). */
 export interface SharePageAssets {
   script: string;
   css: string;
@@ -15,22 +17,22 @@ export interface SharePageAssets {
 /** What the page learns about itself before it opens the payload. */
 export interface SharePageMeta {
   title: string;
-  /** The payload is an age file (passphrase) around the gzip. */
+  /** The payload is an age file (passphrase) around the container (./page-payload.ts). */
   encrypted: boolean;
   /** The branch to open (the file's leaf when absent). */
   leafId?: string;
   /** Bytes of the session before compression. */
   bytes: number;
-  /** The payload format, for pages read by later versions. */
-  format: 1;
+  /** The payload's format (2: the container of ./page-payload.ts; 1, the gzip of the whole session, is no longer written). */
+  format: 2;
 }
 
-/** Raw payload bytes per <script> part (a multiple of 3, so each part is base64 on its own). */
+/** Raw payload bytes per <script> part (a multiple of 4, so each part is base85 on its own). */
 export const PART_BYTES = 3 * 32 * 1024;
 
 const encoder = new TextEncoder();
 
-/** Base64 of bytes: the platform's when it has one (Chromium 140+, Firefox 133+, Safari 18.2+), else the core's. */
+/** Base64 of bytes (the CSP's hashes): the platform's when it has one (Chromium 140+, Firefox 133+, Safari 18.2+), else the core's. */
 function base64Of(bytes: Uint8Array): string {
   const native = (bytes as { toBase64?: () => string }).toBase64;
   return typeof native === 'function' ? native.call(bytes) : toBase64(bytes);
@@ -41,16 +43,19 @@ async function sha256(text: string): Promise<string> {
   return base64Of(digest);
 }
 
+/** Text for HTML, in ASCII: the page stays all ASCII, which the browser decodes several times faster (see vite.share-page.ts). */
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[^\x00-\x7f]/gu, (c) => `&#x${(c.codePointAt(0) as number).toString(16)};`);
 }
 
-/** JSON that can sit inside a <script> element (no `<`, so nothing can close it) and is still the same JSON. */
+/** JSON that can sit inside a <script> element (no `<`, so nothing can close it; ASCII only) and is still the same JSON. */
 function inertJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(/[<\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The page's Content-Security-Policy: nothing from anywhere; only its own script and style, by hash. */
@@ -66,7 +71,7 @@ export function sharePageCsp(scriptHash: string, styleHash: string): string {
   ].join('; ');
 }
 
-/** The page as a Blob: the HTML around `payload` (gzip bytes, or an age file of them when meta.encrypted). */
+/** The page as a Blob: the HTML around `payload` (the container of ./page-payload.ts, or an age file of it when meta.encrypted). */
 export async function assemblePage(assets: SharePageAssets, payload: Uint8Array, meta: SharePageMeta): Promise<Blob> {
   const csp = sharePageCsp(await sha256(assets.script), await sha256(assets.css));
   const head =
@@ -81,7 +86,7 @@ export async function assemblePage(assets: SharePageAssets, payload: Uint8Array,
     `<script type="application/x-rho-worker" id="rho-worker">${meta.encrypted ? assets.workerEncrypted : assets.worker}</script>\n`;
   const parts: string[] = [head];
   for (let at = 0; at < payload.length; at += PART_BYTES) {
-    parts.push(`<script type="application/x-rho-part" class="rho-part">${base64Of(payload.subarray(at, at + PART_BYTES))}</script>\n`);
+    parts.push(`<script type="application/x-rho-part" class="rho-part">${toBase85(payload.subarray(at, at + PART_BYTES))}</script>\n`);
   }
   parts.push(`<script>${assets.script}</script>\n</body>\n</html>\n`);
   return new Blob(parts, { type: 'text/html;charset=utf-8' });
