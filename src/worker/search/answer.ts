@@ -2,8 +2,7 @@
 // document per session, then the session-level filters), in relevance or date order, and for the
 // page asked for, each session's entry hits and snippets from its entry documents.
 import type MiniSearch from 'minisearch';
-import type { CachedDocs } from './entry-cache.ts';
-import { lowerOf } from './entry-cache.ts';
+import { type CachedDocs, lowerOf } from './entry-cache.ts';
 import type { SessionMeta } from './extract.ts';
 import { type SessionResult, selectHits } from './hits.ts';
 import { isEmptyQuery, type ParsedQuery, parseQuery } from './query.ts';
@@ -52,6 +51,24 @@ export interface AnswerSource {
   entries(meta: SessionMeta): Promise<CachedDocs>;
 }
 
+// Sessions whose records are read ahead of the one whose hits are being chosen.
+const READ_AHEAD = 3;
+
+// A query that may be cancelled lets the worker's messages in (the next keystroke's abort) after this much work.
+const YIELD_MS = 10;
+
+/** Resolves after the events already queued (messages such as an abort) have run. */
+function nextEvent(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 const sessionPasses = (q: ParsedQuery, m: SessionMeta) =>
   q.project.every((p) => m.cwd.toLowerCase().includes(p)) &&
   q.model.every((p) => m.models.some((x) => x.includes(p))) &&
@@ -80,10 +97,30 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
   const limit = opts.limit ?? 20;
   const out: SessionResult[] = [];
   let i = opts.offset ?? 0;
+  // The next few sessions' records are read while this one's hits are chosen (reads and
+  // decompression wait on the disk; choosing hits is this thread's work).
+  const reading = new Map<number, Promise<CachedDocs>>();
+  const read = (at: number) => {
+    let p = reading.get(at);
+    if (!p) {
+      p = src.entries(candidates[at].meta);
+      // A read made ahead and then not used (the page filled, or the query was cancelled) is no error.
+      p.catch(() => undefined);
+      reading.set(at, p);
+    }
+    return p;
+  };
+  let worked = performance.now();
   for (; i < candidates.length && out.length < limit; i++) {
+    if (signal && performance.now() - worked > YIELD_MS) {
+      await nextEvent();
+      worked = performance.now();
+    }
     signal?.throwIfAborted();
     const c = candidates[i];
-    const cached = await src.entries(c.meta);
+    for (let k = i + 1; k < Math.min(candidates.length, i + 1 + Math.min(READ_AHEAD, limit - out.length - 1)); k++) read(k);
+    const cached = await read(i);
+    reading.delete(i);
     const r = selectHits(q, c.meta, c.score, c.terms, cached.docs, opts.perSession ?? 3, lowerOf(cached));
     if (r) out.push(r);
   }

@@ -60,6 +60,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const broken = new Set<string>();
   const cache = createEntryCache(cacheChars);
   let running: Promise<void> | null = null;
+  // Whether this worker has tidied the segments once.
+  let tidied = false;
 
   const forget = (id: string) => {
     if (ms.has(id)) ms.discard(id);
@@ -163,8 +165,10 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     if (built.length) await close();
     if (total) progress?.({ done: total, total, label: 'Indexed' });
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
+    // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
     if (changed) await writeManifest(disk, manifest);
-    await tidy(manifest);
+    if (changed || !tidied) await tidy(manifest);
+    tidied = true;
   };
 
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
