@@ -129,9 +129,9 @@ export function hitSnippet(
   return snippet(text, matchSpans(text, matchers, phrases).spans);
 }
 
-// What to look for in an entry for one query word: the word itself as a prefix (standing for all its
-// completions), or each index word it stands for in this session.
-function lookFor(w: { word: string; prefix: boolean }, m: WordMatcher): Array<[string, boolean]> {
+/** What to look for in an entry for one query word: the word itself as a prefix (standing for all its
+ * completions), or each index word it stands for in this session. */
+export function lookFor(w: { word: string; prefix: boolean }, m: WordMatcher): Array<[string, boolean]> {
   const prefix = w.prefix && w.word.length >= 2;
   const out: Array<[string, boolean]> = prefix ? [[w.word, true]] : [];
   for (const t of m.terms) if (!(prefix && t.startsWith(w.word))) out.push([t, false]);
