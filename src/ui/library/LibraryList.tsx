@@ -77,7 +77,8 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
 
   const update = () => {
     const el = host.current;
-    if (!el) return;
+    // Hidden (the library stays mounted under Usage): nothing to work out until it shows again.
+    if (!el?.getClientRects().length) return;
     const o = layout();
     const top = -el.getBoundingClientRect().top;
     const start = indexAt(o, rows.length, Math.max(0, top - OVERSCAN));
@@ -96,6 +97,7 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
       if (!el) return;
       const listTop = el.getBoundingClientRect().top;
       let shift = 0;
+      let changed = false;
       for (const entry of entries) {
         const known = elements.current.get(entry.target);
         if (known === undefined) continue;
@@ -109,13 +111,16 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
         const wasAbove = row.getBoundingClientRect().bottom <= 0 && listTop < 0;
         if (wasAbove) shift += height - (before ?? guess);
         heights.current.set(key, height);
+        changed = true;
       }
       if (shift) scrollBy(0, shift);
-      setTick((t) => t + 1);
+      if (changed) setTick((t) => t + 1);
       updateRef.current();
     });
     observer.current = ro;
     for (const el of elements.current.keys()) ro.observe(el);
+    // The list itself: shown again after Usage (its size changes from nothing), the window is worked out again.
+    if (host.current) ro.observe(host.current);
     return () => {
       removeEventListener('scroll', onScroll);
       removeEventListener('resize', onScroll);

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { describeError, isAborted, isMissingMethod, library, type SearchResults } from './calls.ts';
+import { FIRST_SCREEN, PAGE } from './search-pages.ts';
 
 /** How search results are ordered. */
 export type SearchSort = 'relevance' | 'date';
@@ -17,10 +18,6 @@ export const searchError = signal<string | null>(null);
 /** A search is running. */
 export const searching = signal(false);
 
-/** Sessions a keystroke's answer gives first (a screenful); the rest of the page follows in a second call. */
-export const FIRST_SCREEN = 8;
-/** Sessions a page of results holds (the first screen, then the rest; "More results" asks for another). */
-export const PAGE = 20;
 let current: AbortController | null = null;
 let run = 0;
 
