@@ -12,12 +12,12 @@ import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts'
 import { createExtractor, type EntryDoc, type SessionMeta, sessionTerms } from './extract.ts';
 import { answer, type SearchOptions, type SearchResults, type SessionDoc } from './answer.ts';
 import { type CachedDocs, createEntryCache } from './entry-cache.ts';
+import { createManifestCache } from './manifest-cache.ts';
 import {
   createSegmentWriter,
   listSegments,
   type Manifest,
   type ManifestEntry,
-  readManifest,
   readRaw,
   readRows,
   readWords,
@@ -59,6 +59,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   // Sessions whose records turned out damaged: rebuilt by the next sync.
   const broken = new Set<string>();
   const cache = createEntryCache(cacheChars);
+  const manifests = createManifestCache(disk);
   let running: Promise<void> | null = null;
   // Whether this worker has tidied the segments once.
   let tidied = false;
@@ -97,7 +98,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const syncOnce = async (progress?: (p: IndexProgress) => void) => {
     const list = await store.list();
     const want = new Map(list.map((s) => [s.id, s]));
-    const onDisk = await readManifest(disk);
+    const onDisk = await manifests.read();
     const manifest: Manifest = onDisk ?? { v: 2, sessions: {} };
     let changed = onDisk === null;
     // 1. Follow the manifest (another tab, or an earlier life of this worker, may have written it).
@@ -169,6 +170,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     if (changed) await writeManifest(disk, manifest);
     if (changed || !tidied) await tidy(manifest);
     tidied = true;
+    await manifests.settled(manifest);
   };
 
   // Removes unreferenced segments; copies live records out of mostly-dead segments.

@@ -15,7 +15,8 @@ import type { EntryDoc, EntryKind, SessionMeta } from './extract.ts';
 
 /** The folder of the search index. */
 export const SEARCH_DIR = 'search';
-const MANIFEST = `${SEARCH_DIR}/manifest.json`;
+/** The manifest's path. */
+export const MANIFEST = `${SEARCH_DIR}/manifest.json`;
 const VERSION = 2;
 
 /** Where a session's records lie: its segment, and [start, end) of its words and its entries. */
