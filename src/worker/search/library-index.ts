@@ -60,6 +60,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const broken = new Set<string>();
   const cache = createEntryCache(cacheChars);
   const manifests = createManifestCache(disk);
+  // Each segment's file as a snapshot (segments are written once, never changed): a query's reads slice it.
+  const segments = new Map<string, Promise<Blob>>();
   let running: Promise<void> | null = null;
   // Whether this worker has tidied the segments once.
   let tidied = false;
@@ -178,7 +180,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     const live = new Map<string, number>();
     for (const e of Object.values(manifest.sessions)) live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]));
     const segs = await listSegments(disk);
-    for (const seg of segs) if (!live.has(seg.name)) await removeSegment(disk, seg.name);
+    for (const seg of segs) {
+      if (live.has(seg.name)) continue;
+      segments.delete(seg.name);
+      await removeSegment(disk, seg.name);
+    }
     const used = segs.filter((x) => live.has(x.name));
     const size = used.reduce((n, x) => n + x.size, 0);
     const dead = size - [...live.values()].reduce((n, x) => n + x, 0);
@@ -193,7 +199,10 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       refs.set(id, manifest.sessions[id]);
     }
     await writeManifest(disk, manifest);
-    for (const seg of used) await removeSegment(disk, seg.name);
+    for (const seg of used) {
+      segments.delete(seg.name);
+      await removeSegment(disk, seg.name);
+    }
   };
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
@@ -234,7 +243,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     const hit = cache.get(meta.id);
     if (hit) return hit;
     const ref = refs.get(meta.id);
-    const docs = ref ? await readRows(disk, ref.ref) : null;
+    const docs = ref ? await readRows(disk, ref.ref, segments) : null;
     if (docs) return cache.keep(meta.id, docs);
     // The record went missing or was damaged: rebuild it from the file.
     broken.add(meta.id);
