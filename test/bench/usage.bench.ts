@@ -195,6 +195,7 @@ async function browserFigures(ctx: BenchContext, paths: string[], count: number)
         ok: target.check(c),
       });
       ctx.row({ name: `usage: ${count} sessions, switch scope (all ↔ active branch), CPU ${rate}×`, value: median(scope), unit: 'ms' });
+      ctx.row({ name: `library: ${count} sessions, back to the library from Usage (drawn), CPU ${rate}×`, value: median(lib), unit: 'ms' });
     }
     // Opening the app straight on Usage (a bookmark): page load → drawn, beside the same for the library.
     for (const rate of [1, 4]) {
@@ -218,6 +219,12 @@ async function browserFigures(ctx: BenchContext, paths: string[], count: number)
         unit: 'ms',
         baseline: median(directLibrary),
         note: 'baseline = the app opened on the library; both include booting the app and the worker reading the index',
+      });
+      ctx.row({
+        name: `library: ${count} sessions, open the app on the library (page load → cards drawn), CPU ${rate}×`,
+        value: median(directLibrary),
+        unit: 'ms',
+        note: 'a library of more than 150 sessions draws only the cards near the screen (LibraryList.tsx)',
       });
     }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });

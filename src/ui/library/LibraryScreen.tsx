@@ -1,12 +1,11 @@
 import { groups, listError, loaded, query, sessions } from '../models/library.ts';
 import { storage } from '../models/storage.ts';
-import { projectName, plural } from '../models/format.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { ImportActions } from './ImportActions.tsx';
+import { LibraryList } from './LibraryList.tsx';
 import { LibraryToolbar } from './LibraryToolbar.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
-import { SessionCard } from './SessionCard.tsx';
 
 /** The library: sessions grouped by project, newest first, with sort and filter; while searching, the search results. */
 export function LibraryScreen() {
@@ -36,22 +35,7 @@ export function LibraryScreen() {
       <LibraryToolbar />
       <ImportActions compact />
       <SelectionBar />
-      {query.value.trim() ? (
-        <SearchResults />
-      ) : (
-        shown.map((group) => (
-          <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
-            <h2 class="project-title" title={group.cwd}>
-              {projectName(group.cwd)} <span class="muted">{plural(group.sessions.length, 'session')}</span>
-            </h2>
-            <ul class="sessions">
-              {group.sessions.map((s) => (
-                <SessionCard key={s.id} session={s} />
-              ))}
-            </ul>
-          </section>
-        ))
-      )}
+      {query.value.trim() ? <SearchResults /> : <LibraryList groups={shown} />}
     </main>
   );
 }

@@ -106,18 +106,14 @@ async function readLibrary(): Promise<void> {
   if (query.value.trim()) void runSearch(query.value);
 }
 
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** Updates the search box and searches as the user types (the index answers each keystroke). */
+/**
+ * Updates the search box and searches as the user types: each keystroke asks the index at once, and
+ * cancels the question of the keystroke before (its answer is never shown). Keys pressed together
+ * (a paste) are one input event, so one search.
+ */
 export function setQuery(text: string): void {
   query.value = text;
-  clearTimeout(searchTimer);
-  if (!text.trim()) {
-    void search('');
-    return;
-  }
-  // Keys pressed together (a paste, fast typing) make one search.
-  searchTimer = setTimeout(() => void search(text), 30);
+  void search(text);
 }
 
 /** Searches again (the library changed). */

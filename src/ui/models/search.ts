@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { describeError, isAborted, isMissingMethod, library, type SearchResults } from './calls.ts';
+import { FIRST_SCREEN, PAGE } from './search-pages.ts';
 
 /** How search results are ordered. */
 export type SearchSort = 'relevance' | 'date';
@@ -17,29 +18,33 @@ export const searchError = signal<string | null>(null);
 /** A search is running. */
 export const searching = signal(false);
 
-const PAGE = 20;
 let current: AbortController | null = null;
 let run = 0;
 
-/** Searches the library's index (the previous search, if still running, is cancelled). */
+/**
+ * Searches the library's index (the previous search, if still running, is cancelled: its answer is
+ * never shown). A new query answers its first screen first, then the rest of its page.
+ */
 export async function search(text: string, options: { more?: boolean } = {}): Promise<void> {
   const query = text.trim();
   current?.abort();
   if (!query) {
+    run++;
     results.value = null;
     resultsFor.value = '';
     indexing.value = null;
+    searching.value = false;
     return;
   }
   const mine = ++run;
   const controller = new AbortController();
   current = controller;
-  const more = options.more && results.value ? results.value : null;
+  const base = options.more && results.value ? results.value : null;
   searching.value = true;
-  try {
-    const found = await library.search(
+  const ask = (limit: number, after: SearchResults | null) =>
+    library.search(
       // A trailing space ends the last word: it is no longer a prefix.
-      { query: text, sort: searchSort.value, limit: PAGE, offset: more?.next ?? 0, shown: more?.sessions.length ?? 0, typing: !/\s$/.test(text) },
+      { query: text, sort: searchSort.value, limit, offset: after?.next ?? 0, shown: after?.sessions.length ?? 0, typing: !/\s$/.test(text) },
       {
         signal: controller.signal,
         onProgress: (p) => {
@@ -47,10 +52,22 @@ export async function search(text: string, options: { more?: boolean } = {}): Pr
         },
       },
     );
-    if (mine !== run) return;
-    results.value = more ? { ...found, sessions: [...more.sessions, ...found.sessions] } : found;
+  const show = (found: SearchResults, after: SearchResults | null) => {
+    results.value = after ? { ...found, sessions: [...after.sessions, ...found.sessions] } : found;
     resultsFor.value = query;
     searchError.value = null;
+  };
+  try {
+    const found = await ask(base ? PAGE : FIRST_SCREEN, base);
+    if (mine !== run) return;
+    show(found, base);
+    if (!base && found.more) {
+      // The rest of the first page, unless the next keystroke comes first (it aborts this call).
+      const shown = results.value;
+      const rest = await ask(PAGE - FIRST_SCREEN, shown);
+      if (mine !== run) return;
+      show(rest, shown);
+    }
   } catch (e) {
     if (mine !== run || isAborted(e)) return;
     searchError.value = isMissingMethod(e) ? 'Search is not available in this build.' : describeError(e);

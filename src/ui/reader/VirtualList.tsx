@@ -41,7 +41,7 @@ interface Props {
 }
 
 /** Index of the item containing pixel `y`, by binary search over prefix offsets. */
-function indexAt(offsets: Float64Array, count: number, y: number): number {
+export function indexAt(offsets: Float64Array, count: number, y: number): number {
   let lo = 0;
   let hi = count - 1;
   while (lo < hi) {

@@ -73,19 +73,65 @@ const isWordChar = (text: string, at: number) => {
   return c < 128 ? (c >= 97 && c <= 122) || (c >= 48 && c <= 57) : LETTER_OR_DIGIT.test(text[at]);
 };
 
-/** Whether folded text (see `foldText`) holds `term` as a whole word (or as the start of one, for a prefix). */
-export function holdsWord(lower: string, term: string, prefix: boolean): boolean {
+/** Where folded text (see `foldText`) first holds `term` as a whole word (or as the start of one, for a prefix); -1 when nowhere. */
+export function wordAt(lower: string, term: string, prefix: boolean): number {
   for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
     if (at > 0 && isWordChar(lower, at - 1)) continue;
     const end = at + term.length;
-    if (prefix || end >= lower.length || !isWordChar(lower, end)) return true;
+    if (prefix || end >= lower.length || !isWordChar(lower, end)) return at;
   }
-  return false;
+  return -1;
 }
 
-// What to look for in an entry for one query word: the word itself as a prefix (standing for all its
-// completions), or each index word it stands for in this session.
-function lookFor(w: { word: string; prefix: boolean }, m: WordMatcher): Array<[string, boolean]> {
+/** Whether folded text (see `foldText`) holds `term` as a whole word (or as the start of one, for a prefix). */
+export function holdsWord(lower: string, term: string, prefix: boolean): boolean {
+  return wordAt(lower, term, prefix) >= 0;
+}
+
+// How far around the first match the words are looked at for a snippet (it shows less than this).
+const WINDOW_BEFORE = 80;
+const WINDOW_AFTER = 260;
+
+/**
+ * An entry's snippet. Only a window around the first match is split into words (tool outputs and
+ * long answers run to thousands of words, and the snippet shows a line): the first match is found in
+ * the folded text, where it stands in the text as well when folding kept every character's place.
+ */
+export function hitSnippet(
+  text: string,
+  lower: string,
+  looks: ReadonlyArray<ReadonlyArray<[string, boolean]>>,
+  matchers: readonly WordMatcher[],
+  phrases: readonly RegExp[],
+): SnippetPart[] {
+  if (!matchers.length && !phrases.length) return snippet(text, []);
+  let first = lower.length === text.length ? text.length : -1;
+  for (const look of first >= 0 ? looks : []) {
+    for (const [t, prefix] of look) {
+      const at = wordAt(lower, t, prefix);
+      if (at >= 0 && at < first) first = at;
+    }
+  }
+  for (const p of first >= 0 ? phrases : []) {
+    p.lastIndex = 0;
+    const m = p.exec(text);
+    if (m && m.index < first) first = m.index;
+  }
+  if (first >= 0 && first < text.length) {
+    let lo = Math.max(0, first - WINDOW_BEFORE);
+    while (lo > 0 && isWordChar(lower, lo - 1)) lo--;
+    let hi = Math.min(text.length, first + WINDOW_AFTER);
+    while (hi < text.length && isWordChar(lower, hi)) hi++;
+    const spans = matchSpans(text.slice(lo, hi), matchers, phrases).spans.map(([s, e]): [number, number] => [s + lo, e + lo]);
+    // The first match found is the one the snippet shows (else, e.g. a prefix of a word too long to be indexed, look at all of it).
+    if (spans.length && spans[0][0] === first) return snippet(text, spans);
+  }
+  return snippet(text, matchSpans(text, matchers, phrases).spans);
+}
+
+/** What to look for in an entry for one query word: the word itself as a prefix (standing for all its
+ * completions), or each index word it stands for in this session. */
+export function lookFor(w: { word: string; prefix: boolean }, m: WordMatcher): Array<[string, boolean]> {
   const prefix = w.prefix && w.word.length >= 2;
   const out: Array<[string, boolean]> = prefix ? [[w.word, true]] : [];
   for (const t of m.terms) if (!(prefix && t.startsWith(w.word))) out.push([t, false]);
@@ -115,13 +161,13 @@ export function selectHits(
   // With entry filters, an entry must hold every word; without, the session holds them all and its
   // entries are ranked by how many they hold.
   const need = entryFilters ? matchers.length : matchers.length ? 1 : 0;
-  const found: Array<{ d: EntryDoc; count: number; spans: Array<[number, number]> }> = [];
+  const found: Array<{ d: EntryDoc; di: number; count: number }> = [];
   const looks = matchers.map((m, i) => lookFor(q.words[i], m));
   for (let di = 0; di < docs.length; di++) {
     const d = docs[di];
     if (entryFilters && !entryPasses(q, d, meta)) continue;
     if (!matchers.length) {
-      found.push({ d, count: 0, spans: [] });
+      found.push({ d, di, count: 0 });
       continue;
     }
     const lower = lowerOf(di);
@@ -129,7 +175,7 @@ export function selectHits(
     for (const look of looks) if (look.some(([t, prefix]) => holdsWord(lower, t, prefix))) count++;
     if (count >= need && phrases.length && !phrases.every((p) => holdsPhrase(p, d.text))) continue;
     if (count < need) continue;
-    found.push({ d, count, spans: [] });
+    found.push({ d, di, count });
   }
   let titleParts: SnippetPart[] | undefined;
   if (matchers.length) {
@@ -151,7 +197,7 @@ export function selectHits(
     // Where the words stand is found only for the entries shown.
     hits: shown
       .slice(0, perSession)
-      .map(({ d }) => ({ entryId: d.id, kind: d.kind, ts: d.ts, parts: snippet(d.text, matchSpans(d.text, matchers, phrases).spans) })),
+      .map(({ d, di }) => ({ entryId: d.id, kind: d.kind, ts: d.ts, parts: hitSnippet(d.text, lowerOf(di), looks, matchers, phrases) })),
     ...(titleParts ? { titleParts } : {}),
   };
 }

@@ -10,71 +10,30 @@ import MiniSearch from 'minisearch';
 import { withLock } from '../../storage/locks.ts';
 import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { createExtractor, type EntryDoc, type SessionMeta, sessionTerms } from './extract.ts';
-import { type SessionResult, selectHits } from './hits.ts';
-import { isEmptyQuery, type ParsedQuery, parseQuery } from './query.ts';
+import { answer, type SearchOptions, type SearchResults, type SessionDoc } from './answer.ts';
+import { type CachedDocs, createEntryCache } from './entry-cache.ts';
+import { createManifestCache } from './manifest-cache.ts';
 import {
   createSegmentWriter,
   listSegments,
   type Manifest,
   type ManifestEntry,
-  readManifest,
   readRaw,
   readRows,
   readWords,
   removeSegment,
   writeManifest,
 } from './segments.ts';
-import { foldText, words } from './tokens.ts';
+import { words } from './tokens.ts';
 
+export type { SearchOptions, SearchResults } from './answer.ts';
 export type { EntryHit, SessionResult } from './hits.ts';
-
-/** How a query's results are ordered and paged. */
-export interface SearchOptions {
-  sort?: 'relevance' | 'date';
-  /** Sessions to return (default 20), after skipping `offset`. */
-  limit?: number;
-  offset?: number;
-  /** Sessions already shown from earlier pages (for the count). */
-  shown?: number;
-  /** Entry hits given per session (default 3). */
-  perSession?: number;
-  /** The last word is still being typed (default true): it matches as a prefix. */
-  typing?: boolean;
-}
-
-/** What a query answers. */
-export interface SearchResults {
-  sessions: SessionResult[];
-  /** Sessions found: exact when `more` is false; while more may follow, the sessions the index matched
-   * (phrases and entry filters are checked page by page). */
-  total: number;
-  /** More sessions may follow: ask again with `offset: next`. */
-  more: boolean;
-  /** Where the next page starts (candidates checked so far). */
-  next: number;
-  /** Filters that were not understood. */
-  unknown: string[];
-}
 
 /** Progress of bringing the index to the files. */
 export interface IndexProgress {
   done: number;
   total: number;
   label: string;
-}
-
-interface SessionDoc {
-  id: string;
-  title: string;
-  cwd: string;
-  words: string;
-}
-
-interface Cached {
-  docs: EntryDoc[];
-  /** Each document's folded text (tokens.ts `foldText`), made when first needed. */
-  lower: Array<string | undefined>;
-  chars: number;
 }
 
 const LOCK = 'rho-sessions:search-index';
@@ -99,33 +58,24 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const refs = new Map<string, ManifestEntry>();
   // Sessions whose records turned out damaged: rebuilt by the next sync.
   const broken = new Set<string>();
-  const cache = new Map<string, Cached>();
-  let cachedChars = 0;
+  const cache = createEntryCache(cacheChars);
+  const manifests = createManifestCache(disk);
+  // Each segment's file as a snapshot (segments are written once, never changed): a query's reads slice it.
+  const segments = new Map<string, Promise<Blob>>();
   let running: Promise<void> | null = null;
+  // Whether this worker has tidied the segments once.
+  let tidied = false;
 
   const forget = (id: string) => {
     if (ms.has(id)) ms.discard(id);
     metas.delete(id);
     refs.delete(id);
-    const c = cache.get(id);
-    if (c) cachedChars -= c.chars;
-    cache.delete(id);
+    cache.drop(id);
   };
 
   const remember = (meta: SessionMeta, wordsOf: string) => {
     metas.set(meta.id, meta);
     ms.add({ id: meta.id, title: meta.title, cwd: meta.cwd, words: wordsOf });
-  };
-
-  const keep = (id: string, docs: EntryDoc[]) => {
-    const chars = docs.reduce((n, d) => n + d.text.length, 0);
-    cache.set(id, { docs, lower: [], chars });
-    cachedChars += chars;
-    for (const [old, c] of cache) {
-      if (cachedChars <= cacheChars || old === id) break;
-      cache.delete(old);
-      cachedChars -= c.chars;
-    }
   };
 
   // Reads a session's bytes (as far as the store's size says) and makes its documents.
@@ -150,7 +100,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const syncOnce = async (progress?: (p: IndexProgress) => void) => {
     const list = await store.list();
     const want = new Map(list.map((s) => [s.id, s]));
-    const onDisk = await readManifest(disk);
+    const onDisk = await manifests.read();
     const manifest: Manifest = onDisk ?? { v: 2, sessions: {} };
     let changed = onDisk === null;
     // 1. Follow the manifest (another tab, or an earlier life of this worker, may have written it).
@@ -204,7 +154,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
         const { meta, docs, wordsOf } = await extract(s);
         forget(s.id);
         remember(meta, wordsOf);
-        keep(s.id, docs);
+        cache.keep(s.id, docs);
         await writer.add(s.id, wordsOf, docs);
         built.push(meta);
       } catch (e) {
@@ -218,8 +168,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     if (built.length) await close();
     if (total) progress?.({ done: total, total, label: 'Indexed' });
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
+    // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
     if (changed) await writeManifest(disk, manifest);
-    await tidy(manifest);
+    if (changed || !tidied) await tidy(manifest);
+    tidied = true;
+    await manifests.settled(manifest);
   };
 
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
@@ -227,7 +180,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     const live = new Map<string, number>();
     for (const e of Object.values(manifest.sessions)) live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]));
     const segs = await listSegments(disk);
-    for (const seg of segs) if (!live.has(seg.name)) await removeSegment(disk, seg.name);
+    for (const seg of segs) {
+      if (live.has(seg.name)) continue;
+      segments.delete(seg.name);
+      await removeSegment(disk, seg.name);
+    }
     const used = segs.filter((x) => live.has(x.name));
     const size = used.reduce((n, x) => n + x.size, 0);
     const dead = size - [...live.values()].reduce((n, x) => n + x, 0);
@@ -242,7 +199,10 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       refs.set(id, manifest.sessions[id]);
     }
     await writeManifest(disk, manifest);
-    for (const seg of used) await removeSegment(disk, seg.name);
+    for (const seg of used) {
+      segments.delete(seg.name);
+      await removeSegment(disk, seg.name);
+    }
   };
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
@@ -279,71 +239,22 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     }
   };
 
-  const entries = async (meta: SessionMeta): Promise<Cached> => {
+  const entries = async (meta: SessionMeta): Promise<CachedDocs> => {
     const hit = cache.get(meta.id);
-    if (hit) {
-      // Most recently used last.
-      cache.delete(meta.id);
-      cache.set(meta.id, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const ref = refs.get(meta.id);
-    const docs = ref ? await readRows(disk, ref.ref) : null;
-    if (docs) keep(meta.id, docs);
-    else {
-      // The record went missing or was damaged: rebuild it from the file.
-      broken.add(meta.id);
-      await sync();
-    }
+    const docs = ref ? await readRows(disk, ref.ref, segments) : null;
+    if (docs) return cache.keep(meta.id, docs);
+    // The record went missing or was damaged: rebuild it from the file.
+    broken.add(meta.id);
+    await sync();
     return cache.get(meta.id) ?? { docs: [], lower: [], chars: 0 };
   };
-
-  const lowerOf = (c: Cached) => (i: number) => {
-    let l = c.lower[i];
-    if (l === undefined) l = c.lower[i] = foldText(c.docs[i].text);
-    return l;
-  };
-
-  const sessionPasses = (q: ParsedQuery, m: SessionMeta) =>
-    q.project.every((p) => m.cwd.toLowerCase().includes(p)) &&
-    q.model.every((p) => m.models.some((x) => x.includes(p))) &&
-    q.tool.every((t) => m.tools.includes(t)) &&
-    (q.after === null || m.last >= q.after) &&
-    (q.before === null || m.created < q.before || (m.created === 0 && m.last < q.before)) &&
-    q.has.every((h) => (m.flags & (h === 'error' ? 1 : h === 'image' ? 2 : 4)) !== 0);
 
   /** Answers a query (after bringing the index to the files). */
   const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
     await sync(progress, signal);
-    const q = parseQuery(input, opts.typing ?? true);
-    if (isEmptyQuery(q)) return { sessions: [], total: 0, more: false, next: 0, unknown: q.unknown };
-    let candidates: Array<{ meta: SessionMeta; score: number; terms: string[] }>;
-    if (q.words.length) {
-      const found = ms.search(q.words.map((w) => w.word).join(' '), {
-        combineWith: 'AND',
-        prefix: (_t, i) => (q.words[i]?.prefix ?? false) && (q.words[i]?.word.length ?? 0) >= 2,
-        fuzzy: (_t, i) => q.words[i]?.typos || false,
-        maxFuzzy: 2,
-        boost: { title: 3, cwd: 2 },
-      });
-      candidates = found.map((r) => ({ meta: metas.get(String(r.id))!, score: r.score, terms: r.terms })).filter((c) => c.meta);
-    } else candidates = [...metas.values()].map((meta) => ({ meta, score: 0, terms: [] }));
-    candidates = candidates.filter((c) => sessionPasses(q, c.meta));
-    if (opts.sort === 'date' || !q.words.length) candidates.sort((a, b) => b.meta.last - a.meta.last || b.score - a.score);
-    const limit = opts.limit ?? 20;
-    const out: SessionResult[] = [];
-    let i = opts.offset ?? 0;
-    for (; i < candidates.length && out.length < limit; i++) {
-      signal?.throwIfAborted();
-      const c = candidates[i];
-      const cached = await entries(c.meta);
-      const r = selectHits(q, c.meta, c.score, c.terms, cached.docs, opts.perSession ?? 3, lowerOf(cached));
-      if (r) out.push(r);
-    }
-    const more = i < candidates.length;
-    // Once every candidate was checked, the count is exact (phrases and entry filters drop some).
-    const total = more ? candidates.length : (opts.shown ?? 0) + out.length;
-    return { sessions: out, total, more, next: i, unknown: q.unknown };
+    return answer({ ms, metas, entries }, input, opts, signal);
   };
 
   return {

@@ -188,3 +188,34 @@ describe('the index follows the library', () => {
     expect(where(await api.search({ query: spare[0] }))).toEqual([`${ids[0]} u1`]);
   });
 });
+
+describe('as the search box asks', () => {
+  test('a query cancelled by the next keystroke gives no answer: it rejects as cancelled', async () => {
+    const { api, plants } = await library();
+    const c = new AbortController();
+    const stale = api.search({ query: plants[0].word }, { signal: c.signal, progress: () => undefined });
+    c.abort();
+    await expect(stale).rejects.toMatchObject({ name: 'AbortError' });
+    // The next keystroke's query answers as if the first had never been asked.
+    const fresh = await api.search({ query: plants[1].word, typing: false }, { signal: new AbortController().signal, progress: () => undefined });
+    expect(where(fresh)).toEqual([`${plants[1].session} ${plants[1].entry}`]);
+  });
+
+  test('the first screen, then the rest of the page, give the page asked in one go', async () => {
+    const { api } = await library();
+    for (const sort of ['relevance', 'date'] as const) {
+      for (const query of ['question', 'the', 'role:user']) {
+        const page = await api.search({ query, sort, limit: 8 + 12 });
+        const first = await api.search({ query, sort, limit: 8 });
+        const rest = first.more ? await api.search({ query, sort, limit: 12, offset: first.next, shown: first.sessions.length }) : null;
+        const joined = [...first.sessions, ...(rest?.sessions ?? [])];
+        expect(
+          joined.map((s) => s.id),
+          `${query} by ${sort}`,
+        ).toEqual(page.sessions.map((s) => s.id));
+        expect(joined).toEqual(page.sessions);
+        expect((rest ?? first).more).toBe(page.more);
+      }
+    }
+  });
+});

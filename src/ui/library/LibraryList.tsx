@@ -1,0 +1,175 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { SessionSummary } from '../models/calls.ts';
+import { plural, projectName } from '../models/format.ts';
+import type { ProjectGroup } from '../models/library.ts';
+import { indexAt } from '../reader/VirtualList.tsx';
+import { SessionCard } from './SessionCard.tsx';
+
+/** Libraries up to this many sessions draw every card (the browser's find in page sees them all). */
+export const DRAW_ALL = 150;
+/** Pixels drawn above and below the window (Tab and the arrow keys move into drawn rows). */
+const OVERSCAN = 800;
+const CARD_GUESS = 92;
+const HEAD_GUESS = 56;
+
+type Row = { key: string; head: ProjectGroup } | { key: string; session: SessionSummary };
+
+function ProjectHead({ group }: { group: ProjectGroup }) {
+  return (
+    <h2 class="project-title" title={group.cwd}>
+      {projectName(group.cwd)} <span class="muted">{plural(group.sessions.length, 'session')}</span>
+    </h2>
+  );
+}
+
+/** The library's sessions grouped by project: every card for a small library, only those near the screen for a large one. */
+export function LibraryList({ groups }: { groups: ProjectGroup[] }) {
+  const count = groups.reduce((n, g) => n + g.sessions.length, 0);
+  if (count > DRAW_ALL) return <WindowedList groups={groups} />;
+  return (
+    <>
+      {groups.map((group) => (
+        <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
+          <ProjectHead group={group} />
+          <ul class="sessions">
+            {group.sessions.map((s) => (
+              <SessionCard key={s.id} session={s} />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The list in the page's own scroll (the toolbar and header scroll away as before), drawn as the
+ * reader's VirtualList draws its rows: prefix offsets over measured heights (a guess until a row is
+ * measured), a binary search for the rows in the window plus an overscan, a ResizeObserver for the
+ * heights; a row above the window that turns out taller or shorter moves the scroll by as much, so
+ * what is on screen stays put. Heights are kept by session, so a re-sort or a rename keeps them.
+ */
+function WindowedList({ groups }: { groups: ProjectGroup[] }) {
+  const host = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => {
+    const out: Row[] = [];
+    for (const g of groups) {
+      out.push({ key: `p:${g.cwd}`, head: g });
+      for (const s of g.sessions) out.push({ key: s.id, session: s });
+    }
+    return out;
+  }, [groups]);
+  const heights = useRef(new Map<string, number>());
+  const [range, setRange] = useState({ start: 0, end: Math.min(rows.length, 30) });
+  const [, setTick] = useState(0);
+  const elements = useRef(new Map<Element, { key: string; guess: number }>());
+  const observer = useRef<ResizeObserver | null>(null);
+
+  const offsets = useMemo(() => new Float64Array(rows.length + 1), [rows]);
+  const layout = () => {
+    const h = heights.current;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      offsets[i + 1] = offsets[i] + (h.get(r.key) ?? ('head' in r ? HEAD_GUESS : CARD_GUESS));
+    }
+    return offsets;
+  };
+
+  const update = () => {
+    const el = host.current;
+    // Hidden (the library stays mounted under Usage): nothing to work out until it shows again.
+    if (!el?.getClientRects().length) return;
+    const o = layout();
+    const top = -el.getBoundingClientRect().top;
+    const start = indexAt(o, rows.length, Math.max(0, top - OVERSCAN));
+    const end = Math.min(rows.length, indexAt(o, rows.length, Math.max(0, top + innerHeight + OVERSCAN)) + 1);
+    setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
+  };
+  const updateRef = useRef(update);
+  updateRef.current = update;
+
+  useEffect(() => {
+    const onScroll = () => updateRef.current();
+    addEventListener('scroll', onScroll, { passive: true });
+    addEventListener('resize', onScroll);
+    const ro = new ResizeObserver((entries) => {
+      const el = host.current;
+      if (!el) return;
+      const listTop = el.getBoundingClientRect().top;
+      let shift = 0;
+      let changed = false;
+      for (const entry of entries) {
+        const known = elements.current.get(entry.target);
+        if (known === undefined) continue;
+        const { key, guess } = known;
+        const row = entry.target as HTMLElement;
+        const height = row.offsetHeight;
+        const before = heights.current.get(key);
+        // Hidden (the library under Usage) measures 0: no row is that short.
+        if (before === height || height === 0) continue;
+        // A row wholly above the top of the window: what is on screen moves by its change.
+        const wasAbove = row.getBoundingClientRect().bottom <= 0 && listTop < 0;
+        if (wasAbove) shift += height - (before ?? guess);
+        heights.current.set(key, height);
+        changed = true;
+      }
+      if (shift) scrollBy(0, shift);
+      if (changed) setTick((t) => t + 1);
+      updateRef.current();
+    });
+    observer.current = ro;
+    for (const el of elements.current.keys()) ro.observe(el);
+    // The list itself: shown again after Usage (its size changes from nothing), the window is worked out again.
+    if (host.current) ro.observe(host.current);
+    return () => {
+      removeEventListener('scroll', onScroll);
+      removeEventListener('resize', onScroll);
+      ro.disconnect();
+    };
+  }, [rows]);
+
+  // Another list (filter, sort, import): the window is worked out again.
+  useLayoutEffect(() => update(), [rows]);
+
+  // Forget detached rows.
+  useLayoutEffect(() => {
+    for (const [el] of elements.current) {
+      if (!el.isConnected) {
+        observer.current?.unobserve(el);
+        elements.current.delete(el);
+      }
+    }
+  });
+
+  const measure = (key: string, guess: number) => (el: HTMLElement | null) => {
+    if (!el || elements.current.get(el)?.key === key) return;
+    elements.current.set(el, { key, guess });
+    observer.current?.observe(el);
+  };
+
+  const o = layout();
+  const start = Math.min(range.start, rows.length);
+  const end = Math.min(Math.max(range.end, start), rows.length);
+  const shown = [];
+  for (let i = start; i < end; i++) {
+    const r = rows[i];
+    shown.push(
+      <div key={r.key} ref={measure(r.key, 'head' in r ? HEAD_GUESS : CARD_GUESS)} class={'head' in r ? 'library-row head' : 'library-row'} data-index={i}>
+        {'head' in r ? (
+          <ProjectHead group={r.head} />
+        ) : (
+          <ul class="sessions">
+            <SessionCard session={r.session} />
+          </ul>
+        )}
+      </div>,
+    );
+  }
+  return (
+    <div ref={host} class="library-rows" style={{ height: `${o[rows.length]}px` }} data-rows={rows.length}>
+      <div class="library-window" style={{ transform: `translateY(${o[start]}px)` }}>
+        {shown}
+      </div>
+    </div>
+  );
+}

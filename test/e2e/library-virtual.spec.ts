@@ -1,0 +1,90 @@
+// A large library draws only the cards near the screen (LibraryList.tsx): the card drawn at a place
+// is the session that belongs there, a scroll brings the right ones, and Tab walks every session
+// down to the last one, drawing them as focus reaches them.
+import { expect, type Page, test } from '@playwright/test';
+import { dropFiles, importSummary, makeSession, openEmptyLibrary } from './app-helpers.ts';
+
+const COUNT = 200;
+const pad = (i: number) => String(i).padStart(3, '0');
+const id = (i: number) => `88888888-0000-4000-8000-000000000${pad(i)}`;
+
+async function library(page: Page) {
+  await openEmptyLibrary(page);
+  await dropFiles(
+    page,
+    Array.from({ length: COUNT }, (_, i) => ({ name: `v${i}.jsonl`, text: makeSession(id(i), `Session ${pad(i)}`) })),
+  );
+  await expect(importSummary(page)).toHaveText(`Added: ${COUNT}`, { timeout: 60_000 });
+  await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
+  // By title: row 0 is the project's heading, row i the session "Session i-1".
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption('title');
+  await expect(page.locator('.library-row').first().locator('.project-title')).toContainText(`${COUNT} sessions`);
+}
+
+/** The title of the card at the middle of the screen, and its row. */
+const atMiddle = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.elementFromPoint(innerWidth / 2, innerHeight / 2)?.closest('.library-row');
+    return el ? { row: Number((el as HTMLElement).dataset.index), title: el.querySelector('.session-title')?.textContent ?? '' } : null;
+  });
+
+test('only cards near the screen are drawn, and a scroll draws the right ones', async ({ page }) => {
+  test.setTimeout(120_000);
+  await library(page);
+  await expect(page.locator('.session-card').first()).toContainText('Session 000');
+  const drawn = await page.locator('.session-card').count();
+  expect(drawn).toBeGreaterThan(3);
+  expect(drawn).toBeLessThan(COUNT / 2);
+  // The page is as tall as every card (the scroll bar tells the truth about the list).
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(COUNT * 60);
+
+  for (const share of [0.5, 0.25, 0.8]) {
+    await page.evaluate((share) => window.scrollTo(0, document.documentElement.scrollHeight * share), share);
+    await expect
+      .poll(async () => {
+        const m = await atMiddle(page);
+        return m && m.row > 0 && m.title === `Session ${pad(m.row - 1)}` ? m.row : -1;
+      })
+      .toBeGreaterThan(COUNT * share - 40);
+    const m = (await atMiddle(page))!;
+    expect(m.row).toBeLessThan(COUNT * share + 40);
+  }
+  // The end: the last session is drawn, and nothing after it.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(page.locator('.session-card').last()).toContainText(`Session ${pad(COUNT - 1)}`);
+  await expect(page.locator('.session-card').last()).toBeInViewport();
+});
+
+test('Tab walks from the first session to the last, drawing cards as focus reaches them', async ({ page }) => {
+  test.setTimeout(180_000);
+  await library(page);
+  await page.locator('.session-card').first().getByRole('checkbox').focus();
+  const last = `Session ${pad(COUNT - 1)}`;
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      const row = Number((el?.closest('.library-row') as HTMLElement | null)?.dataset.index ?? -1);
+      return { row, title: el?.classList.contains('session-title') ? (el.textContent ?? '') : '' };
+    });
+  let seen = '';
+  let steps = 0;
+  let near = false;
+  // Three stops a card (tick box, title, menu): a few more presses than that must reach the last title.
+  // (Where focus is, is read every few presses, then at each press near the end.)
+  while (seen !== last && steps < COUNT * 3 + 20) {
+    await page.keyboard.press('Tab');
+    steps++;
+    if (!near && steps % 15) continue;
+    const f = await focused();
+    expect(f.row, `focus stays in the list (press ${steps})`).toBeGreaterThan(0);
+    near ||= f.row >= COUNT - 6;
+    seen = f.title;
+  }
+  expect(seen).toBe(last);
+  await expect(page.locator('.session-card').filter({ hasText: last }).getByRole('link')).toBeFocused();
+  await expect(page.locator('.session-card').filter({ hasText: last })).toBeInViewport();
+  // Ticking it with the keyboard selects it.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('region', { name: 'Selection' })).toContainText('1 session selected');
+});
