@@ -140,7 +140,7 @@ export function createExtractor(id: string, title: string) {
   let created = 0;
   let last = 0;
   let flags = 0;
-  return {
+  const x = {
     /** One line of the file (torn or foreign lines are skipped: they hold nothing to find). */
     line(line: string): void {
       let e: unknown;
@@ -150,7 +150,10 @@ export function createExtractor(id: string, title: string) {
         return;
       }
       if (!e || typeof e !== 'object' || Array.isArray(e)) return;
-      const o = e as Record<string, unknown>;
+      x.value(e as Record<string, unknown>);
+    },
+    /** One line as parsed already (an import's scan parses each line once for both). */
+    value(o: Record<string, unknown>): void {
       if (o.type === 'session') {
         if (typeof o.cwd === 'string') cwd = o.cwd;
         created = timeOf(o.timestamp);
@@ -165,12 +168,13 @@ export function createExtractor(id: string, title: string) {
       flags |= d.flags;
       docs.push(d);
     },
-    /** The documents, the facts, and the session's distinct words (title and project first). */
-    finish(size: number): { meta: SessionMeta; docs: EntryDoc[] } {
-      const meta: SessionMeta = { id, size, title, cwd, created, last: Math.max(last, created), models: [...models], tools: [...tools], flags };
+    /** The documents and the facts (`named`: the title, when it was not known at the start). */
+    finish(size: number, named = title): { meta: SessionMeta; docs: EntryDoc[] } {
+      const meta: SessionMeta = { id, size, title: named, cwd, created, last: Math.max(last, created), models: [...models], tools: [...tools], flags };
       return { meta, docs };
     },
   };
+  return x;
 }
 
 /** The distinct words of a session's documents (what its part of the index holds). */

@@ -80,6 +80,8 @@ interface Cached {
 const LOCK = 'rho-sessions:search-index';
 // A segment is written once this much is gathered (bounds the memory of a rebuild).
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+// Text an import gathers before it writes it as a segment (about SEGMENT_BYTES once compressed).
+const GATHER_CHARS = 4 * SEGMENT_BYTES;
 // Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
 const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
@@ -245,6 +247,36 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     for (const seg of used) await removeSegment(disk, seg.name);
   };
 
+  // Sessions an import just wrote, their documents made from the bytes it streamed (so nothing reads
+  // the files again): gathered, then written as one segment and put in the manifest under the lock.
+  // Whatever fails here is only missing from the manifest, and the next sync builds it from the file.
+  type Fresh = { meta: SessionMeta; docs: EntryDoc[]; wordsOf: string };
+  let gathered: Fresh[] = [];
+  let gatheredChars = 0;
+  let storing: Promise<void> = Promise.resolve();
+  const storeFresh = (batch: Fresh[]) =>
+    withLock(LOCK, async () => {
+      const writer = createSegmentWriter(disk);
+      for (const f of batch) await writer.add(f.meta.id, f.wordsOf, f.docs);
+      const manifest: Manifest = (await readManifest(disk)) ?? { v: 2, sessions: {} };
+      const placed = await writer.close();
+      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: placed.get(f.meta.id)! };
+      await writeManifest(disk, manifest);
+      for (const f of batch) {
+        forget(f.meta.id);
+        remember(f.meta, f.wordsOf);
+        refs.set(f.meta.id, manifest.sessions[f.meta.id]);
+        broken.delete(f.meta.id);
+      }
+    });
+  const storeGathered = () => {
+    const batch = gathered;
+    gathered = [];
+    gatheredChars = 0;
+    if (batch.length) storing = storing.then(() => storeFresh(batch).catch(() => undefined));
+    return storing;
+  };
+
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
   // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
   // shows that indexing's bar).
@@ -329,7 +361,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       candidates = found.map((r) => ({ meta: metas.get(String(r.id))!, score: r.score, terms: r.terms })).filter((c) => c.meta);
     } else candidates = [...metas.values()].map((meta) => ({ meta, score: 0, terms: [] }));
     candidates = candidates.filter((c) => sessionPasses(q, c.meta));
-    if (opts.sort === 'date' || !q.words.length) candidates.sort((a, b) => b.meta.last - a.meta.last || b.score - a.score);
+    // Ties go by date, then id: the answer must not depend on the order sessions were indexed in
+    // (an import adds them as it writes them, a rebuild as the library lists them).
+    const byId = (a: { meta: SessionMeta }, b: { meta: SessionMeta }) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
+    if (opts.sort === 'date' || !q.words.length) candidates.sort((a, b) => b.meta.last - a.meta.last || b.score - a.score || byId(a, b));
+    else candidates.sort((a, b) => b.score - a.score || b.meta.last - a.meta.last || byId(a, b));
     const limit = opts.limit ?? 20;
     const out: SessionResult[] = [];
     let i = opts.offset ?? 0;
@@ -349,6 +385,27 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   return {
     sync,
     search,
+    /**
+     * What an import shows a new session's parsed lines to (import-session.ts `SessionSink`): its
+     * part of the index is made on the way and written with the import's next batch.
+     */
+    sinkFor(id: string) {
+      const x = createExtractor(id, '');
+      return {
+        value: (v: Record<string, unknown>) => x.value(v),
+        done: (s: SessionSummary) => {
+          const { meta, docs } = x.finish(s.size, titleOf(s));
+          const wordsOf = sessionTerms(docs).join(' ');
+          gathered.push({ meta, docs, wordsOf });
+          gatheredChars += wordsOf.length + docs.reduce((n, d) => n + d.text.length, 0);
+          if (gatheredChars >= GATHER_CHARS) void storeGathered();
+        },
+      };
+    },
+    /** Writes what imports gathered (the end of an import call). */
+    async commit(): Promise<void> {
+      await storeGathered();
+    },
     /** Sessions in the index. */
     size: () => metas.size,
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */
