@@ -3,7 +3,7 @@
 // facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
 // Images, signatures and extension state are left out; tool outputs and arguments are capped.
 import { noticeKind, text, thinking, toolCalls } from '../../core/index.ts';
-import { isIndexable, normalizeWord, words } from './tokens.ts';
+import { addWords, isIndexable, normalizeWord, words } from './tokens.ts';
 
 /** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
 export const HAS_ERROR = 1;
@@ -181,8 +181,8 @@ export function createExtractor(id: string, title: string) {
 export function sessionTerms(docs: readonly EntryDoc[]): string[] {
   const set = new Set<string>();
   for (const d of docs) {
-    for (const w of words(d.text)) set.add(w);
-    for (const t of d.tools ?? []) for (const w of words(t)) set.add(w);
+    addWords(d.text, set);
+    for (const t of d.tools ?? []) addWords(t, set);
   }
   return [...set];
 }
