@@ -82,7 +82,7 @@ async function run(ctx: BenchContext): Promise<void> {
       ratio: withIndex / lib.importMs,
       target: '≤ 1.3×',
       ok: withIndex / lib.importMs <= 1.3,
-      note: `baseline: the same import by a worker that leaves indexing for later (?index=later), into its own folder; import ${lib.indexedImportMs.toFixed(0)} ms + sync ${lib.syncMs.toFixed(0)} ms, ${lib.indexed} sessions indexed`,
+      note: `baseline: the same import by a worker that leaves indexing for later (?index=later), into its own folder, the mean of one run before (${lib.plainBefore.toFixed(0)} ms) and one after (${lib.plainAfter.toFixed(0)} ms); import ${lib.indexedImportMs.toFixed(0)} ms + sync ${lib.syncMs.toFixed(0)} ms, ${lib.indexed} sessions indexed`,
     });
     ctx.row({
       name: 'search: index on disk (the scan keeps none)',
