@@ -4,11 +4,27 @@ import type { ByteChunks, Disk } from './types.ts';
 /** Size of one read: large enough to be fast, small enough to keep memory flat. */
 export const CHUNK_SIZE = 4 * 1024 * 1024;
 
-/** A Blob (or File) read in chunks, optionally from `start`. */
+/**
+ * A Blob (or File) read in chunks, optionally from `start`. The next chunk is read while the
+ * caller works on this one (a write, a scan): reading a page's File from a worker is a round trip
+ * to the browser, which would otherwise wait in line with the work. At most two chunks are held.
+ */
 export async function* blobChunks(blob: Blob, start = 0, chunkSize = CHUNK_SIZE, signal?: AbortSignal): ByteChunks {
-  for (let at = start; at < blob.size; at += chunkSize) {
+  const read = (at: number) => {
+    const p = blob
+      .slice(at, Math.min(at + chunkSize, blob.size))
+      .arrayBuffer()
+      .then((b) => new Uint8Array(b));
+    // Left unread when the caller stops early: its failure is nobody's to hear.
+    p.catch(() => undefined);
+    return p;
+  };
+  let next = start < blob.size ? read(start) : null;
+  for (let at = start; next; at += chunkSize) {
     signal?.throwIfAborted();
-    yield new Uint8Array(await blob.slice(at, Math.min(at + chunkSize, blob.size)).arrayBuffer());
+    const chunk = await next;
+    next = at + chunkSize < blob.size ? read(at + chunkSize) : null;
+    yield chunk;
   }
 }
 

@@ -75,7 +75,7 @@ async function keyOnDisk(disk: Disk, path: string): Promise<string | null> {
 export const keyOfBytes = (bytes: Uint8Array) => keyOf(bytes.length, bytes.subarray(0, KEY_BYTES), bytes.subarray(Math.max(0, bytes.length - KEY_BYTES)));
 
 /** A scan of a file that decides by its first bytes whether it is pi (scanned as it streams) or another agent's (gathered, converted, and the conversion scanned). */
-export function createAnyScanner(opts: { conversion?: Conversion | null; file?: string } = {}) {
+export function createAnyScanner(opts: { conversion?: Conversion | null; file?: string; onValue?: (value: Record<string, unknown>) => void } = {}) {
   let pi: ReturnType<typeof createScanner> | null = null;
   let held: Uint8Array[] = [];
   let heldBytes = 0;
@@ -83,7 +83,7 @@ export function createAnyScanner(opts: { conversion?: Conversion | null; file?: 
   const decide = () => {
     const head = concatBytes(held).subarray(0, HEAD_BYTES);
     if (detectFormat(head) === 'pi') {
-      pi = createScanner();
+      pi = createScanner({ onValue: opts.onValue });
       for (const c of held) pi.push(c);
       held = [];
     } else foreign = true;
@@ -103,18 +103,19 @@ export function createAnyScanner(opts: { conversion?: Conversion | null; file?: 
       held = [];
       const conversion = opts.conversion ?? convert(original, opts.file);
       if (!conversion) {
-        const s = createScanner();
+        const s = createScanner({ onValue: opts.onValue });
         s.push(original);
         return s.finish();
       }
-      return { ...scanConversion(conversion), conversion, key: keyOfBytes(original) };
+      // What sees each line (the search index at import) sees the conversion's pi lines.
+      return { ...scanConversion(conversion, opts.onValue), conversion, key: keyOfBytes(original) };
     },
   };
 }
 
 /** The scan of a conversion, as the index sees the session: problems are the adapter's (source lines) and then the conversion's own. */
-export function scanConversion(conversion: Conversion): SessionScan {
-  const s = createScanner();
+export function scanConversion(conversion: Conversion, onValue?: (value: Record<string, unknown>) => void): SessionScan {
+  const s = createScanner({ onValue });
   s.push(conversion.bytes);
   const scan = s.finish();
   const d = scan.digest;

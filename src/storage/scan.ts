@@ -102,7 +102,7 @@ export async function scanSession(chunks: ByteChunks, opts: { validate?: boolean
 }
 
 /** A push-style scanner (for feeding the same chunks that are being written). */
-export function createScanner(opts: { validate?: boolean } = {}) {
+export function createScanner(opts: { validate?: boolean; onValue?: (value: Record<string, unknown>) => void } = {}) {
   const validate = opts.validate !== false;
   // Bytes of the unfinished last line (pieces, joined when its "\n" arrives).
   let carry: Uint8Array[] = [];
@@ -131,6 +131,8 @@ export function createScanner(opts: { validate?: boolean } = {}) {
     if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
     const value = parseLine(s, line, terminated, problems);
     if (value === null) return;
+    // Before the migration below changes it: what the file holds (the search index reads this).
+    opts.onValue?.(value);
     if (line === 1 && value.type === 'title') {
       if (isTitleSlot(value)) {
         agent = 'omp';

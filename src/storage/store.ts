@@ -455,8 +455,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       await open();
       const path = sessionPath(id);
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
-      if ((await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
-      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1) });
+      if (!opts.checked && (await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
+      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue });
       const size = await disk.writeNew(
         path,
         tap(chunks, (c) => scanner.push(c)),

@@ -134,11 +134,22 @@ export interface SessionStore {
   latest(): Promise<string | null>;
   /** Where sessions live in the store (module description: `dir`). */
   dir(): string;
-  /** Writes a new session file from chunks (swapped in when complete) and indexes it; `onScan` gets the scan made while writing. */
+  /**
+   * Writes a new session file from chunks (swapped in when complete) and indexes it; `onScan` gets
+   * the scan made while writing, `onValue` each line the scan parsed (before migration). `checked`:
+   * the caller holds the session's write lock and has just seen that no file is at `id`.
+   */
   create(
     id: string,
     chunks: ByteChunks,
-    opts?: { variantOf?: string; signal?: AbortSignal; onScan?: (scan: SessionScan) => void; conversion?: Conversion | null },
+    opts?: {
+      variantOf?: string;
+      signal?: AbortSignal;
+      checked?: boolean;
+      onScan?: (scan: SessionScan) => void;
+      onValue?: (value: Record<string, unknown>) => void;
+      conversion?: Conversion | null;
+    },
   ): Promise<SessionSummary>;
   /** Reads a stored session once through: digest, slim tree (for core `append`), blob refs. */
   scan(id: string): Promise<SessionScan>;

@@ -30,7 +30,8 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
   // files as their pi conversions; import, linked folders and the library's writes keep the originals.
   const piEnv = { ...env, store: piView(env.store) };
   const index = createSearchIndexOf(piEnv);
-  const library = createLibraryApi(env);
+  // Imports make each new session's part of the search index from the bytes they write.
+  const library = createLibraryApi(env, env.indexAtImport === false ? {} : { sink: index.sinkFor, afterImport: index.commit });
   for (const name of WRITES) {
     const call = library[name] as (p: unknown, c: unknown) => Promise<unknown>;
     (library as Record<string, unknown>)[name] = (p: unknown, c: unknown) => call(p, c).finally(() => index.syncSoon());

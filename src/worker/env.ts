@@ -8,4 +8,6 @@ export interface WorkerEnv {
   randomId(): string;
   /** Where the search index keeps its parts (the store's disk); in memory when absent. */
   searchDisk?: Disk;
+  /** false: imports leave the search index to the sync after them (the search bench's baseline); default true. */
+  indexAtImport?: boolean;
 }

@@ -7,7 +7,7 @@ import type { SessionSummary } from '../storage/types.ts';
 import type { WorkerEnv } from './env.ts';
 import { appendEntries, assertWritable, renameStored } from './edit.ts';
 import { exportBranchChunks, exportBundleBlob, exportName, forkChunks } from './export.ts';
-import { importAll, type ImportReport, type IncomingFile } from './import.ts';
+import { type ImportContext, importAll, type ImportReport, type IncomingFile } from './import.ts';
 import { ApiFailure, type CallContext } from './protocol.ts';
 import { withChildren } from './subagents/bundle.ts';
 
@@ -23,8 +23,15 @@ const noContext: CallContext = { signal: new AbortController().signal, progress:
 // Progress is posted at most this often (ms): a 100 MB import must not flood the page with messages.
 const PROGRESS_EVERY = 100;
 
+/** What else an import feeds: the search index takes each new session's lines as they are written. */
+export interface ImportHooks {
+  sink?: ImportContext['sink'];
+  /** After every import call (its batch of index parts is written). */
+  afterImport?: () => Promise<void>;
+}
+
 /** The library half of the worker API: import, list, search, export, delete, rename, label, fork. */
-export function createLibraryApi(env: WorkerEnv) {
+export function createLibraryApi(env: WorkerEnv, hooks: ImportHooks = {}) {
   const { store } = env;
   // Exports for people, forks and branches read sessions as pi (another agent's file: its conversion).
   const pi = piView(store);
@@ -57,6 +64,7 @@ export function createLibraryApi(env: WorkerEnv) {
       const result = await importAll(files, {
         store,
         signal: ctx.signal,
+        sink: hooks.sink,
         onBytes: (n, label) => {
           report(n, label);
           current = label;
@@ -67,6 +75,7 @@ export function createLibraryApi(env: WorkerEnv) {
     } finally {
       // Whatever was imported before a cancel or failure stays, and is listed.
       await store.flush().catch(() => undefined);
+      await hooks.afterImport?.().catch(() => undefined);
     }
   };
 

@@ -18,6 +18,8 @@ const ready = openWorkerStorage({ opfsRoot }).then(
     createApi({
       store,
       searchDisk: disk,
+      // `main.ts?index=later`: imports leave indexing to the sync after them (the search bench's baseline).
+      indexAtImport: new URL(self.location.href).searchParams.get('index') !== 'later',
       linkedState,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),

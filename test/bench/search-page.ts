@@ -23,16 +23,18 @@ const utf8 = new TextEncoder();
 type Bench = { root: string; api: Remote<Api>; worker: Worker; sessionBytes: number };
 let bench: Bench | null = null;
 
-function start(root: string): { api: Remote<Api>; worker: Worker } {
-  const worker = new Worker(`/src/worker/main.ts?root=${root}`, { type: 'module' });
+function start(root: string, query = ''): { api: Remote<Api>; worker: Worker } {
+  const worker = new Worker(`/src/worker/main.ts?root=${root}${query}`, { type: 'module' });
   return { api: connectWorker(worker), worker };
 }
 
-/** Generates and imports the library; times the import, then the index built after it. */
+/**
+ * Generates the library and imports it three times, each into a fresh folder: without indexing (a
+ * worker that leaves the index to a later sync, `?index=later`: the baseline), with it (the import,
+ * which indexes what it writes, and the sync after it that finishes the index), without it again.
+ */
 export async function setupLibrary(args: { totalMb: number; sessions: number }) {
   const root = `search-${Date.now()}`;
-  const { api, worker } = start(root);
-  await api.ping({ message: 'ready' });
   const per = Math.floor((args.totalMb * 1024 * 1024) / args.sessions);
   const files: File[] = [];
   const g0 = performance.now();
@@ -42,12 +44,29 @@ export async function setupLibrary(args: { totalMb: number; sessions: number }) 
   }
   const genMs = performance.now() - g0;
   const sessionBytes = files.reduce((n, f) => n + f.size, 0);
+  // The baseline runs before and after the candidate (the mean of the two), so a busy moment of the
+  // machine does not fall on one side only.
+  const plainImport = async (n: number) => {
+    const plain = start(`${root}-plain${n}`, '&index=later');
+    await plain.api.ping({ message: 'ready' });
+    const p0 = performance.now();
+    await plain.api.importFiles({ files });
+    const ms = performance.now() - p0;
+    plain.worker.terminate();
+    await (await navigator.storage.getDirectory()).removeEntry(`${root}-plain${n}`, { recursive: true }).catch(() => undefined);
+    return ms;
+  };
+  const plainBefore = await plainImport(1);
+  const { api, worker } = start(root);
+  await api.ping({ message: 'ready' });
   const t0 = performance.now();
   const report = await api.importFiles({ files });
-  const importMs = performance.now() - t0;
+  const indexedImportMs = performance.now() - t0;
   const t1 = performance.now();
   const synced = await api.syncSearchIndex({});
-  const indexMs = performance.now() - t1;
+  const syncMs = performance.now() - t1;
+  const plainAfter = await plainImport(2);
+  const importMs = (plainBefore + plainAfter) / 2;
   const info = await api.searchIndexInfo({});
   bench = { root, api, worker, sessionBytes };
   return {
@@ -55,7 +74,10 @@ export async function setupLibrary(args: { totalMb: number; sessions: number }) 
     sessionBytes,
     added: report.items.filter((x) => x.outcome === 'added').length,
     importMs,
-    indexMs,
+    plainBefore,
+    plainAfter,
+    indexedImportMs,
+    syncMs,
     indexed: synced.sessions,
     indexBytes: info.bytes,
   };

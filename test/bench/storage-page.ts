@@ -10,8 +10,8 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   let rootCounter = 0;
   const freshRoot = () => `bench-${Date.now()}-${++rootCounter}`;
 
-  const startApi = async (rootName: string) => {
-    const w = new Worker(`/src/worker/main.ts?root=${rootName}`, { type: 'module' });
+  const startApi = async (rootName: string, query = '') => {
+    const w = new Worker(`/src/worker/main.ts?root=${rootName}${query}`, { type: 'module' });
     const api = connectWorker(w);
     await api.ping({ message: 'ready' });
     return { w, api };
@@ -94,31 +94,34 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
     return lines.join('\n') + '\n';
   };
 
-  // Times the import and the raw write in alternation, each in a fresh OPFS folder.
+  // Times the import (as the app runs it: the search index made on the way), the import of a worker
+  // that leaves indexing for later (`?index=later`, as imports were before issue 12's index was made
+  // at import), and the raw write, in rotation, each in a fresh OPFS folder.
   const compare = async (files: File[]) => {
-    const imp: number[] = [];
-    const raw: number[] = [];
-    // No warm-up round: each round is seconds of I/O, and the order alternates between rounds.
+    const times: Record<'raw' | 'import' | 'later', number[]> = { raw: [], import: [], later: [] };
+    const order = ['raw', 'import', 'later'] as const;
+    // No warm-up round: each round is seconds of I/O, and the order rotates between rounds.
     for (let r = 0; r < args.runs; r++) {
-      for (const which of r % 2 ? ['import', 'raw'] : ['raw', 'import']) {
+      for (let k = 0; k < order.length; k++) {
+        const which = order[(k + r) % order.length];
         const rootName = freshRoot();
         if (which === 'raw') {
           const t0 = performance.now();
           await writeRaw(files, rootName);
-          if (r >= 0) raw.push(performance.now() - t0);
+          times.raw.push(performance.now() - t0);
         } else {
-          const { w, api } = await startApi(rootName);
+          const { w, api } = await startApi(rootName, which === 'later' ? '&index=later' : '');
           const t0 = performance.now();
           const report = await api.importFiles({ files });
           const t = performance.now() - t0;
           if (report.items.some((i: { outcome: string }) => i.outcome !== 'added')) throw new Error('bench import did not add everything');
-          if (r >= 0) imp.push(t);
+          times[which].push(t);
           w.terminate();
         }
         await removeRoot(rootName);
       }
     }
-    return { imp: median(imp), raw: median(raw) };
+    return { imp: median(times.import), later: median(times.later), raw: median(times.raw) };
   };
 
   const out: Record<string, number> = {};
@@ -126,6 +129,7 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   out.bigBytes = big.size;
   const bigResult = await compare([big]);
   out.bigImport = bigResult.imp;
+  out.bigLater = bigResult.later;
   out.bigRaw = bigResult.raw;
 
   const folder: File[] = [];
@@ -133,6 +137,7 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   out.folderBytes = folder.reduce((n, f) => n + f.size, 0);
   const folderResult = await compare(folder);
   out.folderImport = folderResult.imp;
+  out.folderLater = folderResult.later;
   out.folderRaw = folderResult.raw;
 
   // Listing: 2,000 sessions imported once, then listed from the index.

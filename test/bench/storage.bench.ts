@@ -1,7 +1,7 @@
 /**
  * Storage speed in Chromium (issue 4): importing a 100 MB session and a folder of 500 sessions
  * through the real worker, against writing the same bytes straight to OPFS with a sync access
- * handle (ratio, target ≤ 1.5×); listing 2,000 sessions from the index (median ms, target
+ * handle (ratio, targets ≤ 1.3× for one big session and ≤ 1.5× for the folder, issue 14); listing 2,000 sessions from the index (median ms, target
  * ≤ 100 ms) beside the time to read the index bytes.
  *
  * A bench suite for test/bench/run.ts (`npm run bench -- storage`), and runnable alone:
@@ -42,10 +42,16 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
     // The page code is served by vite (a string here: tsx's name helpers would not survive serialization).
     const args = JSON.stringify({ sizeMb, runs, folder: 500, listCount: 2000 });
     const r = (await page.evaluate(`import('/test/bench/storage-page.ts').then((m) => m.pageBench(${args}))`)) as Record<string, number>;
-    const ratioRow = (name: string, value: number, base: number) =>
-      ctx.row({ name, value, unit: 'ms', baseline: base, ratio: value / base, target: '≤ 1.5×', ok: value / base <= 1.5 });
-    ratioRow(`storage: import one ${Math.round(r.bigBytes / 1048576)} MB session vs raw OPFS write`, r.bigImport, r.bigRaw);
-    ratioRow(`storage: import a folder of 500 sessions (${Math.round(r.folderBytes / 1048576)} MB) vs raw OPFS writes`, r.folderImport, r.folderRaw);
+    // Issue 14's targets: one big session ≤ 1.3× the raw write, a folder of small ones ≤ 1.5×.
+    const ratioRow = (name: string, value: number, base: number, limit: number, note?: string) =>
+      ctx.row({ name, value, unit: 'ms', baseline: base, ratio: value / base, target: `≤ ${limit}×`, ok: value / base <= limit, note });
+    const big = `storage: import one ${Math.round(r.bigBytes / 1048576)} MB session`;
+    const folder = `storage: import a folder of 500 sessions (${Math.round(r.folderBytes / 1048576)} MB)`;
+    const later = 'a worker that leaves the search index for later (?index=later), as imports were before it was made at import';
+    ratioRow(`${big} vs raw OPFS write`, r.bigImport, r.bigRaw, 1.3, 'the import as the app runs it: its search index made on the way');
+    ratioRow(`${big}, indexing later, vs raw OPFS write`, r.bigLater, r.bigRaw, 1.3, later);
+    ratioRow(`${folder} vs raw OPFS writes`, r.folderImport, r.folderRaw, 1.5, 'the import as the app runs it: its search index made on the way');
+    ratioRow(`${folder}, indexing later, vs raw OPFS writes`, r.folderLater, r.folderRaw, 1.5, later);
     ctx.row({
       name: 'storage: list 2,000 sessions, fresh worker (median)',
       value: r.listCold,

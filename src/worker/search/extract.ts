@@ -3,7 +3,7 @@
 // facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
 // Images, signatures and extension state are left out; tool outputs and arguments are capped.
 import { noticeKind, text, thinking, toolCalls } from '../../core/index.ts';
-import { isIndexable, normalizeWord, words } from './tokens.ts';
+import { addWords, isIndexable, normalizeWord, words } from './tokens.ts';
 
 /** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
 export const HAS_ERROR = 1;
@@ -140,7 +140,7 @@ export function createExtractor(id: string, title: string) {
   let created = 0;
   let last = 0;
   let flags = 0;
-  return {
+  const x = {
     /** One line of the file (torn or foreign lines are skipped: they hold nothing to find). */
     line(line: string): void {
       let e: unknown;
@@ -150,7 +150,10 @@ export function createExtractor(id: string, title: string) {
         return;
       }
       if (!e || typeof e !== 'object' || Array.isArray(e)) return;
-      const o = e as Record<string, unknown>;
+      x.value(e as Record<string, unknown>);
+    },
+    /** One line as parsed already (an import's scan parses each line once for both). */
+    value(o: Record<string, unknown>): void {
       if (o.type === 'session') {
         if (typeof o.cwd === 'string') cwd = o.cwd;
         created = timeOf(o.timestamp);
@@ -165,20 +168,21 @@ export function createExtractor(id: string, title: string) {
       flags |= d.flags;
       docs.push(d);
     },
-    /** The documents, the facts, and the session's distinct words (title and project first). */
-    finish(size: number): { meta: SessionMeta; docs: EntryDoc[] } {
-      const meta: SessionMeta = { id, size, title, cwd, created, last: Math.max(last, created), models: [...models], tools: [...tools], flags };
+    /** The documents and the facts (`named`: the title, when it was not known at the start). */
+    finish(size: number, named = title): { meta: SessionMeta; docs: EntryDoc[] } {
+      const meta: SessionMeta = { id, size, title: named, cwd, created, last: Math.max(last, created), models: [...models], tools: [...tools], flags };
       return { meta, docs };
     },
   };
+  return x;
 }
 
 /** The distinct words of a session's documents (what its part of the index holds). */
 export function sessionTerms(docs: readonly EntryDoc[]): string[] {
   const set = new Set<string>();
   for (const d of docs) {
-    for (const w of words(d.text)) set.add(w);
-    for (const t of d.tools ?? []) for (const w of words(t)) set.add(w);
+    addWords(d.text, set);
+    for (const t of d.tools ?? []) addWords(t, set);
   }
   return [...set];
 }

@@ -39,6 +39,8 @@ export interface IndexProgress {
 const LOCK = 'rho-sessions:search-index';
 // A segment is written once this much is gathered (bounds the memory of a rebuild).
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+// Text an import gathers before it writes it as a segment (about SEGMENT_BYTES once compressed).
+const GATHER_CHARS = 4 * SEGMENT_BYTES;
 // Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
 const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
@@ -205,6 +207,36 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     }
   };
 
+  // Sessions an import just wrote, their documents made from the bytes it streamed (so nothing reads
+  // the files again): gathered, then written as one segment and put in the manifest under the lock.
+  // Whatever fails here is only missing from the manifest, and the next sync builds it from the file.
+  type Fresh = { meta: SessionMeta; docs: EntryDoc[]; wordsOf: string };
+  let gathered: Fresh[] = [];
+  let gatheredChars = 0;
+  let storing: Promise<void> = Promise.resolve();
+  const storeFresh = (batch: Fresh[]) =>
+    withLock(LOCK, async () => {
+      const writer = createSegmentWriter(disk);
+      for (const f of batch) await writer.add(f.meta.id, f.wordsOf, f.docs);
+      const manifest: Manifest = (await manifests.read()) ?? { v: 2, sessions: {} };
+      const placed = await writer.close();
+      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: placed.get(f.meta.id)! };
+      await writeManifest(disk, manifest);
+      for (const f of batch) {
+        forget(f.meta.id);
+        remember(f.meta, f.wordsOf);
+        refs.set(f.meta.id, manifest.sessions[f.meta.id]);
+        broken.delete(f.meta.id);
+      }
+    });
+  const storeGathered = () => {
+    const batch = gathered;
+    gathered = [];
+    gatheredChars = 0;
+    if (batch.length) storing = storing.then(() => storeFresh(batch).catch(() => undefined));
+    return storing;
+  };
+
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
   // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
   // shows that indexing's bar).
@@ -260,6 +292,27 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   return {
     sync,
     search,
+    /**
+     * What an import shows a new session's parsed lines to (import-session.ts `SessionSink`): its
+     * part of the index is made on the way and written with the import's next batch.
+     */
+    sinkFor(id: string) {
+      const x = createExtractor(id, '');
+      return {
+        value: (v: Record<string, unknown>) => x.value(v),
+        done: (s: SessionSummary) => {
+          const { meta, docs } = x.finish(s.size, titleOf(s));
+          const wordsOf = sessionTerms(docs).join(' ');
+          gathered.push({ meta, docs, wordsOf });
+          gatheredChars += wordsOf.length + docs.reduce((n, d) => n + d.text.length, 0);
+          if (gatheredChars >= GATHER_CHARS) void storeGathered();
+        },
+      };
+    },
+    /** Writes what imports gathered (the end of an import call). */
+    async commit(): Promise<void> {
+      await storeGathered();
+    },
     /** Sessions in the index. */
     size: () => metas.size,
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */

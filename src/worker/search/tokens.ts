@@ -41,6 +41,31 @@ export function words(text: string): string[] {
   return out;
 }
 
+/**
+ * Adds the distinct words of a text to `into` (what `words` gives, without repeats). ASCII text, most
+ * of what sessions hold, is split by character codes: the Unicode-aware regex costs several times more
+ * on the megabytes an import indexes.
+ */
+export function addWords(text: string, into: Set<string>): void {
+  if (NON_ASCII.test(text)) {
+    for (const w of words(text)) into.add(w);
+    return;
+  }
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    const inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      const w = lower.slice(start, i);
+      if (i - start <= MAX_WORD && !into.has(w) && isIndexable(w)) into.add(w);
+      start = -1;
+    }
+  }
+}
+
 /** Each word of a text with where it stands in the text: [start, end) in UTF-16 units. */
 export function* wordSpans(text: string): Generator<{ word: string; start: number; end: number }> {
   for (const m of text.matchAll(WORD)) {

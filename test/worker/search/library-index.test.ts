@@ -100,6 +100,42 @@ describe('planted words', () => {
 });
 
 describe('the index follows the library', () => {
+  test("an import makes each new session's part from the bytes it writes: no file is read again, one segment per import", async () => {
+    const words = plantWords(12, 8);
+    const s = plantedSession(ids[0], 0, words);
+    const disk = createMemoryDisk();
+    const store = createStore(disk, { flushDelay: 0 });
+    let reads = 0;
+    const readFile = store.readFile.bind(store);
+    store.readFile = (id) => {
+      reads++;
+      return readFile(id);
+    };
+    const api = createApi({ store, now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => '0000beef', searchDisk: disk });
+    const noise = noiseSessions(3);
+    await api.importFiles({ files: [file('planted.jsonl', s.text), ...noise.map((n) => file(n.name, n.text))] });
+    // Written by the import itself: the manifest lists all four, in one segment.
+    const manifest = JSON.parse(new TextDecoder().decode(disk.files.get('search/manifest.json')!.bytes));
+    expect(Object.keys(manifest.sessions).length).toBe(4);
+    expect([...disk.files.keys()].filter((k) => k.includes('/seg-')).length).toBe(1);
+    for (const p of s.plants) expect(where(await api.search({ query: p.word, typing: false }))).toEqual([`${p.session} ${p.entry}`]);
+    expect(reads).toBe(0);
+    // A worker that leaves indexing to the sync (the bench's baseline) builds the same answers from the files.
+    const later = createMemoryDisk();
+    const store2 = createStore(later, { flushDelay: 0 });
+    const api2 = createApi({
+      store: store2,
+      now: () => new Date('2026-03-04T05:06:07.000Z'),
+      randomId: () => '0000beef',
+      searchDisk: later,
+      indexAtImport: false,
+    });
+    await api2.importFiles({ files: [file('planted.jsonl', s.text), ...noise.map((n) => file(n.name, n.text))] });
+    expect(later.files.has('search/manifest.json')).toBe(false);
+    for (const q of [...s.plants.map((p) => p.word), 'please look', 'has:error'])
+      expect(await api2.search({ query: q, limit: 50 }), q).toEqual(await api.search({ query: q, limit: 50 }));
+  });
+
   test('an append (a label, a rename, new entries) makes new words findable; a delete removes them', async () => {
     const { api, plants, spare } = await library();
     const [label, title, entry] = spare;
