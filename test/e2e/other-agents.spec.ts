@@ -53,6 +53,9 @@ test('Claude Code and Codex sessions: named, read, found, read-only, exported as
   const cardOf = (id: string) => page.locator('.session-card').filter({ has: link(page, id) });
   await expect(cardOf(claude.id).locator('.badge.agent')).toHaveText('Claude Code');
   await expect(cardOf(codex.id).locator('.badge.agent')).toHaveText('Codex');
+  // Files these agents wrote are not damaged files: no problem badge.
+  await expect(cardOf(claude.id).locator('.badge.warn')).toHaveCount(0);
+  await expect(cardOf(codex.id).locator('.badge.warn')).toHaveCount(0);
 
   // Search reads the conversion: a word from the Codex prompt finds that session.
   const word = firstPrompt(CODEX).match(/[A-Za-z]{8,}/)?.[0] as string;

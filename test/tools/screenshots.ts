@@ -14,7 +14,13 @@ const port = Number(process.env.SCREENSHOT_PORT ?? 4192);
 const base = `http://localhost:${port}`;
 
 /** Sessions shown in the shots: real files from public repositories, and the sample. */
-const FIXTURES = ['samples/welcome.jsonl', 'real/pi-mono-large-session.jsonl', 'real/pi-mono-before-compaction-first-762-lines.jsonl'];
+const FIXTURES = [
+  'samples/welcome.jsonl',
+  'real/pi-mono-large-session.jsonl',
+  'real/pi-mono-before-compaction-first-762-lines.jsonl',
+  'other-agents/claude/SWORDIntel-claude-backups-v1.0.89-sidechain-thinking.jsonl',
+  'other-agents/codex/Fegor-Basic-Rootkit-v0.40.0.jsonl',
+];
 /** The session the reader shots open (the sample: short, with tool calls, thinking and code). */
 const READER = 'samples/welcome.jsonl';
 

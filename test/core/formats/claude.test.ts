@@ -32,10 +32,10 @@ describe.each(FILES)('%s', (file) => {
   const text = new TextDecoder().decode(bytes);
   const lines = sourceLines(text);
 
-  test('is recognised as Claude Code and converts with no error', () => {
+  test('is recognised as Claude Code and converts with no problem (the library shows none on a file Claude Code wrote)', () => {
     expect(detectFormat(bytes.subarray(0, 65536))).toBe('claude-code');
     expect(converted?.format).toBe('claude-code');
-    expect(converted?.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(converted?.problems).toEqual([]);
   });
 
   test('the converted text reads with our core with no problem', () => {

@@ -148,12 +148,10 @@ class Converter {
       if (region) return region;
       const source = typeof r.sourceToolAssistantUUID === 'string' ? this.regions.get(r.sourceToolAssistantUUID) : undefined;
       const fallback = source ?? (startsTurn(r) ? undefined : this.regions.current());
-      const where = source
-        ? 'attached to the assistant line that made its tool call'
-        : fallback
-          ? 'attached after the conversation before it'
-          : 'read as a root';
-      this.problems.push(problem(line, 'missing-parent', `parent ${parentUuid} is not in the file; ${where}`));
+      // Claude Code writes such lines as a matter of course (a compaction's logical parent and a
+      // resume's hook lines name messages of the transcript before it): attached where they belong,
+      // they lose nothing, so only a line read as a root (a new tree) is reported.
+      if (!fallback) this.problems.push(problem(line, 'missing-parent', `parent ${parentUuid} is not in the file; read as a root`));
       return fallback ?? this.regions.root;
     }
     if (r.isSidechain === true && r.type === 'user') {
