@@ -119,6 +119,9 @@ for (const [zone, days] of [
       await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /not recorded, 550 tokens, 1 session$/);
       await expect(dayLink(page, days.empty)).toHaveCount(0);
       await expect(page.locator('svg.heatmap a')).toHaveCount(2);
+      // Pointed at (or focused), a day's figures show in the line under the heatmap.
+      await dayLink(page, days.b).hover();
+      await expect(page.locator('.hm-hover')).toHaveText(/not recorded, 550 tokens, 1 session$/);
 
       await dayLink(page, days.a).click();
       await expect(page).toHaveURL(new RegExp(`#/usage\\?day=${days.a}$`));

@@ -20,6 +20,7 @@ import {
   report,
   scope,
   scopeLabel,
+  sessionsById,
   today,
   type RangeKey,
 } from './model.ts';
@@ -42,7 +43,7 @@ export function UsageScreen({ day }: { day?: string }) {
   if (!loaded.value) return <main class="library usage" aria-busy="true" />;
   const r = report.value;
   const scopeText = scopeLabel.value;
-  const titles = new Map(sessions.value.map((s) => [s.id, s]));
+  const titles = sessionsById.value;
   const sessionName = (g: UsageGroup) => {
     const s = titles.get(g.key);
     return <a href={formatRoute({ name: 'reader', id: g.key })}>{s ? displayTitle(s) : g.key}</a>;
@@ -158,7 +159,7 @@ function Controls() {
 function DaySessions({ day }: { day: string }) {
   const bySession = new Map<string, ReturnType<typeof emptySums>>();
   for (const row of allRows.value) if (row.day === day) bySession.set(row.session, addSums(bySession.get(row.session) ?? emptySums(), row));
-  const byId = new Map(sessions.value.map((s) => [s.id, s]));
+  const byId = sessionsById.value;
   const list = [...bySession].sort((a, b) => b[1].cost - a[1].cost || b[1].tokens - a[1].tokens);
   return (
     <section class="usage-day card" aria-labelledby="usage-day-title">
