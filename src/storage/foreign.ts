@@ -115,7 +115,8 @@ export function createAnyScanner(opts: { conversion?: Conversion | null; file?: 
 
 /** The scan of a conversion, as the index sees the session: problems are the adapter's (source lines) and then the conversion's own. */
 export function scanConversion(conversion: Conversion, onValue?: (value: Record<string, unknown>) => void): SessionScan {
-  const s = createScanner({ onValue });
+  // Claude Code and Codex store no prices: the conversion's cost 0 is "not recorded".
+  const s = createScanner({ onValue, zeroCostUnrecorded: true });
   s.push(conversion.bytes);
   const scan = s.finish();
   const d = scan.digest;

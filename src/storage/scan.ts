@@ -102,7 +102,7 @@ export async function scanSession(chunks: ByteChunks, opts: { validate?: boolean
 }
 
 /** A push-style scanner (for feeding the same chunks that are being written). */
-export function createScanner(opts: { validate?: boolean; onValue?: (value: Record<string, unknown>) => void } = {}) {
+export function createScanner(opts: { validate?: boolean; onValue?: (value: Record<string, unknown>) => void; zeroCostUnrecorded?: boolean } = {}) {
   const validate = opts.validate !== false;
   // Bytes of the unfinished last line (pieces, joined when its "\n" arrives).
   let carry: Uint8Array[] = [];
@@ -121,7 +121,7 @@ export function createScanner(opts: { validate?: boolean; onValue?: (value: Reco
   const parentIds: (string | null | undefined)[] = [];
   const problems: Problem[] = [];
   const blobRefs = new Set<string>();
-  const usage = createUsageCollector();
+  const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
 
   // One physical line, as the core's parse sees it (same problems, same migration, same checks).
   const onLine = (bytes: Uint8Array, terminated: boolean) => {

@@ -13,8 +13,10 @@ import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { ExportMenu } from './reader/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
 
-// Whether the library has been shown (then it is kept under the Usage screen).
+// Whether the library has been shown (then it is kept under the Usage screen), and the Usage
+// screen (then it is kept, hidden, under the library: drawing it again costs more than keeping it).
 let libraryKept = false;
+let usageKept = false;
 // One element for the library, so a change of route does not re-render its thousands of cards
 // (Preact skips an element it has seen before; the library follows its own signals).
 const LIBRARY = <LibraryScreen />;
@@ -24,6 +26,7 @@ export function App() {
   const settingsOpen = useSignal(false);
   const current = route.value;
   if (current.name === 'library') libraryKept = true;
+  if (current.name === 'usage') usageKept = true;
   // The reader's chunk is fetched and compiled while the library is idle, so choosing a session
   // waits only for the session (about a tenth of a second less on a phone-class CPU).
   useEffect(() => {
@@ -66,7 +69,11 @@ export function App() {
             />
           )}
           <ImportPanel />
-          {current.name === 'usage' && <UsageHost day={current.day} />}
+          {usageKept && (
+            <div class="usage-host" hidden={current.name !== 'usage'}>
+              <UsageHost day={current.name === 'usage' ? current.day : undefined} hidden={current.name !== 'usage'} />
+            </div>
+          )}
           {/* Once shown, the library stays mounted (hidden) under Usage: tearing down and redrawing
               thousands of cards would cost more than the Usage screen itself. */}
           {(current.name !== 'usage' || libraryKept) && (
@@ -87,8 +94,8 @@ export function App() {
 // The Usage screen loads in its own chunk, when first shown: the library does not pay for it.
 let usageModule: typeof import('./usage/UsageScreen.tsx') | null = null;
 
-/** Mounts the Usage screen (`#/usage`) once its chunk is loaded. */
-function UsageHost({ day }: { day?: string }) {
+/** Mounts the Usage screen (`#/usage`) once its chunk is loaded; `hidden`: kept under the library. */
+function UsageHost({ day, hidden }: { day?: string; hidden: boolean }) {
   const mod = useSignal(usageModule);
   const failed = useSignal(false);
   useEffect(() => {
@@ -104,7 +111,7 @@ function UsageHost({ day }: { day?: string }) {
   }, []);
   if (failed.value) return <p role="alert">The Usage screen could not be loaded.</p>;
   if (!mod.value) return <main class="library" aria-busy="true" />;
-  return <mod.value.UsageScreen day={day} />;
+  return <mod.value.UsageScreen day={day} hidden={hidden} />;
 }
 
 /** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */

@@ -29,7 +29,7 @@ const DAY = 86_400_000;
 const PROJECTS = ['/home/dev/tide', '/home/dev/pi-mono', '/work/api', '/work/web', '/srv/infra', '/home/dev/notes', '/work/mobile', '/tmp/scratch'];
 
 /** 2,000 small sessions (a few KB each) spread over the last year, as files in a temp folder. */
-function generateLibrary(count: number, dir: string): { paths: string[]; texts: string[] } {
+export function generateLibrary(count: number, dir: string): { paths: string[]; texts: string[] } {
   const paths: string[] = [];
   const texts: string[] = [];
   const now = Date.now();
@@ -145,7 +145,8 @@ async function browserFigures(ctx: BenchContext, paths: string[], count: number)
     await (await chooser).setFiles(paths);
     await page.getByText(`Added: ${count}`).waitFor({ timeout: 1_200_000 });
     ctx.log(`imported in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    const ready = `main[data-usage-ready="${count}"]`;
+    // Shown: once drawn, the screen may stay mounted (hidden) under the library.
+    const ready = `main[data-usage-ready="${count}"]:not([hidden] *)`;
     const library = 'main.library .session-card';
     const cdp: CDPSession = await page.context().newCDPSession(page);
     for (const rate of [1, 4]) {

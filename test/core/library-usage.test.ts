@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   cacheHitRate,
   costRecorded,
+  createUsageCollector,
   csvField,
   SLICE_MS,
   summarizeUsage,
@@ -134,6 +135,26 @@ describe('figures', () => {
     expect(costRecorded({ ...s, costedTurns: 4 })).toBe('all');
     expect(cacheHitRate({ ...s, input: 0, cacheRead: 0 })).toBeNull();
     expect(toolErrorRate({ ...s, toolCalls: 0 })).toBeNull();
+  });
+
+  test('a conversion from an agent without prices (zeroCostUnrecorded): cost 0 is not recorded, a stored price is', () => {
+    const turn = (id: string, total: number) =>
+      ({
+        type: 'message',
+        id,
+        parentId: null,
+        timestamp: '2026-01-01T10:00:00.000Z',
+        message: { role: 'assistant', model: 'm', content: [], usage: { input: 1, output: 1, cost: { total } } },
+      }) as never;
+    for (const [zeroCostUnrecorded, costed] of [
+      [false, 3],
+      [true, 1],
+    ] as const) {
+      const c = createUsageCollector({ zeroCostUnrecorded });
+      for (const [i, e] of [turn('a', 0), turn('b', 0), turn('c', 0.2)].entries()) c.add(e, i);
+      const report = summarizeUsage(usageRows([{ id: 's', title: null, cwd: '/', usage: c.finish(() => true, 'codex') }], { scope: 'all', dayOf: () => 'd' }));
+      expect([report.total.turns, report.total.costedTurns, report.total.cost]).toEqual([3, costed, 0.2]);
+    }
   });
 });
 

@@ -119,6 +119,9 @@ for (const [zone, days] of [
       await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /not recorded, 550 tokens, 1 session$/);
       await expect(dayLink(page, days.empty)).toHaveCount(0);
       await expect(page.locator('svg.heatmap a')).toHaveCount(2);
+      // Pointed at (or focused), a day's figures show in the line under the heatmap.
+      await dayLink(page, days.b).hover();
+      await expect(page.locator('.hm-hover')).toHaveText(/not recorded, 550 tokens, 1 session$/);
 
       await dayLink(page, days.a).click();
       await expect(page).toHaveURL(new RegExp(`#/usage\\?day=${days.a}$`));
@@ -213,4 +216,23 @@ test('offline: after one visit the Usage screen opens and reloads with no networ
   } finally {
     await context.setOffline(false);
   }
+});
+
+test('kept under the library once shown: a session imported meanwhile counts when Usage opens again', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openUsage(page);
+  const totals = page.getByRole('region', { name: 'Totals' });
+  await expect(totals.locator('.usage-figure', { hasText: 'Cost' }).locator('dd')).toHaveText('$1.50 (recorded for 2 of 3 turns)');
+  await page.getByRole('link', { name: '← Library' }).click();
+  await expect(page.locator('.usage-host')).toBeHidden();
+  const C = session('cccc0000-0000-4000-8000-000000000003', 'Later session', '/home/u/gamma', [
+    { at: '2026-11-22T09:00:00.000Z', input: 10, output: 5, cost: 0.25 },
+  ]);
+  await dropFiles(page, [C]);
+  await expect(importSummary(page)).toContainText('Added: 1', IMPORTED);
+  await page.getByRole('link', { name: 'Usage', exact: true }).click();
+  await expect(page.locator('main[data-usage-ready="3"]')).toBeVisible();
+  await expect(totals.locator('.usage-figure', { hasText: 'Cost' }).locator('dd')).toHaveText('$1.75 (recorded for 3 of 4 turns)');
+  await expect(page.getByRole('region', { name: 'Sessions that cost most' }).getByRole('link')).toHaveText(['Midnight session', 'Later session', HOSTILE]);
+  await expect(page.locator('svg.heatmap a[href="#/usage?day=2026-11-22"]')).toHaveCount(1);
 });

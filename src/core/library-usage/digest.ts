@@ -81,8 +81,10 @@ function timeOf(entry: Entry, message: Record<string, unknown>): number {
 /**
  * Collects a digest one entry at a time, in file order (the storage scan feeds it every entry it
  * reads); `finish` splits the sums by whether each entry is on the active branch.
+ * `zeroCostUnrecorded`: the entries are a conversion from an agent that stores no prices (Claude
+ * Code, Codex), so a cost of 0 means none was recorded.
  */
-export function createUsageCollector() {
+export function createUsageCollector(opts: { zeroCostUnrecorded?: boolean } = {}) {
   const models: string[] = [];
   const modelIndex = new Map<string, number>();
   const rows: number[] = [];
@@ -122,7 +124,10 @@ export function createUsageCollector() {
         lastModel = model;
         const u = isObject(m.usage) ? m.usage : null;
         const t = addUsage(ZERO_TOTALS, u);
-        const costed = u && isObject(u.cost) && typeof u.cost.total === 'number' && Number.isFinite(u.cost.total) ? 1 : 0;
+        // A converted Claude Code or Codex file writes cost 0 where its source stored no price:
+        // with `zeroCostUnrecorded` such a turn has no recorded cost ("not recorded", never $0).
+        const total = u && isObject(u.cost) ? u.cost.total : undefined;
+        const costed = typeof total === 'number' && Number.isFinite(total) && !(opts.zeroCostUnrecorded && total === 0) ? 1 : 0;
         let calls = 0;
         if (Array.isArray(m.content))
           for (const p of m.content)

@@ -1,6 +1,8 @@
 import { type Agent, agentLabel } from '../../core/agent.ts';
-import { useEffect, useState } from 'preact/hooks';
-import { addSums, emptySums, type UsageGroup, type UsageScope } from '../../core/library-usage/index.ts';
+import type { VNode } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { addSums, emptySums, type UsageGroup, type UsageReport, type UsageRow, type UsageScope } from '../../core/library-usage/index.ts';
+import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, projectName } from '../models/format.ts';
 import { loaded, sessions } from '../models/library.ts';
 import { formatRoute } from '../router.ts';
@@ -20,6 +22,7 @@ import {
   report,
   scope,
   scopeLabel,
+  sessionsById,
   today,
   type RangeKey,
 } from './model.ts';
@@ -34,22 +37,61 @@ const RANGES: Array<[RangeKey, string]> = [
   ['custom', 'Custom range'],
 ];
 
-/** The Usage screen (`#/usage`, `#/usage?day=YYYY-MM-DD`): cost and tokens across every session, from the index. */
-export function UsageScreen({ day }: { day?: string }) {
+/** What the screen draws, read from the signals while it is shown. */
+interface Drawn {
+  day?: string;
+  r: UsageReport;
+  full: UsageReport;
+  rows: UsageRow[];
+  scopeText: string;
+  branch: boolean;
+  metric: 'cost' | 'tokens';
+  today: string;
+  byId: Map<string, SessionSummary>;
+  count: number;
+}
+
+/**
+ * The Usage screen (`#/usage`, `#/usage?day=YYYY-MM-DD`): cost and tokens across every session,
+ * from the index. Once shown it stays mounted (hidden) under the library, like the library under
+ * it: hidden, it reads no signal (so the library's changes compute nothing here) and gives Preact
+ * the element it gave last, which Preact skips; shown again on the same figures, the same.
+ */
+export function UsageScreen({ day, hidden = false }: { day?: string; hidden?: boolean }) {
   useEffect(() => {
-    today.value = localDay(Date.now());
-  }, []);
+    if (!hidden) today.value = localDay(Date.now());
+  }, [hidden]);
+  const kept = useRef<{ drawn: Drawn; vnode: VNode } | null>(null);
+  // Hidden before it was ever drawn (mounted again after the reader): nothing until it is shown.
+  if (hidden) return kept.current?.vnode ?? null;
   if (!loaded.value) return <main class="library usage" aria-busy="true" />;
-  const r = report.value;
-  const scopeText = scopeLabel.value;
-  const titles = new Map(sessions.value.map((s) => [s.id, s]));
+  const drawn: Drawn = {
+    day,
+    r: report.value,
+    full: fullReport.value,
+    rows: allRows.value,
+    scopeText: scopeLabel.value,
+    branch: scope.value === 'branch',
+    metric: heatMetric.value,
+    today: today.value,
+    byId: sessionsById.value,
+    count: sessions.value.length,
+  };
+  const last = kept.current?.drawn;
+  if (last && kept.current && (Object.keys(drawn) as Array<keyof Drawn>).every((k) => drawn[k] === last[k])) return kept.current.vnode;
+  const vnode = <UsageBody {...drawn} />;
+  kept.current = { drawn, vnode };
+  return vnode;
+}
+
+function UsageBody({ day, r, full, rows, scopeText, branch, metric, today: todayDay, byId: titles, count: sessionCount }: Drawn) {
   const sessionName = (g: UsageGroup) => {
     const s = titles.get(g.key);
     return <a href={formatRoute({ name: 'reader', id: g.key })}>{s ? displayTitle(s) : g.key}</a>;
   };
-  const yearScope = `${scope.value === 'branch' ? 'Active branch of each session' : 'All branches'} · the last year`;
+  const yearScope = `${branch ? 'Active branch of each session' : 'All branches'} · the last year`;
   return (
-    <main class="library usage" data-usage-ready={sessions.value.length}>
+    <main class="library usage" data-usage-ready={sessionCount}>
       <nav class="usage-nav">
         <a href="#/">← Library</a>
       </nav>
@@ -75,14 +117,14 @@ export function UsageScreen({ day }: { day?: string }) {
           <legend>Colour by</legend>
           {(['tokens', 'cost'] as const).map((m) => (
             <label key={m}>
-              <input type="radio" name="heat-metric" checked={heatMetric.value === m} onChange={() => (heatMetric.value = m)} />
+              <input type="radio" name="heat-metric" checked={metric === m} onChange={() => (heatMetric.value = m)} />
               {m === 'cost' ? 'Recorded cost' : 'Tokens'}
             </label>
           ))}
         </fieldset>
-        <Heatmap days={fullReport.value.days} today={today.value} metric={heatMetric.value} selected={day} />
-        {day && <DaySessions day={day} />}
-        <DaysTable />
+        <Heatmap days={full.days} today={todayDay} metric={metric} selected={day} />
+        {day && <DaySessions day={day} rows={rows} byId={titles} branch={branch} />}
+        <DaysTable days={full.days} today={todayDay} branch={branch} />
       </Section>
       <Section id="usage-sessions" title="Sessions that cost most" scope={`${scopeText} · a subagent counts in its parent`}>
         <Breakdown groups={r.bySession} name={sessionName} limit={10} />
@@ -155,15 +197,14 @@ function Controls() {
 }
 
 /** The sessions of one local day (a heatmap square or a table row opened it). */
-function DaySessions({ day }: { day: string }) {
+function DaySessions({ day, rows, byId, branch }: { day: string; rows: UsageRow[]; byId: Map<string, SessionSummary>; branch: boolean }) {
   const bySession = new Map<string, ReturnType<typeof emptySums>>();
-  for (const row of allRows.value) if (row.day === day) bySession.set(row.session, addSums(bySession.get(row.session) ?? emptySums(), row));
-  const byId = new Map(sessions.value.map((s) => [s.id, s]));
+  for (const row of rows) if (row.day === day) bySession.set(row.session, addSums(bySession.get(row.session) ?? emptySums(), row));
   const list = [...bySession].sort((a, b) => b[1].cost - a[1].cost || b[1].tokens - a[1].tokens);
   return (
     <section class="usage-day card" aria-labelledby="usage-day-title">
       <h3 id="usage-day-title">Sessions on {formatDay(day)}</h3>
-      <p class="usage-scope">{scope.value === 'branch' ? 'Active branch of each session' : 'All branches'} · a subagent counts in its parent</p>
+      <p class="usage-scope">{branch ? 'Active branch of each session' : 'All branches'} · a subagent counts in its parent</p>
       {list.length ? (
         <ul>
           {list.map(([id, s]) => {
@@ -188,15 +229,15 @@ function DaySessions({ day }: { day: string }) {
 }
 
 /** The heatmap's days as a table (its accessible fallback), newest first; built only when opened. */
-function DaysTable() {
+function DaysTable({ days: byDay, today: todayDay, branch }: { days: UsageReport['days']; today: string; branch: boolean }) {
   const [open, setOpen] = useState(false);
-  const days = [...fullReport.value.days.values()].filter((g) => g.key <= today.value).sort((a, b) => (a.key < b.key ? 1 : -1));
+  const days = [...byDay.values()].filter((g) => g.key <= todayDay).sort((a, b) => (a.key < b.key ? 1 : -1));
   return (
     <details class="usage-days" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Days as a table ({days.length})</summary>
       {open && (
         <table>
-          <caption class="usage-scope">{scope.value === 'branch' ? 'Active branch of each session' : 'All branches'} · every day with usage</caption>
+          <caption class="usage-scope">{branch ? 'Active branch of each session' : 'All branches'} · every day with usage</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>

@@ -53,21 +53,54 @@ export const range = computed<{ from?: string; to?: string }>(() => {
   return { from: addDays(today.value, -(Number(key) - 1)), to: today.value };
 });
 
+// Rows and reports of each scope and range, kept until the library's records change: switching
+// scope or range back and forth draws again but computes nothing it has computed before.
+let keptFor: readonly unknown[] | null = null;
+const kept = new Map<string, unknown>();
+function keep<T>(key: string, make: () => T): T {
+  const records = sessions.value;
+  if (keptFor !== records || kept.size > 24) {
+    kept.clear();
+    keptFor = records;
+  }
+  let value = kept.get(key) as T | undefined;
+  if (value === undefined) kept.set(key, (value = make()));
+  return value;
+}
+
+/** The library's records by id (the screen names sessions by them). */
+export const sessionsById = computed(() => new Map(sessions.value.map((s) => [s.id, s])));
+
 /** Every row (day × session × model) of the scope, without a range. */
-export const allRows = computed<UsageRow[]>(() => usageRows(sessions.value, { scope: scope.value, dayOf: dayOfSlice }));
+export const allRows = computed<UsageRow[]>(() => {
+  const s = scope.value;
+  return keep(`rows ${s}`, () => usageRows(sessions.value, { scope: s, dayOf: dayOfSlice }));
+});
+
+const rangeId = (r: { from?: string; to?: string }) => `${scope.value} ${r.from ?? ''} ${r.to ?? ''}`;
 
 /** Rows in the chosen range. */
 export const rangedRows = computed<UsageRow[]>(() => {
   const { from, to } = range.value;
-  if (from === undefined && to === undefined) return allRows.value;
-  return allRows.value.filter((r) => r.day !== '' && (from === undefined || r.day >= from) && (to === undefined || r.day <= to));
+  const rows = allRows.value;
+  if (from === undefined && to === undefined) return rows;
+  return keep(`ranged ${rangeId(range.value)}`, () =>
+    rows.filter((r) => r.day !== '' && (from === undefined || r.day >= from) && (to === undefined || r.day <= to)),
+  );
 });
 
 /** The whole history's report (the heatmap's days). */
-export const fullReport = computed<UsageReport>(() => summarizeUsage(allRows.value));
+export const fullReport = computed<UsageReport>(() => {
+  const rows = allRows.value;
+  return keep(`full ${scope.value}`, () => summarizeUsage(rows));
+});
 
 /** The report of the chosen range. */
-export const report = computed<UsageReport>(() => (rangedRows.value === allRows.value ? fullReport.value : summarizeUsage(rangedRows.value)));
+export const report = computed<UsageReport>(() => {
+  const rows = rangedRows.value;
+  if (rows === allRows.value) return fullReport.value;
+  return keep(`report ${rangeId(range.value)}`, () => summarizeUsage(rows));
+});
 
 /** Words for the scope and range every figure carries. */
 export const scopeLabel = computed(() => {
