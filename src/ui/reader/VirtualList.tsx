@@ -14,7 +14,7 @@ const SETTLE_MS = 40;
  * heavy rows on a slow phone is put in over a few tasks, none of them long, the rows nearest the
  * pinned or top row first.
  */
-const SLICE_MS = 16;
+const SLICE_MS = 10;
 /** What a new row is guessed to cost (ms) before any has been timed. */
 const FIRST_ROW_MS = 5;
 
@@ -341,11 +341,18 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const r = rangeRef.current;
     const short = !r.fast && (d.start > Math.max(0, r.start) || d.end < Math.min(r.end, count));
     if (short && !morePosted.current) {
+      // After the next frame (which lays out and paints this slice), or soon where no frame comes (a hidden page).
       morePosted.current = true;
-      nextTask(() => {
+      let done = false;
+      const more = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(fallback);
         morePosted.current = false;
         setTick((t) => t + 1);
-      });
+      };
+      const fallback = setTimeout(more, 100);
+      requestAnimationFrame(() => nextTask(more));
     }
   });
 
@@ -363,7 +370,9 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     // The rows already drawn stay; new ones are added from the pinned (or top) row outwards, as
     // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks.
     let { start: a, end: b } = drawn.current;
-    if (drawn.current.key !== resetKey || b <= start || a >= end || b <= a) {
+    // A new list draws no row in the task that builds it (the page around it is work enough there).
+    const fresh = drawn.current.key !== resetKey;
+    if (fresh || b <= start || a >= end || b <= a) {
       const p = pin.current;
       const seed = p ? (p.align === 'end' ? Math.min(p.index, end - 1) : p.index) : anchor.current.index;
       a = Math.max(start, Math.min(seed, end - 1));
@@ -372,7 +381,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     a = Math.max(a, start);
     b = Math.min(b, end);
     const upFirst = pin.current?.align === 'end';
-    let budget = Math.max(1, Math.floor(SLICE_MS / rowMs.current));
+    let budget = fresh ? 0 : Math.max(1, Math.floor(SLICE_MS / rowMs.current));
     let added = 0;
     while (budget > 0 && (a > start || b < end)) {
       if (b === a) b++;
