@@ -341,7 +341,9 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const r = rangeRef.current;
     const short = !r.fast && (d.start > Math.max(0, r.start) || d.end < Math.min(r.end, count));
     if (short && !morePosted.current) {
-      // After the next frame (which lays out and paints this slice), or soon where no frame comes (a hidden page).
+      // The first rows of a new list in the next task (before the frame that shows the page around
+      // them); every further slice after the next frame (which lays out and paints the one before),
+      // or soon where no frame comes (a hidden page).
       morePosted.current = true;
       let done = false;
       const more = () => {
@@ -352,7 +354,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
         setTick((t) => t + 1);
       };
       const fallback = setTimeout(more, 100);
-      requestAnimationFrame(() => nextTask(more));
+      if (d.end <= d.start) nextTask(more);
+      else requestAnimationFrame(() => nextTask(more));
     }
   });
 
