@@ -76,10 +76,10 @@ test('a screen of costly rows comes over several tasks, the pinned last row firs
   // The last row came in the first task that drew any row; the screen (5 or more rows of 4 ms) took more than one task.
   expect(drawnAt[count - 1]).toBe(firstTask);
   expect(new Set(indices.map((i) => drawnAt[i])).size).toBeGreaterThan(1);
-  // No task drew more rows than fit its 10 ms budget plus the seed (at 4 ms a row: 3), whatever the estimate started at.
+  // No task drew a whole screen (5 rows of 120 px in 600): slices of 10 ms hold 2 of these rows, a task may hold two renders.
   const perTask = new Map<number, number>();
   for (const i of indices) perTask.set(drawnAt[i], (perTask.get(drawnAt[i]) ?? 0) + 1);
-  expect(Math.max(...perTask.values())).toBeLessThanOrEqual(3);
+  expect(Math.max(...perTask.values())).toBeLessThan(5);
   // Rows nearer the last one came no later than those above them.
   const onScreen = visible().map((el) => Number(el.dataset.index));
   for (const i of onScreen) if (i + 1 < count) expect(drawnAt[i]).toBeGreaterThanOrEqual(drawnAt[i + 1]);

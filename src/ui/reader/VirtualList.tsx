@@ -373,7 +373,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     // The rows already drawn stay; new ones are added from the pinned (or top) row outwards, as
     // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks.
     let { start: a, end: b } = drawn.current;
-    // A new list draws no row in the task that builds it (the page around it is work enough there).
+    // A new list draws only the pinned (or top) row in the task that builds it (the page around it is work enough there).
     const fresh = drawn.current.key !== resetKey;
     if (fresh || b <= start || a >= end || b <= a) {
       const p = pin.current;
@@ -384,7 +384,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     a = Math.max(a, start);
     b = Math.min(b, end);
     const upFirst = pin.current?.align === 'end';
-    let budget = fresh ? 0 : Math.max(1, Math.floor(SLICE_MS / rowMs.current));
+    let budget = fresh ? 1 : Math.max(1, Math.floor(SLICE_MS / rowMs.current));
     let added = 0;
     while (budget > 0 && (a > start || b < end)) {
       if (b === a) b++;
