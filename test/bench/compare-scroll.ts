@@ -2,6 +2,7 @@
  * A diagnostic, not a bench: the reader bench's scroll pass, repeated, against two builds served
  * side by side (this worktree's dist/ and another one), interleaved so machine noise hits both.
  *   npx tsx test/bench/compare-scroll.ts <other dist dir> [thousands] [rounds]
+ *   COMPARE_PORTS=4325,4326: the two preview ports; THROTTLE=4: the CPU slowed 4× for the scroll passes.
  */
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -11,6 +12,7 @@ import { importReaderSession, servePreview } from './reader-page.ts';
 const other = process.argv[2];
 const thousands = Number(process.argv[3] ?? 1);
 const rounds = Number(process.argv[4] ?? 3);
+const [portNew, portOther] = (process.env.COMPARE_PORTS ?? '4325,4326').split(',').map(Number);
 
 const SCROLL = `(async () => {
   const tasks = [];
@@ -35,13 +37,13 @@ const SCROLL = `(async () => {
   return { max: Math.max(0, ...tasks), over50: tasks.filter((t) => t >= 50).length, sum: tasks.reduce((a, b) => a + b, 0), p95: frames[Math.floor(frames.length * 0.95)], scrollEnd: el.scrollTop, slow: slow.join(' ') };
 })()`;
 
-const stops = [await servePreview(4325), await servePreview(4326, { outDir: resolve(other) })];
+const stops = [await servePreview(portNew), await servePreview(portOther, { outDir: resolve(other) })];
 try {
   const browser = await chromium.launch(chromiumLaunchOptions());
   const pages = [];
   for (const [name, port] of [
-    ['new', 4325],
-    ['other', 4326],
+    ['new', portNew],
+    ['other', portOther],
   ] as const) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -51,6 +53,7 @@ try {
     }, id);
     await page.waitForSelector('.rd-row');
     await page.waitForTimeout(1000);
+    if (process.env.THROTTLE) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
     pages.push({ name, page });
   }
   for (let r = 0; r < rounds; r++) {

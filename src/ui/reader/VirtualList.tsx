@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { postTask } from '../markdown/scheduler.ts';
 import type { ScrollRequest } from './model.ts';
 
 /** Extra pixels rendered above and below the viewport (added after the visible rows, when the page is idle). */
@@ -7,6 +8,18 @@ const OVERSCAN = 500;
 
 /** How long the list must stay still after a jump before the rows themselves are rendered. */
 const SETTLE_MS = 40;
+
+/**
+ * Time one render may spend on rows it adds before the rest wait for a later task: a screen of
+ * heavy rows on a slow phone is put in over a few tasks, none of them long, the rows nearest the
+ * pinned or top row first.
+ */
+const SLICE_MS = 10;
+/** What a new row is guessed to cost (ms) before any has been timed. */
+const FIRST_ROW_MS = 5;
+
+/** A task after the current one, without setTimeout's clamping. */
+const nextTask = postTask();
 
 /** The rows in the DOM; `fast`: a scroll jumped past everything rendered, so they are drawn as skeletons for now. */
 interface Range {
@@ -85,6 +98,15 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     setRangeState(next);
   };
   const [, setTick] = useState(0);
+  /** The real rows rendered (a part of `range` while its rows are put in slice by slice). */
+  const drawn = useRef({ start: 0, end: 0, key: '' });
+  /** What a new row has cost lately, render to layout (ms; smoothed). */
+  const rowMs = useRef(FIRST_ROW_MS);
+  /** When this render began and how many rows it added (timed in the layout effect). */
+  const timing = useRef({ t0: 0, added: 0 });
+  const morePosted = useRef(false);
+  /** The scroller's height, kept by a ResizeObserver: reading clientHeight after a render forces a layout. */
+  const viewHeight = useRef(-1);
 
   const layout = useCallback(() => {
     if (heights.current.length !== count) {
@@ -118,18 +140,27 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     if (!el || count === 0) return;
     const o = layout();
     // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
-    if (inner.current) inner.current.style.height = `${o[count]}px`;
+    const height = `${o[count]}px`;
+    if (inner.current && inner.current.style.height !== height) inner.current.style.height = height;
+    const view = clientHeight(el);
     const p = pin.current;
     let top: number;
     if (p) {
       const i = Math.min(p.index, count - 1);
-      top = p.align === 'start' ? o[i] : o[i + 1] - el.clientHeight;
+      top = p.align === 'start' ? o[i] : o[i + 1] - view;
     } else top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
-    top = Math.max(0, Math.min(top, o[count] - el.clientHeight));
+    top = Math.max(0, Math.min(top, o[count] - view));
+    // One read of the position (the layout it needs is the frame's anyway), at most one write.
     if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
     placed.current = el.scrollTop;
     update();
   }, [count, layout]);
+
+  /** The scroller's height: the ResizeObserver's figure once it has one. */
+  const clientHeight = (el: HTMLElement) => {
+    if (viewHeight.current < 0) viewHeight.current = el.clientHeight;
+    return viewHeight.current;
+  };
 
   /**
    * Recomputes the rendered range and the anchor from the scroll position. The rows on screen are
@@ -145,12 +176,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       if (!el) return;
       const o = layout();
       const top = el.scrollTop;
+      const view = clientHeight(el);
       const first = indexAt(o, count, top);
       anchor.current = { index: first, delta: top - o[first] };
       onTop?.(first);
-      const last = Math.min(count, indexAt(o, count, top + el.clientHeight) + 1);
+      const last = Math.min(count, indexAt(o, count, top + view) + 1);
       const start = indexAt(o, count, Math.max(0, top - OVERSCAN));
-      const end = Math.min(count, indexAt(o, count, top + el.clientHeight + OVERSCAN) + 1);
+      const end = Math.min(count, indexAt(o, count, top + view + OVERSCAN) + 1);
       const r = rangeRef.current;
       const rendered = r.end > r.start;
       const overlaps = !r.fast && r.start < last && r.end > first;
@@ -207,6 +239,14 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const ro = new ResizeObserver((entries) => {
       let changed = false;
       for (const entry of entries) {
+        if (entry.target === scroller.current) {
+          const h = (entry.target as HTMLElement).clientHeight;
+          if (h !== viewHeight.current) {
+            viewHeight.current = h;
+            changed = true;
+          }
+          continue;
+        }
         const index = elements.current.get(entry.target);
         if (index === undefined) continue;
         const height = (entry.target as HTMLElement).offsetHeight;
@@ -222,6 +262,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       }
     });
     observer.current = ro;
+    if (scroller.current) ro.observe(scroller.current);
     for (const el of elements.current.keys()) ro.observe(el);
     return () => ro.disconnect();
   }, [settle]);
@@ -254,7 +295,10 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     el.addEventListener('pointerdown', (e) => {
       if (e.target === el) release();
     });
-    const onResize = () => settle();
+    const onResize = () => {
+      viewHeight.current = -1;
+      settle();
+    };
     window.addEventListener('resize', onResize);
     return () => {
       el.removeEventListener('wheel', release);
@@ -279,7 +323,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     observer.current?.observe(el);
   };
 
-  // Forget detached elements.
+  // Forget detached elements; time the rows this render added; ask for the next slice.
   useLayoutEffect(() => {
     for (const [el] of elements.current) {
       if (!el.isConnected) {
@@ -287,26 +331,83 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
         elements.current.delete(el);
       }
     }
+    const { t0, added } = timing.current;
+    if (added > 0) {
+      const each = (performance.now() - t0) / added;
+      rowMs.current = Math.max(0.05, rowMs.current * 0.5 + each * 0.5);
+      timing.current = { t0: 0, added: 0 };
+    }
+    const d = drawn.current;
+    const r = rangeRef.current;
+    const short = !r.fast && (d.start > Math.max(0, r.start) || d.end < Math.min(r.end, count));
+    if (short && !morePosted.current) {
+      // The first rows of a new list in the next task (before the frame that shows the page around
+      // them); every further slice after the next frame (which lays out and paints the one before),
+      // or soon where no frame comes (a hidden page).
+      morePosted.current = true;
+      let done = false;
+      const more = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(fallback);
+        morePosted.current = false;
+        setTick((t) => t + 1);
+      };
+      const fallback = setTimeout(more, 100);
+      if (d.end <= d.start) nextTask(more);
+      else requestAnimationFrame(() => nextTask(more));
+    }
   });
 
   const o = layout();
   const start = Math.min(range.start, count);
   const end = Math.min(Math.max(range.end, start), count);
   const rows = [];
-  for (let i = start; i < end && range.fast; i++) {
-    rows.push(<div key={`${resetKey}:s${i}`} class="vl-row vl-skeleton" data-index={i} aria-hidden="true" style={{ height: `${o[i + 1] - o[i]}px` }} />);
-  }
-  for (let i = start; i < end && !range.fast; i++) {
-    rows.push(
-      <div key={`${resetKey}:${i}`} ref={measure(i)} class="vl-row" data-index={i} role="article" aria-posinset={i + 1} aria-setsize={count}>
-        {render(i)}
-      </div>,
-    );
+  let from = start;
+  if (range.fast) {
+    drawn.current = { start: 0, end: 0, key: resetKey };
+    for (let i = start; i < end; i++) {
+      rows.push(<div key={`${resetKey}:s${i}`} class="vl-row vl-skeleton" data-index={i} aria-hidden="true" style={{ height: `${o[i + 1] - o[i]}px` }} />);
+    }
+  } else if (end > start) {
+    // The rows already drawn stay; new ones are added from the pinned (or top) row outwards, as
+    // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks.
+    let { start: a, end: b } = drawn.current;
+    // A new list draws only the pinned (or top) row in the task that builds it (the page around it is work enough there).
+    const fresh = drawn.current.key !== resetKey;
+    if (fresh || b <= start || a >= end || b <= a) {
+      const p = pin.current;
+      const seed = p ? (p.align === 'end' ? Math.min(p.index, end - 1) : p.index) : anchor.current.index;
+      a = Math.max(start, Math.min(seed, end - 1));
+      b = a;
+    }
+    a = Math.max(a, start);
+    b = Math.min(b, end);
+    const upFirst = pin.current?.align === 'end';
+    let budget = fresh ? 1 : Math.max(1, Math.floor(SLICE_MS / rowMs.current));
+    let added = 0;
+    while (budget > 0 && (a > start || b < end)) {
+      if (b === a) b++;
+      else if (upFirst ? a > start : b >= end) a--;
+      else b++;
+      budget--;
+      added++;
+    }
+    drawn.current = { start: a, end: b, key: resetKey };
+    timing.current = { t0: performance.now(), added };
+    from = a;
+    for (let i = a; i < b; i++) {
+      rows.push(
+        <div key={`${resetKey}:${i}`} ref={measure(i)} class="vl-row" data-index={i} role="article" aria-posinset={i + 1} aria-setsize={count}>
+          {render(i)}
+        </div>,
+      );
+    }
   }
   return (
     <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
       <div ref={inner} class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
-        <div class="vl-window" style={{ transform: `translateY(${o[start] ?? 0}px)` }}>
+        <div class="vl-window" style={{ transform: `translateY(${o[from] ?? 0}px)` }}>
           {rows}
         </div>
       </div>

@@ -1,0 +1,86 @@
+// The reader's virtual list (src/ui/reader/VirtualList.tsx) in Chromium: a screen of heavy rows is
+// put in over several tasks, the pinned last row first, and ends with the last row at the bottom
+// of the viewport and every visible row drawn.
+import { h, render } from 'preact';
+import { afterEach, expect, test } from 'vitest';
+import { VirtualList } from '../../src/ui/reader/VirtualList.tsx';
+
+const hosts: HTMLElement[] = [];
+afterEach(() => {
+  for (const host of hosts.splice(0)) {
+    render(null, host);
+    host.remove();
+  }
+});
+
+/** Spends `ms` of main-thread time (a row as costly as a rich one on a slow phone). */
+function busy(ms: number) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    /* work */
+  }
+}
+
+test('a screen of costly rows comes over several tasks, the pinned last row first, and ends pinned to the bottom', async () => {
+  const host = document.createElement('div');
+  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
+  document.body.append(host);
+  hosts.push(host);
+  const count = 1000;
+  const drawnAt: number[] = [];
+  let task = 0;
+  // A task counter: each message is a new task, so rows rendered under different values came in different tasks.
+  const channel = new MessageChannel();
+  let ticking = true;
+  channel.port1.onmessage = () => {
+    task++;
+    if (ticking) channel.port2.postMessage(null);
+  };
+  channel.port2.postMessage(null);
+  const row = (i: number) => {
+    drawnAt[i] ??= task;
+    busy(4);
+    return h('div', { class: 'row', style: { height: '120px' } }, `row ${i}`);
+  };
+  const css = document.createElement('style');
+  css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
+  host.append(css);
+  const mount = document.createElement('div');
+  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
+  host.append(mount);
+  render(
+    h(VirtualList, { count, version: 1, resetKey: 'k', estimate: 120, scroll: { index: count - 1, align: 'end', seq: 1 }, render: row, label: 'rows' }),
+    mount,
+  );
+  const scroller = mount.querySelector<HTMLElement>('.vl')!;
+  const visible = () => {
+    const view = scroller.getBoundingClientRect();
+    return [...scroller.querySelectorAll<HTMLElement>('.vl-row')].filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.bottom > view.top && box.top < view.bottom;
+    });
+  };
+  // Done: the last row's bottom at the viewport's bottom, and the rows above it fill the viewport.
+  await expect
+    .poll(() => {
+      const last = scroller.querySelector<HTMLElement>(`.vl-row[data-index="${count - 1}"]`);
+      if (!last) return false;
+      const gap = scroller.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom;
+      const shown = visible().reduce((sum, el) => sum + el.getBoundingClientRect().height, 0);
+      return Math.abs(gap) < 2 && shown >= scroller.clientHeight - 2;
+    })
+    .toBe(true);
+  ticking = false;
+  const indices = Object.keys(drawnAt).map(Number);
+  const firstTask = Math.min(...indices.map((i) => drawnAt[i]));
+  // The last row came in the first task that drew any row; the screen (5 or more rows of 4 ms) took more than one task.
+  expect(drawnAt[count - 1]).toBe(firstTask);
+  expect(new Set(indices.map((i) => drawnAt[i])).size).toBeGreaterThan(1);
+  // No task drew a whole screen (5 rows of 120 px in 600): slices of 10 ms hold 2 of these rows, a task may hold two renders.
+  const perTask = new Map<number, number>();
+  for (const i of indices) perTask.set(drawnAt[i], (perTask.get(drawnAt[i]) ?? 0) + 1);
+  expect(Math.max(...perTask.values())).toBeLessThan(5);
+  // Rows nearer the last one came no later than those above them.
+  const onScreen = visible().map((el) => Number(el.dataset.index));
+  for (const i of onScreen) if (i + 1 < count) expect(drawnAt[i]).toBeGreaterThanOrEqual(drawnAt[i + 1]);
+});
