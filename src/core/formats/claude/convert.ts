@@ -11,7 +11,8 @@ import { inParentOrder, leafLast } from './order.ts';
 import { factsOf, isoOf, readRecords, type SourceLine } from './records.ts';
 import { responseKey, usageByResponse } from './responses.ts';
 import { type Region, Regions } from './tree.ts';
-import { piUsage, stopReason, zeroUsage } from './usage.ts';
+import { zeroUsage } from '../usage.ts';
+import { piUsage, stopReason } from './usage.ts';
 
 /** Keys every Claude line repeats; left out of the `data` of the pi entries that keep a line whole. */
 const ENVELOPE = new Set([

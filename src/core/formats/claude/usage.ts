@@ -2,24 +2,11 @@
 // prompt (`cache_read_input_tokens`) and the prompt written to cache (`cache_creation_input_tokens`),
 // so the buckets map one to one. Claude Code stores no prices: cost is 0 unless an old line carries
 // `costUSD` (Claude Code 0.2/1.0), which then goes to `cost.total`.
+import type { PiUsage } from '../usage.ts';
 import { isObject, type Json } from './content.ts';
-
-export interface PiUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-}
 
 function n(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
-}
-
-/** Zero usage (every later line of an API response already counted). */
-export function zeroUsage(): PiUsage {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 }
 
 /** pi's Usage from a Claude `message.usage` (and a line's `costUSD`). */

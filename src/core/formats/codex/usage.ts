@@ -3,22 +3,10 @@
 // an event unchanged at some turn ends. Each response is counted once: an event whose total equals
 // the previous one is a repeat. `input_tokens` includes cached ones (as in the Responses API);
 // `output_tokens` includes reasoning.
+import { type PiUsage as Usage, zeroUsage } from '../usage.ts';
 import { isObj } from './parts.ts';
 
 type Obj = Record<string, unknown>;
-
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-}
-
-export function zeroUsage(): Usage {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-}
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 

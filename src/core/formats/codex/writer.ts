@@ -4,7 +4,8 @@
 import { IdMaker } from './ids.ts';
 import type { TextPart, UserPart } from './parts.ts';
 import type { ToolCallPart } from './tools.ts';
-import { addInto, type Usage, zeroUsage } from './usage.ts';
+import { type PiUsage as Usage, zeroUsage } from '../usage.ts';
+import { addInto } from './usage.ts';
 
 type Obj = Record<string, unknown>;
 type ThinkingPart = { type: 'thinking'; thinking: string; thinkingSignature: string };
