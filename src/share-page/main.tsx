@@ -7,6 +7,7 @@ import './page.css';
 import type { SharePageMeta } from '../worker/share/page-template.ts';
 import { startPageWorker } from './link.ts';
 import { SharePage, type PageState } from './SharePage.tsx';
+import { nextTask } from '../worker/next-task.ts';
 
 const app = document.getElementById('app')!;
 /** Payload parts (120 KB of base85 each) per message to the worker. */
@@ -15,18 +16,6 @@ const PARTS_PER_MESSAGE = 8;
 function readMeta(): SharePageMeta {
   const block = document.getElementById('rho-meta');
   return JSON.parse(block?.textContent ?? '{}') as SharePageMeta;
-}
-
-/** Resolves in a new task (a message to itself: timers are clamped to 4 ms when nested). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { type CachedDocs, lowerOf } from './entry-cache.ts';
 import type { SessionMeta } from './extract.ts';
 import { type SessionResult, selectHits } from './hits.ts';
 import { isEmptyQuery, type ParsedQuery, parseQuery } from './query.ts';
+import { nextTask } from '../next-task.ts';
 
 /** How a query's results are ordered and paged. */
 export interface SearchOptions {
@@ -57,18 +58,6 @@ const READ_AHEAD = 3;
 // A query that may be cancelled lets the worker's messages in (the next keystroke's abort) after this much work.
 const YIELD_MS = 10;
 
-/** Resolves after the events already queued (messages such as an abort) have run. */
-function nextEvent(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
 const sessionPasses = (q: ParsedQuery, m: SessionMeta) =>
   q.project.every((p) => m.cwd.toLowerCase().includes(p)) &&
   q.model.every((p) => m.models.some((x) => x.includes(p))) &&
@@ -117,7 +106,7 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
   let worked = performance.now();
   for (; i < candidates.length && out.length < limit; i++) {
     if (signal && performance.now() - worked > YIELD_MS) {
-      await nextEvent();
+      await nextTask();
       worked = performance.now();
     }
     signal?.throwIfAborted();
