@@ -301,7 +301,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
       return {
         value: (v: Record<string, unknown>) => x.value(v),
         done: (s: SessionSummary) => {
-          const { meta, docs } = x.finish(s.size, titleOf(s));
+          // The index is over the pi view, whose size for another agent's file is its conversion's.
+          const { meta, docs } = x.finish(s.piSize ?? s.size, titleOf(s));
           const wordsOf = sessionTerms(docs).join(' ');
           gathered.push({ meta, docs, wordsOf });
           gatheredChars += wordsOf.length + docs.reduce((n, d) => n + d.text.length, 0);

@@ -100,6 +100,26 @@ describe('planted words', () => {
 });
 
 describe('the index follows the library', () => {
+  test("another agent's file is indexed at import from its conversion: the next search reads neither it nor its conversion again", async () => {
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(new URL('../../../fixtures/other-agents/codex/Fegor-Basic-Rootkit-v0.40.0.jsonl', import.meta.url));
+    const disk = createMemoryDisk();
+    const store = createStore(disk, { flushDelay: 0 });
+    const api = createApi({ store, now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => '0000beef', searchDisk: disk });
+    await api.importFiles({ files: [new File([bytes], 'rollout.jsonl')] });
+    let reads = 0;
+    for (const name of ['readFile', 'readBytes', 'readConversion'] as const) {
+      const original = (store[name] as (id: string) => Promise<unknown>).bind(store);
+      (store as unknown as Record<string, unknown>)[name] = (id: string) => {
+        reads++;
+        return original(id);
+      };
+    }
+    const found = await api.search({ query: 'rootkit', typing: false });
+    expect(found.sessions.length).toBe(1);
+    expect(reads).toBe(0);
+  });
+
   test("an import makes each new session's part from the bytes it writes: no file is read again, one segment per import", async () => {
     const words = plantWords(12, 8);
     const s = plantedSession(ids[0], 0, words);
