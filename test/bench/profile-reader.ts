@@ -32,7 +32,7 @@ async function trace(page: Page, run: () => Promise<unknown>): Promise<TraceEven
   const browser = page.context().browser()!;
   await browser.startTracing(page, {
     categories: process.env.LIGHT
-      ? ['devtools.timeline', 'disabled-by-default-devtools.timeline']
+      ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', ...(process.env.FORCED ? ['disabled-by-default-devtools.timeline.stack'] : [])]
       : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing'],
   });
   await run();
@@ -116,6 +116,16 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
       self.set(s.stack[0], (self.get(s.stack[0]) ?? 0) + 1);
       for (const f of new Set(s.stack)) incl.set(f, (incl.get(f) ?? 0) + 1);
     }
+    if (process.env.FORCED)
+      for (const e of inside.filter((x) => (x.name === 'Layout' || x.name === 'UpdateLayoutTree') && (x.dur ?? 0) > 300)) {
+        const stack = (e.args?.beginData?.stackTrace ?? e.args?.data?.stackTrace ?? []) as Array<{ functionName: string; url: string; lineNumber: number }>;
+        console.log(
+          `   ${e.name} ${((e.dur ?? 0) / 1000).toFixed(1)} ms ${stack.length ? 'forced by' : '(no JS stack)'} ${stack
+            .slice(0, 6)
+            .map((f) => `${f.functionName || '(anon)'}@${String(f.url).split('/').pop()}:${f.lineNumber}`)
+            .join(' < ')}`,
+        );
+      }
     if (process.env.LAYOUTS)
       for (const e of inside.filter((x) => x.name === 'Layout'))
         console.log(
@@ -262,7 +272,7 @@ async function main() {
       await page.waitForSelector('.rd-row', { timeout: 60_000 });
       await page.waitForTimeout(1500);
     });
-    analyse('open', open, 3);
+    analyse('open', open, Number(process.env.TOP ?? 3));
     const scroll = await trace(page, () => page.evaluate(SCROLL_SCRIPT));
     analyse('scroll', scroll, Number(process.env.TOP ?? 5));
     await browser.close();
