@@ -7,7 +7,10 @@
  *   IMMEDIATE=1: one trace of the open and the scroll right after it (as the bench does);
  *   CPU=1: a plain CPU profile of the open, no tracing (tracing inflates layout a lot);
  *   LIGHT=1: trace events only, no CPU samples (less distortion); LAYOUTS=1: every Layout inside the longest tasks;
- *   THROTTLE=4: the CPU slowed 4× (Emulation.setCPUThrottlingRate, as the reader bench's phone rows) after the import.
+ *   THROTTLE=4: the CPU slowed 4× (Emulation.setCPUThrottlingRate, as the reader bench's phone rows) after the import;
+ *   FORCED=1 (with LIGHT=1): the layouts and style recalcs inside the longest tasks, with the JS stack that forced each (none: the
+ *   browser's own) and the calls each task ran; LOAF=1: no tracing at all, the open's long animation frames with their scripts
+ *   and each script's forced style and layout time (the cheapest way to see which task forces a layout).
  */
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -126,6 +129,20 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
             .join(' < ')}`,
         );
       }
+    if (process.env.FORCED)
+      console.log(
+        '   calls: ' +
+          inside
+            .filter((e) => e.name === 'FunctionCall' || e.name === 'TimerFire' || e.name === 'EventDispatch' || e.name === 'HandlePostMessage')
+            .slice(0, 12)
+            .map(
+              (e) =>
+                `${e.name} ${((e.dur ?? 0) / 1000).toFixed(1)} ${e.args?.data?.functionName ?? e.args?.data?.type ?? ''}@${String(e.args?.data?.url ?? '')
+                  .split('/')
+                  .pop()}:${e.args?.data?.lineNumber ?? ''}`,
+            )
+            .join(' ; '),
+      );
     if (process.env.LAYOUTS)
       for (const e of inside.filter((x) => x.name === 'Layout'))
         console.log(
@@ -186,6 +203,28 @@ async function main() {
     const page = await context.newPage();
     const id = await importReaderSession(page, PORT, thousands * 1000);
     if (process.env.THROTTLE) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
+    if (process.env.LOAF) {
+      const frames = await page.evaluate(async (id) => {
+        const seen: Array<Record<string, any>> = [];
+        const observer = new PerformanceObserver((list) => seen.push(...list.getEntries().map((e) => e.toJSON())));
+        observer.observe({ type: 'long-animation-frame', buffered: false });
+        const t0 = performance.now();
+        location.hash = `#/s/${encodeURIComponent(id)}`;
+        while (!document.querySelector('.rd-row')) await new Promise((r) => requestAnimationFrame(r));
+        await new Promise((r) => setTimeout(r, 1500));
+        observer.disconnect();
+        return seen.map((f) => ({ ...f, startTime: f.startTime - t0 }) as Record<string, any>);
+      }, id);
+      for (const f of frames) {
+        console.log(`frame @${f.startTime.toFixed(0)} ms: ${f.duration.toFixed(0)} ms, blocking ${f.blockingDuration.toFixed(0)}`);
+        for (const s of f.scripts)
+          console.log(
+            `   ${s.invokerType} ${s.invoker} ${s.sourceFunctionName}@${String(s.sourceURL).split('/').pop()}: ${s.duration.toFixed(0)} ms, forced style and layout ${s.forcedStyleAndLayoutDuration.toFixed(0)} ms`,
+          );
+      }
+      await browser.close();
+      return;
+    }
     if (process.env.CPU) {
       // A plain CPU profile of the open (no tracing: its layout instrumentation distorts the numbers).
       const cdp = await context.newCDPSession(page);
