@@ -2,11 +2,11 @@
 //   words   its distinct words, space-separated (MiniSearch's document; word i is term i below)
 //   facts   binary, read when a query looks at the session: each entry's kind, flags, time and tools,
 //           then each term's postings (the entries holding it), and where each text chunk lies
-//   texts   the entries' ids and texts, in chunks of about TEXT_CHUNK characters, each deflated on
-//           its own: a query reads only the chunks of the hits it shows (and of a phrase's candidates)
+//   texts   the entries' ids and texts, in chunks of about TEXT_CHUNK characters, each compressed on
+//           its own (lz.ts): a query reads only the chunks of the hits it shows (and of a phrase's candidates)
 // So a query decides which entries match, and which pass the entry filters, from the facts alone.
-import { deflateSync, inflateSync } from 'fflate';
 import type { EntryDoc, EntryKind } from './extract.ts';
+import { compress, decompress } from './lz.ts';
 import { eachWord } from './tokens.ts';
 
 /** Characters of text gathered into one chunk (compressed alone). */
@@ -164,7 +164,7 @@ export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
     raw.set(h);
     raw.set(text, h.length);
     starts.push(a);
-    chunks.push(deflateSync(raw, { level: 1 }));
+    chunks.push(compress(raw));
     a = b;
   }
   out.uint(chunks.length);
@@ -279,7 +279,7 @@ export function chunkOf(p: Part, e: number): number {
 export function decodeChunk(bytes: Uint8Array, sum: number): Array<[string, string]> | null {
   if (checksum(bytes) !== sum) return null;
   try {
-    const raw = inflateSync(bytes);
+    const raw = decompress(bytes);
     const r = new In(raw);
     const n = r.uint();
     const lens: number[] = [];

@@ -4,7 +4,7 @@
 //   search/seg-<…>.bin     segments, written once and never changed: the words of each session in
 //                          it (plain text, one region, read in one go when a worker starts), then each
 //                          session's facts (entries' kinds, flags, times, tools and the postings of its
-//                          words, read when a query looks at that session), then its texts (deflated
+//                          words, read when a query looks at that session), then its texts (compressed
 //                          chunks, read for the hits a query shows); see part.ts
 // A sync writes one segment for all the sessions it (re)built, so an append or a delete writes
 // only that session's records (and the small manifest); an import of many writes a few segments,
