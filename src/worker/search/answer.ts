@@ -105,6 +105,7 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
     }
     return p;
   };
+  const snippets: Array<Promise<void>> = [];
   let worked = performance.now();
   for (; i < candidates.length && out.length < limit; i++) {
     if (signal && performance.now() - worked > YIELD_MS) {
@@ -117,8 +118,13 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
     const part = await read(i);
     reading.delete(i);
     const r = await selectHits(q, c.meta, c.score, c.terms, part, opts.perSession ?? 3, src.texts(c.meta, part));
-    if (r) out.push(r);
+    if (!r) continue;
+    out.push(r.result);
+    // The shown sessions' texts are read together once the page is decided.
+    snippets.push(r.snippets());
+    snippets.at(-1)?.catch(() => undefined);
   }
+  await Promise.all(snippets);
   const more = i < candidates.length;
   // Once every candidate was checked, the count is exact (phrases and entry filters drop some).
   const total = more ? candidates.length : (opts.shown ?? 0) + out.length;

@@ -164,6 +164,12 @@ function termsOf(p: Part, look: ReadonlyArray<[string, boolean]>): Set<number> {
 /** Entries' ids and texts by entry index (read from the session's text chunks). */
 export type TextsOf = (entries: readonly number[]) => Promise<Map<number, [string, string]>>;
 
+/** A session that matched, its hits' snippets still to be made (`snippets` reads their texts). */
+export interface ChosenHits {
+  result: SessionResult;
+  snippets: () => Promise<void>;
+}
+
 /** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
 export async function selectHits(
   q: ParsedQuery,
@@ -173,7 +179,7 @@ export async function selectHits(
   part: Part,
   perSession: number,
   texts: TextsOf,
-): Promise<SessionResult | null> {
+): Promise<ChosenHits | null> {
   const matchers = matchersFor(q, matchedTerms);
   const phrases = q.phrases.map(phrasePattern);
   const entryFilters = q.role.length + q.tool.length + q.has.length > 0 || q.after !== null || q.before !== null;
@@ -213,20 +219,24 @@ export async function selectHits(
   // spread over the session).
   const best = found.reduce((m, f) => Math.max(m, f.count), 0);
   const shown = best === matchers.length ? found.filter((f) => f.count === best) : found.sort((a, b) => b.count - a.count);
-  // Where the words stand is found only for the entries shown.
-  const top = shown.slice(0, perSession);
-  const t = top.length ? await texts(top.map((f) => f.e)) : new Map<number, [string, string]>();
-  return {
+  const result: SessionResult = {
     id: meta.id,
     title: meta.title,
     cwd: meta.cwd,
     last: meta.last,
     score,
     hitCount: shown.length,
-    hits: top.map(({ e }) => {
-      const [id, text] = t.get(e) ?? ['', ''];
-      return { entryId: id, kind: part.kinds[e], ts: part.ts[e], parts: hitSnippet(text, foldText(text), looks, matchers, phrases) };
-    }),
+    hits: [],
     ...(titleParts ? { titleParts } : {}),
   };
+  // Where the words stand is found only for the entries shown.
+  const top = shown.slice(0, perSession);
+  const snippets = async () => {
+    const t = top.length ? await texts(top.map((f) => f.e)) : new Map<number, [string, string]>();
+    result.hits = top.map(({ e }) => {
+      const [id, text] = t.get(e) ?? ['', ''];
+      return { entryId: id, kind: part.kinds[e], ts: part.ts[e], parts: hitSnippet(text, foldText(text), looks, matchers, phrases) };
+    });
+  };
+  return { result, snippets };
 }
