@@ -1,10 +1,10 @@
 // The query side of the library's index: which sessions a parsed query finds (MiniSearch over one
 // document per session, then the session-level filters), in relevance or date order, and for the
-// page asked for, each session's entry hits and snippets from its entry documents.
+// page asked for, each session's entry hits (from its facts) and their snippets (from its texts).
 import type MiniSearch from 'minisearch';
-import { type CachedDocs, lowerOf } from './entry-cache.ts';
 import type { SessionMeta } from './extract.ts';
-import { type SessionResult, selectHits } from './hits.ts';
+import { type SessionResult, selectHits, type TextsOf } from './hits.ts';
+import type { Part } from './part.ts';
 import { isEmptyQuery, type ParsedQuery, parseQuery } from './query.ts';
 import { nextTask } from '../next-task.ts';
 
@@ -48,12 +48,14 @@ export interface SessionDoc {
 export interface AnswerSource {
   ms: MiniSearch<SessionDoc>;
   metas: ReadonlyMap<string, SessionMeta>;
-  /** A session's entry documents (from the cache, else its record on disk). */
-  entries(meta: SessionMeta): Promise<CachedDocs>;
+  /** A session's facts (from the cache, else its records on disk). */
+  part(meta: SessionMeta): Promise<Part>;
+  /** Ids and texts of some of a session's entries. */
+  texts(meta: SessionMeta, part: Part): TextsOf;
 }
 
-// Sessions whose records are read ahead of the one whose hits are being chosen.
-const READ_AHEAD = 3;
+// Sessions whose facts are read ahead of the one whose hits are being chosen.
+const READ_AHEAD = 6;
 
 // A query that may be cancelled lets the worker's messages in (the next keystroke's abort) after this much work.
 const YIELD_MS = 10;
@@ -90,19 +92,20 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
   const limit = opts.limit ?? 20;
   const out: SessionResult[] = [];
   let i = opts.offset ?? 0;
-  // The next few sessions' records are read while this one's hits are chosen (reads and
-  // decompression wait on the disk; choosing hits is this thread's work).
-  const reading = new Map<number, Promise<CachedDocs>>();
+  // The next few sessions' facts are read while this one's hits are chosen (reads wait on the disk;
+  // choosing hits is this thread's work).
+  const reading = new Map<number, Promise<Part>>();
   const read = (at: number) => {
     let p = reading.get(at);
     if (!p) {
-      p = src.entries(candidates[at].meta);
+      p = src.part(candidates[at].meta);
       // A read made ahead and then not used (the page filled, or the query was cancelled) is no error.
       p.catch(() => undefined);
       reading.set(at, p);
     }
     return p;
   };
+  const snippets: Array<Promise<void>> = [];
   let worked = performance.now();
   for (; i < candidates.length && out.length < limit; i++) {
     if (signal && performance.now() - worked > YIELD_MS) {
@@ -112,11 +115,16 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
     signal?.throwIfAborted();
     const c = candidates[i];
     for (let k = i + 1; k < Math.min(candidates.length, i + 1 + Math.min(READ_AHEAD, limit - out.length - 1)); k++) read(k);
-    const cached = await read(i);
+    const part = await read(i);
     reading.delete(i);
-    const r = selectHits(q, c.meta, c.score, c.terms, cached.docs, opts.perSession ?? 3, lowerOf(cached));
-    if (r) out.push(r);
+    const r = await selectHits(q, c.meta, c.score, c.terms, part, opts.perSession ?? 3, src.texts(c.meta, part));
+    if (!r) continue;
+    out.push(r.result);
+    // The shown sessions' texts are read together once the page is decided.
+    snippets.push(r.snippets());
+    snippets.at(-1)?.catch(() => undefined);
   }
+  await Promise.all(snippets);
   const more = i < candidates.length;
   // Once every candidate was checked, the count is exact (phrases and entry filters drop some).
   const total = more ? candidates.length : (opts.shown ?? 0) + out.length;

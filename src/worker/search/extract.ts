@@ -3,7 +3,7 @@
 // facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
 // Images, signatures and extension state are left out; tool outputs and arguments are capped.
 import { noticeKind, text, thinking, toolCalls } from '../../core/index.ts';
-import { addWords, isIndexable, normalizeWord, words } from './tokens.ts';
+import { isIndexable, normalizeWord, words } from './tokens.ts';
 
 /** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
 export const HAS_ERROR = 1;
@@ -175,16 +175,6 @@ export function createExtractor(id: string, title: string) {
     },
   };
   return x;
-}
-
-/** The distinct words of a session's documents (what its part of the index holds). */
-export function sessionTerms(docs: readonly EntryDoc[]): string[] {
-  const set = new Set<string>();
-  for (const d of docs) {
-    addWords(d.text, set);
-    for (const t of d.tools ?? []) addWords(t, set);
-  }
-  return [...set];
 }
 
 /** The words of a title or a path, as the index keeps them. */

@@ -1,10 +1,13 @@
 // Which entries of a matched session are its hits: entries passing the entry filters (role, tool,
 // dates, has:…; model: and project: are the session's), holding the query's phrases and as many of its words as possible (the
 // index words each query word stood for in this session: its prefix completions and near spellings).
-import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryDoc, type EntryKind, type SessionMeta } from './extract.ts';
+// Decided from the session's facts (part.ts: each entry's kind, flags, time, tools, and the entries
+// each of its words stands in); texts are read only for the hits shown, and for a phrase's candidates.
+import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryKind, type SessionMeta } from './extract.ts';
+import { type Part, postings, termIndex } from './part.ts';
 import type { ParsedQuery, RoleFilter } from './query.ts';
 import { matchSpans, phrasePattern, type SnippetPart, snippet, type WordMatcher } from './snippet.ts';
-import { editDistance } from './tokens.ts';
+import { editDistance, foldText } from './tokens.ts';
 
 /** One entry that matched, with its snippet. */
 export interface EntryHit {
@@ -41,15 +44,15 @@ const ROLE_KINDS: Record<RoleFilter, EntryKind[]> = {
   compaction: ['compaction'],
 };
 
-function entryPasses(q: ParsedQuery, d: EntryDoc, meta: SessionMeta): boolean {
-  if (q.role.length && !q.role.some((r) => ROLE_KINDS[r].includes(d.kind))) return false;
-  if (q.tool.length && !q.tool.every((t) => d.tools?.includes(t))) return false;
-  const ts = d.ts || meta.last;
+function entryPasses(q: ParsedQuery, p: Part, e: number, meta: SessionMeta): boolean {
+  if (q.role.length && !q.role.some((r) => ROLE_KINDS[r].includes(p.kinds[e]))) return false;
+  if (q.tool.length && !q.tool.every((t) => p.tools[e].includes(t))) return false;
+  const ts = p.ts[e] || meta.last;
   if (q.after !== null && ts < q.after) return false;
   if (q.before !== null && ts >= q.before) return false;
   for (const h of q.has) {
     const bit = h === 'error' ? HAS_ERROR : h === 'image' ? HAS_IMAGE : HAS_COMPACTION;
-    if ((d.flags & bit) === 0) return false;
+    if ((p.flags[e] & bit) === 0) return false;
   }
   return true;
 }
@@ -144,38 +147,67 @@ function holdsPhrase(p: RegExp, text: string): boolean {
   return p.test(text);
 }
 
+/** The terms of a part that one query word's looks stand for (a prefix: every term starting with it). */
+function termsOf(p: Part, look: ReadonlyArray<[string, boolean]>): Set<number> {
+  const out = new Set<number>();
+  for (const [t, prefix] of look) {
+    if (prefix) {
+      for (let i = 0; i < p.terms.length; i++) if (p.terms[i].startsWith(t)) out.add(i);
+    } else {
+      const i = termIndex(p, t);
+      if (i >= 0) out.add(i);
+    }
+  }
+  return out;
+}
+
+/** Entries' ids and texts by entry index (read from the session's text chunks). */
+export type TextsOf = (entries: readonly number[]) => Promise<Map<number, [string, string]>>;
+
+/** A session that matched, its hits' snippets still to be made (`snippets` reads their texts). */
+export interface ChosenHits {
+  result: SessionResult;
+  snippets: () => Promise<void>;
+}
+
 /** The session's result, or null when no entry holds its phrases (or passes its entry filters). */
-export function selectHits(
+export async function selectHits(
   q: ParsedQuery,
   meta: SessionMeta,
   score: number,
   matchedTerms: readonly string[],
-  docs: readonly EntryDoc[],
+  part: Part,
   perSession: number,
-  /** The folded text of document i (see `foldText`). */
-  lowerOf: (i: number) => string,
-): SessionResult | null {
+  texts: TextsOf,
+): Promise<ChosenHits | null> {
   const matchers = matchersFor(q, matchedTerms);
   const phrases = q.phrases.map(phrasePattern);
   const entryFilters = q.role.length + q.tool.length + q.has.length > 0 || q.after !== null || q.before !== null;
   // With entry filters, an entry must hold every word; without, the session holds them all and its
   // entries are ranked by how many they hold.
   const need = entryFilters ? matchers.length : matchers.length ? 1 : 0;
-  const found: Array<{ d: EntryDoc; di: number; count: number }> = [];
+  const n = part.kinds.length;
   const looks = matchers.map((m, i) => lookFor(q.words[i], m));
-  for (let di = 0; di < docs.length; di++) {
-    const d = docs[di];
-    if (entryFilters && !entryPasses(q, d, meta)) continue;
-    if (!matchers.length) {
-      found.push({ d, di, count: 0 });
-      continue;
-    }
-    const lower = lowerOf(di);
-    let count = 0;
-    for (const look of looks) if (look.some(([t, prefix]) => holdsWord(lower, t, prefix))) count++;
-    if (count >= need && phrases.length && !phrases.every((p) => holdsPhrase(p, d.text))) continue;
-    if (count < need) continue;
-    found.push({ d, di, count });
+  // How many of the query's words each entry holds, from the postings of the terms each stands for.
+  const counts = new Uint16Array(n);
+  const seen = new Int32Array(n).fill(-1);
+  looks.forEach((look, i) => {
+    for (const t of termsOf(part, look))
+      for (const e of postings(part, t)) {
+        if (seen[e] === i) continue;
+        seen[e] = i;
+        counts[e]++;
+      }
+  });
+  let found: Array<{ e: number; count: number }> = [];
+  for (let e = 0; e < n; e++) {
+    if (entryFilters && !entryPasses(q, part, e, meta)) continue;
+    if (matchers.length && counts[e] < need) continue;
+    found.push({ e, count: counts[e] });
+  }
+  if (phrases.length && found.length) {
+    const t = await texts(found.map((f) => f.e));
+    found = found.filter((f) => phrases.every((p) => holdsPhrase(p, t.get(f.e)?.[1] ?? '')));
   }
   let titleParts: SnippetPart[] | undefined;
   if (matchers.length) {
@@ -185,19 +217,26 @@ export function selectHits(
   if ((phrases.length || entryFilters) && !found.length) return null;
   // Entries that hold every word, when there are some; else those holding the most (the words are
   // spread over the session).
-  const best = found.reduce((n, f) => Math.max(n, f.count), 0);
+  const best = found.reduce((m, f) => Math.max(m, f.count), 0);
   const shown = best === matchers.length ? found.filter((f) => f.count === best) : found.sort((a, b) => b.count - a.count);
-  return {
+  const result: SessionResult = {
     id: meta.id,
     title: meta.title,
     cwd: meta.cwd,
     last: meta.last,
     score,
     hitCount: shown.length,
-    // Where the words stand is found only for the entries shown.
-    hits: shown
-      .slice(0, perSession)
-      .map(({ d, di }) => ({ entryId: d.id, kind: d.kind, ts: d.ts, parts: hitSnippet(d.text, lowerOf(di), looks, matchers, phrases) })),
+    hits: [],
     ...(titleParts ? { titleParts } : {}),
   };
+  // Where the words stand is found only for the entries shown.
+  const top = shown.slice(0, perSession);
+  const snippets = async () => {
+    const t = top.length ? await texts(top.map((f) => f.e)) : new Map<number, [string, string]>();
+    result.hits = top.map(({ e }) => {
+      const [id, text] = t.get(e) ?? ['', ''];
+      return { entryId: id, kind: part.kinds[e], ts: part.ts[e], parts: hitSnippet(text, foldText(text), looks, matchers, phrases) };
+    });
+  };
+  return { result, snippets };
 }

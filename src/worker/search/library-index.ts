@@ -8,18 +8,19 @@
 // the session files, and writes what it rebuilt as one new segment.
 import MiniSearch from 'minisearch';
 import { withLock } from '../../storage/locks.ts';
-import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
-import { createExtractor, type EntryDoc, type SessionMeta, sessionTerms } from './extract.ts';
+import type { Disk, SessionStore } from '../../storage/types.ts';
 import { answer, type SearchOptions, type SearchResults, type SessionDoc } from './answer.ts';
-import { type CachedDocs, createEntryCache } from './entry-cache.ts';
+import type { SessionMeta } from './extract.ts';
+import { createImportBatch, type Fresh, freshFromFile, LOCK, titleOf } from './import-batch.ts';
 import { createManifestCache } from './manifest-cache.ts';
+import { createPartReads } from './part-reads.ts';
 import {
   createSegmentWriter,
+  emptyManifest,
   listSegments,
   type Manifest,
   type ManifestEntry,
   readRaw,
-  readRows,
   readWords,
   removeSegment,
   writeManifest,
@@ -36,18 +37,12 @@ export interface IndexProgress {
   label: string;
 }
 
-const LOCK = 'rho-sessions:search-index';
 // A segment is written once this much is gathered (bounds the memory of a rebuild).
 const SEGMENT_BYTES = 8 * 1024 * 1024;
-// Text an import gathers before it writes it as a segment (about SEGMENT_BYTES once compressed).
-const GATHER_CHARS = 4 * SEGMENT_BYTES;
 // Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
-const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
-
 /** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`). */
-export function createLibraryIndex(store: SessionStore, disk: Disk, options: { cacheChars?: number } = {}) {
-  const cacheChars = options.cacheChars ?? 16_000_000;
+export function createLibraryIndex(store: SessionStore, disk: Disk) {
   const ms = new MiniSearch<SessionDoc>({
     fields: ['title', 'cwd', 'words'],
     // Words were normalized when the part was made; titles and paths are split here.
@@ -60,10 +55,14 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   const refs = new Map<string, ManifestEntry>();
   // Sessions whose records turned out damaged: rebuilt by the next sync.
   const broken = new Set<string>();
-  const cache = createEntryCache(cacheChars);
   const manifests = createManifestCache(disk);
   // Each segment's file as a snapshot (segments are written once, never changed): a query's reads slice it.
   const segments = new Map<string, Promise<Blob>>();
+  // A record that turns out damaged is rebuilt by a sync before the query goes on.
+  const reads = createPartReads(disk, refs, segments, async (id) => {
+    broken.add(id);
+    await sync();
+  });
   let running: Promise<void> | null = null;
   // Whether this worker has tidied the segments once.
   let tidied = false;
@@ -72,7 +71,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     if (ms.has(id)) ms.discard(id);
     metas.delete(id);
     refs.delete(id);
-    cache.drop(id);
+    reads.drop(id);
   };
 
   const remember = (meta: SessionMeta, wordsOf: string) => {
@@ -80,30 +79,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     ms.add({ id: meta.id, title: meta.title, cwd: meta.cwd, words: wordsOf });
   };
 
-  // Reads a session's bytes (as far as the store's size says) and makes its documents.
-  const extract = async (s: SessionSummary, signal?: AbortSignal): Promise<{ meta: SessionMeta; docs: EntryDoc[]; wordsOf: string }> => {
-    const x = createExtractor(s.id, titleOf(s));
-    const blob = (await store.readFile(s.id)).slice(0, s.size);
-    const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
-    let carry = '';
-    for (;;) {
-      signal?.throwIfAborted();
-      const { done, value } = await reader.read();
-      if (done) break;
-      const lines = (carry + value).split('\n');
-      carry = lines.pop() ?? '';
-      for (const line of lines) x.line(line);
-    }
-    if (carry) x.line(carry);
-    const { meta, docs } = x.finish(s.size);
-    return { meta, docs, wordsOf: sessionTerms(docs).join(' ') };
-  };
-
   const syncOnce = async (progress?: (p: IndexProgress) => void) => {
     const list = await store.list();
     const want = new Map(list.map((s) => [s.id, s]));
     const onDisk = await manifests.read();
-    const manifest: Manifest = onDisk ?? { v: 2, sessions: {} };
+    const manifest: Manifest = onDisk ?? emptyManifest();
     let changed = onDisk === null;
     // 1. Follow the manifest (another tab, or an earlier life of this worker, may have written it).
     for (const id of [...metas.keys()]) {
@@ -153,11 +133,10 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     for (const s of todo) {
       progress?.({ done, total, label: onDisk ? 'Indexing' : 'Building the search index' });
       try {
-        const { meta, docs, wordsOf } = await extract(s);
+        const { meta, part } = await freshFromFile(store, s);
         forget(s.id);
-        remember(meta, wordsOf);
-        cache.keep(s.id, docs);
-        await writer.add(s.id, wordsOf, docs);
+        remember(meta, part.words);
+        writer.add(s.id, part);
         built.push(meta);
       } catch (e) {
         // Deleted meanwhile: the next sync drops it.
@@ -180,7 +159,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
   const tidy = async (manifest: Manifest) => {
     const live = new Map<string, number>();
-    for (const e of Object.values(manifest.sessions)) live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]));
+    for (const e of Object.values(manifest.sessions))
+      live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]) + (e.ref.t[1] - e.ref.t[0]));
     const segs = await listSegments(disk);
     for (const seg of segs) {
       if (live.has(seg.name)) continue;
@@ -194,7 +174,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     const writer = createSegmentWriter(disk);
     for (const e of Object.values(manifest.sessions)) {
       const raw = await readRaw(disk, e.ref);
-      writer.addRaw(e.meta.id, raw.w, raw.r);
+      writer.addRaw(e.meta.id, raw.w, raw.r, raw.t);
     }
     for (const [id, ref] of await writer.close()) {
       manifest.sessions[id] = { meta: manifest.sessions[id].meta, ref };
@@ -207,35 +187,13 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     }
   };
 
-  // Sessions an import just wrote, their documents made from the bytes it streamed (so nothing reads
-  // the files again): gathered, then written as one segment and put in the manifest under the lock.
-  // Whatever fails here is only missing from the manifest, and the next sync builds it from the file.
-  type Fresh = { meta: SessionMeta; docs: EntryDoc[]; wordsOf: string };
-  let gathered: Fresh[] = [];
-  let gatheredChars = 0;
-  let storing: Promise<void> = Promise.resolve();
-  const storeFresh = (batch: Fresh[]) =>
-    withLock(LOCK, async () => {
-      const writer = createSegmentWriter(disk);
-      for (const f of batch) await writer.add(f.meta.id, f.wordsOf, f.docs);
-      const manifest: Manifest = (await manifests.read()) ?? { v: 2, sessions: {} };
-      const placed = await writer.close();
-      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: placed.get(f.meta.id)! };
-      await writeManifest(disk, manifest);
-      for (const f of batch) {
-        forget(f.meta.id);
-        remember(f.meta, f.wordsOf);
-        refs.set(f.meta.id, manifest.sessions[f.meta.id]);
-        broken.delete(f.meta.id);
-      }
-    });
-  const storeGathered = () => {
-    const batch = gathered;
-    gathered = [];
-    gatheredChars = 0;
-    if (batch.length) storing = storing.then(() => storeFresh(batch).catch(() => undefined));
-    return storing;
-  };
+  // Sessions an import just wrote: in the manifest now, and in this worker's index.
+  const batch = createImportBatch(disk, manifests, (f: Fresh, e: ManifestEntry) => {
+    forget(f.meta.id);
+    remember(f.meta, f.part.words);
+    refs.set(f.meta.id, e);
+    broken.delete(f.meta.id);
+  });
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
   // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
@@ -271,22 +229,10 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
     }
   };
 
-  const entries = async (meta: SessionMeta): Promise<CachedDocs> => {
-    const hit = cache.get(meta.id);
-    if (hit) return hit;
-    const ref = refs.get(meta.id);
-    const docs = ref ? await readRows(disk, ref.ref, segments) : null;
-    if (docs) return cache.keep(meta.id, docs);
-    // The record went missing or was damaged: rebuild it from the file.
-    broken.add(meta.id);
-    await sync();
-    return cache.get(meta.id) ?? { docs: [], lower: [], chars: 0 };
-  };
-
   /** Answers a query (after bringing the index to the files). */
   const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
     await sync(progress, signal);
-    return answer({ ms, metas, entries }, input, opts, signal);
+    return answer({ ms, metas, part: reads.part, texts: reads.texts }, input, opts, signal);
   };
 
   return {
@@ -296,24 +242,9 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, options: { c
      * What an import shows a new session's parsed lines to (import-session.ts `SessionSink`): its
      * part of the index is made on the way and written with the import's next batch.
      */
-    sinkFor(id: string) {
-      const x = createExtractor(id, '');
-      return {
-        value: (v: Record<string, unknown>) => x.value(v),
-        done: (s: SessionSummary) => {
-          // The index is over the pi view, whose size for another agent's file is its conversion's.
-          const { meta, docs } = x.finish(s.piSize ?? s.size, titleOf(s));
-          const wordsOf = sessionTerms(docs).join(' ');
-          gathered.push({ meta, docs, wordsOf });
-          gatheredChars += wordsOf.length + docs.reduce((n, d) => n + d.text.length, 0);
-          if (gatheredChars >= GATHER_CHARS) void storeGathered();
-        },
-      };
-    },
+    sinkFor: batch.sinkFor,
     /** Writes what imports gathered (the end of an import call). */
-    async commit(): Promise<void> {
-      await storeGathered();
-    },
+    commit: batch.commit,
     /** Sessions in the index. */
     size: () => metas.size,
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */

@@ -1,30 +1,36 @@
 // The search index on disk, beside the session index (`search/` in the same OPFS folder):
 //   search/manifest.json   for each session: its facts (with the file size it was built from) and
-//                          where its words and its entry documents lie
+//                          where its records lie, with their checks
 //   search/seg-<…>.bin     segments, written once and never changed: the words of each session in
 //                          it (plain text, one region, read in one go when a worker starts), then each
-//                          session's entry documents (gzip of JSON, read when a query shows that session)
+//                          session's facts (entries' kinds, flags, times, tools and the postings of its
+//                          words, read when a query looks at that session), then its texts (compressed
+//                          chunks, read for the hits a query shows); see part.ts
 // A sync writes one segment for all the sessions it (re)built, so an append or a delete writes
 // only that session's records (and the small manifest); an import of many writes a few segments,
 // not a file per session. Records of rebuilt or deleted sessions are dead bytes until a compaction
 // copies the live ones into a new segment. Everything here is a cache of the session files: a part
-// that is missing, damaged or built from another size is rebuilt from them.
-import { gunzipSync, gzipSync } from 'fflate';
+// that is missing, damaged or built from another size is rebuilt from them (an index of another
+// version is rebuilt whole).
 import { once } from '../../storage/chunks.ts';
 import type { Disk } from '../../storage/types.ts';
-import type { EntryDoc, EntryKind, SessionMeta } from './extract.ts';
+import type { SessionMeta } from './extract.ts';
+import { type BuiltPart, checksum } from './part.ts';
 
 /** The folder of the search index. */
 export const SEARCH_DIR = 'search';
 /** The manifest's path. */
 export const MANIFEST = `${SEARCH_DIR}/manifest.json`;
-const VERSION = 2;
+/** The index format: a manifest of another version is rebuilt whole. */
+export const VERSION = 3;
 
-/** Where a session's records lie: its segment, and [start, end) of its words and its entries. */
+/** Where a session's records lie: its segment, [start, end) of its words, facts and texts, and the checks of the first two. */
 export interface PartRef {
   seg: string;
   w: [number, number];
   r: [number, number];
+  t: [number, number];
+  c: [number, number];
 }
 
 /** A session in the manifest. */
@@ -39,18 +45,13 @@ export interface Manifest {
   sessions: Record<string, ManifestEntry>;
 }
 
-type Row = [id: string, kind: EntryKind, ts: number, flags: number, text: string, tools?: string[] | 0, model?: string];
-
-// Records up to this size are compressed in place (fflate), larger ones by CompressionStream.
-const SMALL_RECORD = 256 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream)).arrayBuffer());
-}
+/** An empty manifest of this version. */
+export const emptyManifest = (): Manifest => ({ v: VERSION, sessions: {} });
 
-/** The manifest, or null when it is missing or unreadable (then everything is rebuilt). */
+/** The manifest, or null when it is missing, unreadable or of another version (then everything is rebuilt). */
 export async function readManifest(disk: Disk): Promise<Manifest | null> {
   try {
     const m = JSON.parse(decoder.decode(await disk.read(MANIFEST))) as Manifest;
@@ -63,6 +64,14 @@ export async function readManifest(disk: Disk): Promise<Manifest | null> {
 /** Writes the manifest (swapped in whole). */
 export async function writeManifest(disk: Disk, m: Manifest): Promise<void> {
   await disk.writeNew(MANIFEST, once(encoder.encode(JSON.stringify(m))));
+}
+
+// A words record: the session id, a newline, its words; checked against the manifest's sum.
+function wordsOf(e: ManifestEntry, bytes: Uint8Array | null): string | null {
+  if (!bytes || checksum(bytes) !== e.ref.c?.[0]) return null;
+  const text = decoder.decode(bytes);
+  const head = `${e.meta.id}\n`;
+  return text.startsWith(head) ? text.slice(head.length) : null;
 }
 
 /** The words of each session (null for one whose segment is missing or damaged), one read per segment. */
@@ -83,40 +92,48 @@ export async function readWords(disk: Disk, entries: ManifestEntry[]): Promise<M
     } catch {
       // Gone: these sessions are rebuilt.
     }
-    for (const e of list) {
-      const [s, t] = e.ref.w;
-      const ok = bytes !== null && bytes.length >= to - from;
-      // Each words record starts with the session id and a newline: a check that the bytes are its.
-      const text = ok ? decoder.decode(bytes!.subarray(s - from, t - from)) : '';
-      const head = `${e.meta.id}\n`;
-      out.set(e.meta.id, ok && text.startsWith(head) ? text.slice(head.length) : null);
-    }
+    const ok = bytes !== null && bytes.length >= to - from;
+    for (const e of list) out.set(e.meta.id, ok ? wordsOf(e, bytes!.subarray(e.ref.w[0] - from, e.ref.w[1] - from)) : null);
   }
   return out;
 }
 
-/** A session's entry documents, or null when its record is missing or damaged. */
-export async function readRows(disk: Disk, ref: PartRef, snapshots?: Map<string, Promise<Blob>>): Promise<EntryDoc[] | null> {
+// A segment never changes once written: its file's snapshot serves every later read (one lookup of
+// the file, not one a record); a segment removed since makes the read fail, as it would.
+async function slice(disk: Disk, seg: string, from: number, to: number, snapshots?: Map<string, Promise<Blob>>): Promise<Uint8Array> {
+  if (!snapshots) return disk.read(`${SEARCH_DIR}/${seg}`, from, to);
+  let blob = snapshots.get(seg);
+  if (!blob) snapshots.set(seg, (blob = disk.blob(`${SEARCH_DIR}/${seg}`)));
   try {
-    let bytes: Uint8Array;
-    if (snapshots) {
-      // A segment never changes once written: its file's snapshot serves every later read (one
-      // lookup of the file, not one a record); a segment removed since makes the read fail, as it would.
-      let blob = snapshots.get(ref.seg);
-      if (!blob) snapshots.set(ref.seg, (blob = disk.blob(`${SEARCH_DIR}/${ref.seg}`)));
-      try {
-        bytes = new Uint8Array(await (await blob).slice(ref.r[0], ref.r[1]).arrayBuffer());
-      } catch (e) {
-        snapshots.delete(ref.seg);
-        throw e;
-      }
-    } else bytes = await disk.read(`${SEARCH_DIR}/${ref.seg}`, ref.r[0], ref.r[1]);
-    if (bytes.length !== ref.r[1] - ref.r[0]) return null;
-    // fflate in one synchronous call: a query reads a few records of tens of KB each, where a
-    // DecompressionStream's chunks and hops cost more than the inflating (17 ms a record in Chromium).
-    const rows = JSON.parse(decoder.decode(gunzipSync(bytes))) as Row[];
-    if (!Array.isArray(rows)) return null;
-    return rows.map(([id, kind, ts, flags, text, tools, model]) => ({ id, kind, ts, flags, text, ...(tools ? { tools } : {}), ...(model ? { model } : {}) }));
+    return new Uint8Array(await (await blob).slice(from, to).arrayBuffer());
+  } catch (e) {
+    snapshots.delete(seg);
+    throw e;
+  }
+}
+
+/** A session's words and facts as they lie (both checked), or null when missing or damaged. */
+export async function readFacts(disk: Disk, e: ManifestEntry, snapshots?: Map<string, Promise<Blob>>): Promise<{ words: string; facts: Uint8Array } | null> {
+  try {
+    const { w, r, c } = e.ref;
+    // The two records are read in one go when they lie close (the words come first in a segment).
+    const [wb, rb] =
+      r[0] - w[1] < 256 * 1024
+        ? await slice(disk, e.ref.seg, w[0], r[1], snapshots).then((b) => [b.subarray(0, w[1] - w[0]), b.subarray(r[0] - w[0])])
+        : await Promise.all([slice(disk, e.ref.seg, w[0], w[1], snapshots), slice(disk, e.ref.seg, r[0], r[1], snapshots)]);
+    if (rb.length !== r[1] - r[0] || checksum(rb) !== c[1]) return null;
+    const words = wordsOf(e, wb);
+    return words === null ? null : { words, facts: rb };
+  } catch {
+    return null;
+  }
+}
+
+/** Bytes [from, to) of a session's texts region (one chunk), or null when they cannot be read. */
+export async function readTexts(disk: Disk, ref: PartRef, from: number, to: number, snapshots?: Map<string, Promise<Blob>>): Promise<Uint8Array | null> {
+  try {
+    const b = await slice(disk, ref.seg, ref.t[0] + from, ref.t[0] + to, snapshots);
+    return b.length === to - from ? b : null;
   } catch {
     return null;
   }
@@ -125,69 +142,51 @@ export async function readRows(disk: Disk, ref: PartRef, snapshots?: Map<string,
 /** Gathers sessions' records and writes them as one segment. */
 export function createSegmentWriter(disk: Disk) {
   const name = `seg-${Date.now().toString(36)}-${Math.random().toString(16).slice(2, 10)}.bin`;
-  const words: Array<{ id: string; bytes: Uint8Array }> = [];
-  const rows: Uint8Array[] = [];
+  const parts: Array<{ id: string; w: Uint8Array; r: Uint8Array; t: Uint8Array }> = [];
   let bytes = 0;
-  return {
+  const writer = {
     name,
     /** Bytes gathered so far. */
     size: () => bytes,
-    /** Adds a session's words and entry documents. */
-    async add(id: string, wordsOf: string, docs: readonly EntryDoc[]): Promise<void> {
-      const w = encoder.encode(`${id}\n${wordsOf}`);
-      const json = encoder.encode(
-        JSON.stringify(
-          docs.map((d) => {
-            const row: Row = [d.id, d.kind, d.ts, d.flags, d.text];
-            if (d.tools || d.model) row.push(d.tools ?? 0);
-            if (d.model) row.push(d.model);
-            return row;
-          }),
-        ),
-      );
-      // A small record at once (a stream costs more to set up than to run: an import of 500 small
-      // sessions adds 500 of them), at fflate's fastest level (about 12 % larger than level 6 and a
-      // quarter of its time, which an import pays per session); a large one through the browser's
-      // own gzip. Both read the same.
-      const r = json.length <= SMALL_RECORD ? gzipSync(json, { level: 1 }) : await pipe(json, new CompressionStream('gzip'));
-      words.push({ id, bytes: w });
-      rows.push(r);
-      bytes += w.length + r.length;
+    /** Adds a session's part. */
+    add(id: string, part: BuiltPart): void {
+      writer.addRaw(id, encoder.encode(`${id}\n${part.words}`), part.facts, part.texts);
     },
-    /** Adds a record as it lies in another segment (a compaction copies without rebuilding). */
-    addRaw(id: string, w: Uint8Array, r: Uint8Array): void {
-      words.push({ id, bytes: w });
-      rows.push(r);
-      bytes += w.length + r.length;
+    /** Adds a session's records as they lie in another segment (a compaction copies without rebuilding). */
+    addRaw(id: string, w: Uint8Array, r: Uint8Array, t: Uint8Array): void {
+      parts.push({ id, w, r, t });
+      bytes += w.length + r.length + t.length;
     },
     /** Writes the segment; where each session's records are. */
     async close(): Promise<Map<string, PartRef>> {
       const refs = new Map<string, PartRef>();
-      if (!words.length) return refs;
-      let at = 0;
-      const wr: Array<[number, number]> = words.map((w) => {
-        const range: [number, number] = [at, at + w.bytes.length];
-        at += w.bytes.length;
-        return range;
-      });
-      words.forEach((w, i) => {
-        refs.set(w.id, { seg: name, w: wr[i], r: [at, at + rows[i].length] });
-        at += rows[i].length;
+      if (!parts.length) return refs;
+      const ranges = (key: 'w' | 'r' | 't', at: number) =>
+        parts.map((p): [number, number] => {
+          const range: [number, number] = [at, at + p[key].length];
+          at += p[key].length;
+          return range;
+        });
+      const w = ranges('w', 0);
+      const r = ranges('r', w.at(-1)![1]);
+      const t = ranges('t', r.at(-1)![1]);
+      parts.forEach((p, i) => {
+        refs.set(p.id, { seg: name, w: w[i], r: r[i], t: t[i], c: [checksum(p.w), checksum(p.r)] });
       });
       async function* chunks() {
-        for (const w of words) yield w.bytes;
-        for (const r of rows) yield r;
+        for (const key of ['w', 'r', 't'] as const) for (const p of parts) yield p[key];
       }
       await disk.writeNew(`${SEARCH_DIR}/${name}`, chunks());
       return refs;
     },
   };
+  return writer;
 }
 
-/** Reads a session's two records as they lie (for a compaction). */
-export async function readRaw(disk: Disk, ref: PartRef): Promise<{ w: Uint8Array; r: Uint8Array }> {
+/** Reads a session's records as they lie (for a compaction). */
+export async function readRaw(disk: Disk, ref: PartRef): Promise<{ w: Uint8Array; r: Uint8Array; t: Uint8Array }> {
   const path = `${SEARCH_DIR}/${ref.seg}`;
-  return { w: await disk.read(path, ref.w[0], ref.w[1]), r: await disk.read(path, ref.r[0], ref.r[1]) };
+  return { w: await disk.read(path, ref.w[0], ref.w[1]), r: await disk.read(path, ref.r[0], ref.r[1]), t: await disk.read(path, ref.t[0], ref.t[1]) };
 }
 
 /** The segments on disk with their sizes. */

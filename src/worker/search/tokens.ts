@@ -41,29 +41,65 @@ export function words(text: string): string[] {
   return out;
 }
 
+// Whether each UTF-16 unit is part of a word: ASCII by table, the rest looked up once by its class.
+const UNIT = new Uint8Array(65536);
+for (let c = 0; c < 128; c++) UNIT[c] = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 2;
+const ONE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const isWordUnit = (c: number): boolean => {
+  let k = UNIT[c];
+  if (k === 0) k = UNIT[c] = ONE_WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
+  return k === 1;
+};
+
 /**
- * Adds the distinct words of a text to `into` (what `words` gives, without repeats). ASCII text, most
- * of what sessions hold, is split by character codes: the Unicode-aware regex costs several times more
- * on the megabytes an import indexes.
+ * Calls `fn` with each word of a text, in order, normalized and indexable (what `words` gives, repeats
+ * kept). One pass over the lowercased text by character codes: the Unicode-aware regex costs several
+ * times more on the megabytes an import indexes; only a word with a character beyond ASCII is
+ * normalized (and its characters' classes are looked up once each).
  */
-export function addWords(text: string, into: Set<string>): void {
-  if (NON_ASCII.test(text)) {
-    for (const w of words(text)) into.add(w);
-    return;
-  }
+export function eachWord(text: string, fn: (word: string) => void): void {
   const lower = text.toLowerCase();
+  const n = lower.length;
   let start = -1;
-  for (let i = 0; i <= lower.length; i++) {
-    const c = i < lower.length ? lower.charCodeAt(i) : 0;
-    const inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+  let wide = false;
+  const emit = (end: number) => {
+    if (!wide) {
+      if (end - start <= MAX_WORD) {
+        const w = lower.slice(start, end);
+        if (end - start < 9 || !LONG_NUMBER.test(w)) fn(w);
+      }
+    } else {
+      const w = normalizeWord(lower.slice(start, end));
+      if (isIndexable(w)) fn(w);
+    }
+    start = -1;
+    wide = false;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = lower.charCodeAt(i);
+    if (c < 128) {
+      if (UNIT[c] === 1) {
+        if (start < 0) start = i;
+      } else if (start >= 0) emit(i);
+      continue;
+    }
+    // A surrogate pair is one character (a letter of another plane, or an emoji).
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < n && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const inWord = pair ? ONE_WORD_CHAR.test(lower.slice(i, i + 2)) : isWordUnit(c);
     if (inWord) {
       if (start < 0) start = i;
-    } else if (start >= 0) {
-      const w = lower.slice(start, i);
-      if (i - start <= MAX_WORD && !into.has(w) && isIndexable(w)) into.add(w);
-      start = -1;
-    }
+      wide = true;
+    } else if (start >= 0) emit(i);
+    if (pair) i++;
   }
+  if (start >= 0) emit(n);
+}
+
+/** Adds the distinct words of a text to `into` (what `words` gives, without repeats). */
+export function addWords(text: string, into: Set<string>): void {
+  eachWord(text, (w) => {
+    into.add(w);
+  });
 }
 
 /** Each word of a text with where it stands in the text: [start, end) in UTF-16 units. */

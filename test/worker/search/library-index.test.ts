@@ -6,7 +6,9 @@ import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import type { SearchResults } from '../../../src/worker/search-api.ts';
+import { VERSION } from '../../../src/worker/search/segments.ts';
 import { editDistance } from '../../../src/worker/search/tokens.ts';
+import { once } from '../../../src/storage/chunks.ts';
 import { noiseSessions, type Plant, plantedSession, plantWords } from './planted.ts';
 
 const SESSIONS = 6;
@@ -214,6 +216,27 @@ describe('the index follows the library', () => {
       const after = await Promise.all(queries.map((q) => next.api.search({ query: q, limit: 50 })));
       expect(after, damage).toEqual(before);
     }
+  });
+
+  test('an index of an older format is rebuilt whole, with the progress bar, and its segments removed', async () => {
+    const { disk, api, plants } = await library();
+    const queries = [...plants.map((p) => p.word), 'has:error', 'tool:bash', '"look at"'];
+    const before = await Promise.all(queries.map((q) => api.search({ query: q, limit: 50 })));
+    // What an older build left: its manifest (version 2, records as it laid them out) and its segment.
+    const manifest = JSON.parse(new TextDecoder().decode(disk.files.get('search/manifest.json')!.bytes));
+    expect(manifest.v).toBe(VERSION);
+    const old = [...disk.files.keys()].filter((k) => k.includes('/seg-'));
+    for (const e of Object.values(manifest.sessions) as Array<{ ref: Record<string, unknown> }>)
+      e.ref = { seg: (e.ref as { seg: string }).seg, w: [0, 1], r: [1, 2] };
+    await disk.writeNew('search/manifest.json', once(new TextEncoder().encode(JSON.stringify({ ...manifest, v: 2 }))));
+    const next = open(disk);
+    const seen: Array<{ done: number; total: number; label?: string }> = [];
+    await next.api.syncSearchIndex({}, { signal: new AbortController().signal, progress: (p) => seen.push(p) });
+    expect(seen[0]).toMatchObject({ done: 0, total: SESSIONS + 4, label: 'Building the search index' });
+    expect(seen.at(-1)).toMatchObject({ done: SESSIONS + 4, total: SESSIONS + 4 });
+    expect(JSON.parse(new TextDecoder().decode(disk.files.get('search/manifest.json')!.bytes)).v).toBe(VERSION);
+    expect([...disk.files.keys()].filter((k) => old.includes(k))).toEqual([]);
+    expect(await Promise.all(queries.map((q) => next.api.search({ query: q, limit: 50 })))).toEqual(before);
   });
 
   test('entry records damaged after loading are rebuilt when a query needs them', async () => {

@@ -3,14 +3,14 @@
 import { expect, test } from 'vitest';
 import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createManifestCache } from '../../../src/worker/search/manifest-cache.ts';
-import { type Manifest, writeManifest } from '../../../src/worker/search/segments.ts';
+import { type Manifest, VERSION, writeManifest } from '../../../src/worker/search/segments.ts';
 
 const manifest = (title: string): Manifest => ({
-  v: 2,
+  v: VERSION,
   sessions: {
     a: {
       meta: { id: 'a', title, cwd: '/p', created: 0, last: 0, size: 10, models: [], tools: [], flags: 0 } as never,
-      ref: { seg: 'seg-1.bin', w: [0, 1], r: [1, 2] },
+      ref: { seg: 'seg-1.bin', w: [0, 1], r: [1, 2], t: [2, 3], c: [0, 0] },
     },
   },
 });

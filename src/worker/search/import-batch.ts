@@ -1,0 +1,89 @@
+// How sessions become parts of the index: from their file's bytes (a sync's rebuild), or from the
+// lines an import already parsed (its sink: nothing reads the file again), gathered and written as
+// one segment with the import's next batch, and put in the manifest under the index's lock.
+// Whatever fails in a batch is only missing from the manifest, and the next sync builds it from the file.
+import { withLock } from '../../storage/locks.ts';
+import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
+import { createExtractor, type SessionMeta } from './extract.ts';
+import type { createManifestCache } from './manifest-cache.ts';
+import { type BuiltPart, buildPart } from './part.ts';
+import { createSegmentWriter, emptyManifest, type ManifestEntry, writeManifest } from './segments.ts';
+
+/** The index's Web Lock (between tabs and workers). */
+export const LOCK = 'rho-sessions:search-index';
+// Bytes an import gathers before it writes them as a segment.
+const GATHER_BYTES = 8 * 1024 * 1024;
+
+/** A session as it was read or imported, its part built. */
+export interface Fresh {
+  meta: SessionMeta;
+  part: BuiltPart;
+}
+
+/** The title the index gives a session (its name, else its first message). */
+export const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
+
+/** Reads a session's bytes (as far as the store's size says) and builds its part. */
+export async function freshFromFile(store: SessionStore, s: SessionSummary, signal?: AbortSignal): Promise<Fresh> {
+  const x = createExtractor(s.id, titleOf(s));
+  const blob = (await store.readFile(s.id)).slice(0, s.size);
+  const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
+  let carry = '';
+  for (;;) {
+    signal?.throwIfAborted();
+    const { done, value } = await reader.read();
+    if (done) break;
+    const lines = (carry + value).split('\n');
+    carry = lines.pop() ?? '';
+    for (const line of lines) x.line(line);
+  }
+  if (carry) x.line(carry);
+  const { meta, docs } = x.finish(s.size);
+  return { meta, part: buildPart(docs) };
+}
+
+/**
+ * The import's side of the index: a sink for each new session (import-session.ts `SessionSink`), and
+ * `commit` at the end of an import call. `placed` hears each session once it is in the manifest.
+ */
+export function createImportBatch(disk: Disk, manifests: ReturnType<typeof createManifestCache>, placed: (f: Fresh, e: ManifestEntry) => void) {
+  let gathered: Fresh[] = [];
+  let gatheredBytes = 0;
+  let storing: Promise<void> = Promise.resolve();
+  const store = (batch: Fresh[]) =>
+    withLock(LOCK, async () => {
+      const writer = createSegmentWriter(disk);
+      for (const f of batch) writer.add(f.meta.id, f.part);
+      const manifest = (await manifests.read()) ?? emptyManifest();
+      const refs = await writer.close();
+      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)! };
+      await writeManifest(disk, manifest);
+      for (const f of batch) placed(f, manifest.sessions[f.meta.id]);
+    });
+  const flush = () => {
+    const batch = gathered;
+    gathered = [];
+    gatheredBytes = 0;
+    if (batch.length) storing = storing.then(() => store(batch).catch(() => undefined));
+    return storing;
+  };
+  return {
+    /** A new session's sink: its part is made from the parsed lines on the way. */
+    sinkFor(id: string) {
+      const x = createExtractor(id, '');
+      return {
+        value: (v: Record<string, unknown>) => x.value(v),
+        done: (s: SessionSummary) => {
+          // The index is over the pi view, whose size for another agent's file is its conversion's.
+          const { meta, docs } = x.finish(s.piSize ?? s.size, titleOf(s));
+          const part = buildPart(docs);
+          gathered.push({ meta, part });
+          gatheredBytes += part.words.length + part.facts.length + part.texts.length;
+          if (gatheredBytes >= GATHER_BYTES) void flush();
+        },
+      };
+    },
+    /** Writes what imports gathered (the end of an import call). */
+    commit: (): Promise<void> => flush(),
+  };
+}

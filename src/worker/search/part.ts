@@ -1,0 +1,300 @@
+// A session's part of the index, as made at import (or a rebuild) from its entry documents:
+//   words   its distinct words, space-separated (MiniSearch's document; word i is term i below)
+//   facts   binary, read when a query looks at the session: each entry's kind, flags, time and tools,
+//           then each term's postings (the entries holding it), and where each text chunk lies
+//   texts   the entries' ids and texts, in chunks of about TEXT_CHUNK characters, each compressed on
+//           its own (lz.ts): a query reads only the chunks of the hits it shows (and of a phrase's candidates)
+// So a query decides which entries match, and which pass the entry filters, from the facts alone.
+import type { EntryDoc, EntryKind } from './extract.ts';
+import { compress, decompress } from './lz.ts';
+import { eachWord } from './tokens.ts';
+
+/** Characters of text gathered into one chunk (compressed alone). */
+const TEXT_CHUNK = 24 * 1024;
+const KINDS: EntryKind[] = ['user', 'assistant', 'tool', 'bash', 'summary', 'compaction', 'notice', 'label', 'title'];
+const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A part as built, ready to be written. */
+export interface BuiltPart {
+  words: string;
+  facts: Uint8Array;
+  texts: Uint8Array;
+}
+
+/** FNV-1a over bytes: each record's check (a damaged record is rebuilt, never read as another). */
+export function checksum(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+// A growable byte buffer of unsigned varints and raw bytes.
+class Out {
+  buf = new Uint8Array(4096);
+  at = 0;
+  room(n: number) {
+    if (this.at + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.at + n));
+    next.set(this.buf.subarray(0, this.at));
+    this.buf = next;
+  }
+  uint(v: number) {
+    this.room(10);
+    while (v >= 128) {
+      this.buf[this.at++] = (v % 128) | 128;
+      v = Math.floor(v / 128);
+    }
+    this.buf[this.at++] = v;
+  }
+  bytes(b: Uint8Array) {
+    this.uint(b.length);
+    this.room(b.length);
+    this.buf.set(b, this.at);
+    this.at += b.length;
+  }
+  f64(v: number) {
+    this.room(8);
+    new DataView(this.buf.buffer).setFloat64(this.at, v, true);
+    this.at += 8;
+  }
+  done = () => this.buf.slice(0, this.at);
+}
+
+class In {
+  at = 0;
+  constructor(readonly buf: Uint8Array) {}
+  uint(): number {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (this.at >= this.buf.length) throw new Error('truncated');
+      const b = this.buf[this.at++];
+      v += (b & 127) * mul;
+      if (b < 128) return v;
+      mul *= 128;
+    }
+  }
+  bytes(): Uint8Array {
+    const n = this.uint();
+    if (this.at + n > this.buf.length) throw new Error('truncated');
+    const b = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return b;
+  }
+  f64(): number {
+    if (this.at + 8 > this.buf.length) throw new Error('truncated');
+    const v = new DataView(this.buf.buffer, this.buf.byteOffset).getFloat64(this.at, true);
+    this.at += 8;
+    return v;
+  }
+}
+
+/** Builds a session's part from its entry documents: one pass over each text for its words and postings. */
+export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
+  const ids = new Map<string, number>();
+  const terms: string[] = [];
+  const lists: number[][] = [];
+  let di = 0;
+  const add = (w: string) => {
+    const t = ids.get(w);
+    if (t === undefined) {
+      ids.set(w, terms.length);
+      terms.push(w);
+      lists.push([di]);
+      return;
+    }
+    const l = lists[t];
+    if (l[l.length - 1] !== di) l.push(di);
+  };
+  // Tool names are the session's words (tool:… finds them) but not an entry's: its text is what it holds.
+  const toolWord = (w: string) => {
+    if (!ids.has(w)) {
+      ids.set(w, terms.length);
+      terms.push(w);
+      lists.push([]);
+    }
+  };
+  const tools = new Map<string, number>();
+  const out = new Out();
+  out.uint(docs.length);
+  for (di = 0; di < docs.length; di++) {
+    const d = docs[di];
+    eachWord(d.text, add);
+    out.uint(KIND_CODE.get(d.kind) ?? 0);
+    out.uint(d.flags);
+    out.f64(d.ts);
+    out.uint(d.tools?.length ?? 0);
+    for (const t of d.tools ?? []) {
+      let k = tools.get(t);
+      if (k === undefined) tools.set(t, (k = tools.size));
+      out.uint(k);
+      eachWord(t, toolWord);
+    }
+  }
+  out.bytes(encoder.encode(JSON.stringify([...tools.keys()])));
+  out.uint(terms.length);
+  for (const l of lists) {
+    out.uint(l.length);
+    let prev = 0;
+    for (const e of l) {
+      out.uint(e - prev);
+      prev = e;
+    }
+  }
+  // The texts, chunk by chunk: a header of lengths (UTF-16 units), then the ids and texts as UTF-8.
+  const chunks: Uint8Array[] = [];
+  const starts: number[] = [];
+  for (let a = 0; a < docs.length; ) {
+    let chars = 0;
+    let b = a;
+    while (b < docs.length && (b === a || chars + docs[b].text.length <= TEXT_CHUNK)) chars += docs[b++].text.length;
+    const head = new Out();
+    head.uint(b - a);
+    const body: string[] = [];
+    for (let i = a; i < b; i++) {
+      head.uint(docs[i].id.length);
+      head.uint(docs[i].text.length);
+      body.push(docs[i].id, docs[i].text);
+    }
+    const h = head.done();
+    const text = encoder.encode(body.join(''));
+    const raw = new Uint8Array(h.length + text.length);
+    raw.set(h);
+    raw.set(text, h.length);
+    starts.push(a);
+    chunks.push(compress(raw));
+    a = b;
+  }
+  out.uint(chunks.length);
+  let total = 0;
+  for (let k = 0; k < chunks.length; k++) {
+    out.uint(starts[k]);
+    out.uint(chunks[k].length);
+    out.uint(checksum(chunks[k]));
+    total += chunks[k].length;
+  }
+  const texts = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    texts.set(c, at);
+    at += c.length;
+  }
+  return { words: terms.join(' '), facts: out.done(), texts };
+}
+
+/** A session's facts as a query reads them. */
+export interface Part {
+  terms: string[];
+  kinds: EntryKind[];
+  flags: Uint8Array;
+  ts: Float64Array;
+  /** Each entry's tools, lowercase (empty for most). */
+  tools: string[][];
+  /** Where each term's postings start in `bytes`. */
+  at: Uint32Array;
+  bytes: Uint8Array;
+  /** Each chunk's first entry, [start, end) in the texts region, and check. */
+  chunks: Array<{ first: number; from: number; to: number; sum: number }>;
+  /** Bytes this takes in memory (about). */
+  size: number;
+  index?: Map<string, number>;
+}
+
+const NONE: string[] = [];
+
+/** Reads a part's facts (throws when they do not hold together: the caller rebuilds it). */
+export function decodePart(words: string, facts: Uint8Array): Part {
+  const r = new In(facts);
+  const n = r.uint();
+  const kinds: EntryKind[] = new Array(n);
+  const flags = new Uint8Array(n);
+  const ts = new Float64Array(n);
+  const toolIdx: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = KINDS[r.uint()];
+    if (!k) throw new Error('bad kind');
+    kinds[i] = k;
+    flags[i] = r.uint();
+    ts[i] = r.f64();
+    const m = r.uint();
+    const list: number[] = [];
+    for (let j = 0; j < m; j++) list.push(r.uint());
+    toolIdx[i] = list;
+  }
+  const names = JSON.parse(decoder.decode(r.bytes())) as string[];
+  const tools = toolIdx.map((l) => (l.length ? l.map((k) => names[k]) : NONE));
+  const terms = words ? words.split(' ') : [];
+  if (r.uint() !== terms.length) throw new Error('terms');
+  const at = new Uint32Array(terms.length);
+  for (let t = 0; t < terms.length; t++) {
+    at[t] = r.at;
+    const m = r.uint();
+    for (let j = 0; j < m; j++) r.uint();
+  }
+  const c = r.uint();
+  const chunks: Part['chunks'] = [];
+  let from = 0;
+  for (let k = 0; k < c; k++) {
+    const first = r.uint();
+    const len = r.uint();
+    chunks.push({ first, from, to: from + len, sum: r.uint() });
+    from += len;
+  }
+  if (r.at !== facts.length) throw new Error('length');
+  return { terms, kinds, flags, ts, tools, at, bytes: facts, chunks, size: facts.length + words.length * 2 + n * 24 };
+}
+
+/** The entries holding term t (ascending). */
+export function postings(p: Part, t: number): number[] {
+  const r = new In(p.bytes);
+  r.at = p.at[t];
+  const m = r.uint();
+  const out: number[] = new Array(m);
+  let e = 0;
+  for (let j = 0; j < m; j++) out[j] = e += r.uint();
+  return out;
+}
+
+/** The index of a term in the part, or -1. */
+export function termIndex(p: Part, term: string): number {
+  if (!p.index) p.index = new Map(p.terms.map((t, i) => [t, i]));
+  return p.index.get(term) ?? -1;
+}
+
+/** The chunk holding entry e. */
+export function chunkOf(p: Part, e: number): number {
+  let lo = 0;
+  let hi = p.chunks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (p.chunks[mid].first <= e) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** A chunk's entries ([id, text] from its first entry on), or null when its bytes are damaged. */
+export function decodeChunk(bytes: Uint8Array, sum: number): Array<[string, string]> | null {
+  if (checksum(bytes) !== sum) return null;
+  try {
+    const raw = decompress(bytes);
+    const r = new In(raw);
+    const n = r.uint();
+    const lens: number[] = [];
+    let want = 0;
+    for (let i = 0; i < 2 * n; i++) want += lens[i] = r.uint();
+    const text = decoder.decode(raw.subarray(r.at));
+    if (text.length !== want) return null;
+    const out: Array<[string, string]> = [];
+    let at = 0;
+    for (let i = 0; i < lens.length; i += 2) {
+      out.push([text.slice(at, at + lens[i]), text.slice(at + lens[i], at + lens[i] + lens[i + 1])]);
+      at += lens[i] + lens[i + 1];
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
