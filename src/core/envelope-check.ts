@@ -100,4 +100,3 @@ export function wordsOf(b: Uint8Array): Uint32Array {
 function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
-

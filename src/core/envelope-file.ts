@@ -6,11 +6,12 @@ import type { EnvelopeIndex } from './envelopes.ts';
 import { checkTree } from './tree.ts';
 import type { Header, Problem, SessionRecord, TitleSlot } from './types.ts';
 
-const MAGIC = 'RHOENV2\n';
+/** RHOENV3: a parent is stored as the position of the LAST entry with its id (the one the id map keeps), so a walk needs no id map (envelope-reopen.ts). */
+export const MAGIC = 'RHOENV3\n';
 /** Bytes at the start and at the end of the covered part of the session kept in the file, to tell an append from other bytes. */
 export const FINGERPRINT_BYTES = 64;
 
-interface Meta {
+export interface Meta {
   size: number;
   fingerprint: string;
   count: number;
@@ -30,14 +31,14 @@ interface Meta {
 }
 
 /** Magic, then the meta's length and the checksum of everything after them (u32 each, little-endian). */
-const HEAD = MAGIC.length + 8;
+export const HEAD = MAGIC.length + 8;
 
 /**
  * FNV-1a style over 32-bit words (then the last bytes): a damaged index (a flipped bit in an
  * offset) must be refused, not read. Each step is a bijection of the running hash, so any one
  * changed word changes the result; a word at a time is 4× fewer steps than bytes (RHOENV1 hashed bytes).
  */
-function checksum(bytes: Uint8Array): number {
+export function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   // Words need 4-byte alignment: an unaligned view is copied (the same bytes give the same hash).
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
@@ -51,11 +52,11 @@ function checksum(bytes: Uint8Array): number {
 }
 
 /** Per entry: line, start, end and parent as float64, then its id's length as int32, then the type's code as uint16. */
-const ENTRY_BYTES = 4 * 8 + 4 + 2;
+export const ENTRY_BYTES = 4 * 8 + 4 + 2;
 /** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
-const PARENT_NULL = -1;
-const PARENT_NONE = -2;
-const PARENT_OTHER = -3;
+export const PARENT_NULL = -1;
+export const PARENT_NONE = -2;
+export const PARENT_OTHER = -3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -101,14 +102,14 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
     }
     codes[i] = code;
   }
-  // A parent is mostly another entry's id: its position is 8 bytes where the id would be a string to parse.
-  const firstAt = new Map<string, number>();
-  for (let i = count - 1; i >= 0; i--) if (index.ids[i] !== undefined) firstAt.set(index.ids[i] as string, i);
+  // A parent is mostly another entry's id: its position is 8 bytes where the id would be a string to
+  // parse. The position of the last entry with that id (the id map's): the one a branch walk goes to.
+  const lastAt = index.indexById;
   const parents = new Float64Array(count);
   const otherParents: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
     const parent = index.parentIds[i];
-    const at = typeof parent === 'string' ? firstAt.get(parent) : undefined;
+    const at = typeof parent === 'string' ? lastAt.get(parent) : undefined;
     if (at !== undefined) parents[i] = at;
     else if (parent === null) parents[i] = PARENT_NULL;
     else if (parent === undefined) parents[i] = PARENT_NONE;

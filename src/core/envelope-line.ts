@@ -52,7 +52,8 @@ export function readEnvelopeLine(bytes: Uint8Array, pos: number, line: number, p
         out.end = end;
         out.next = end + 1;
         out.terminated = true;
-        if (scanned.type === 'session' || (scanned.type === 'title' && line === 1)) out.value = parseLine(decodeLine(bytes, pos, end).text, line, true, problems);
+        if (scanned.type === 'session' || (scanned.type === 'title' && line === 1))
+          out.value = parseLine(decodeLine(bytes, pos, end).text, line, true, problems);
         else out.scanned = scanned;
         return;
       }
