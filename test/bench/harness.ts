@@ -143,18 +143,10 @@ export async function measureMemory(task: string, file: string, repeat = 1): Pro
   return results[(results.length - 1) >> 1];
 }
 
-/** V8 flags that fix the young generation's size (see measureMemoryOnce). */
-const YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
-
 function measureMemoryOnce(task: string, file: string): Promise<MemoryResult> {
   const child = new URL('./mem-child.ts', import.meta.url).pathname;
   return new Promise((resolve, reject) => {
-    // The young generation is pinned at the size V8 grows it to on any file of a few MB (16 MB
-    // semi-spaces), so that it is part of the baseline: left to grow during the task, its growth
-    // from the warm-up's 8 MB to 16 MB (up to 16 MB of RSS, the same for a 10 MB or a 1 GB file)
-    // was counted against the task and alone read as 1.2× a 10 MB file (core open: 3.6× → 2.8×).
-    // Every task runs with the same flags.
-    const p = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', ...YOUNG_GENERATION, '--import', 'tsx', child, task, file], {
+    const p = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', child, task, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

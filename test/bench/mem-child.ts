@@ -1,7 +1,5 @@
 /**
- * Child process of `measureMemory` (harness.ts): `node --expose-gc --min-semi-space-size=16
- * --max-semi-space-size=16 --import tsx mem-child.ts TASK FILE` (the young generation's size fixed:
- * see harness.ts).
+ * Child process of `measureMemory` (harness.ts): `node --expose-gc --import tsx mem-child.ts TASK FILE`.
  * Loads the code a task needs, runs it once on a small session (WARM_UP: its code is compiled and
  * V8's young generation has grown, costs that do not grow with the file — they alone made plain
  * JSON.parse of a 10 MB file read as 4.8× the file), collects garbage, records the baseline RSS,
