@@ -2,16 +2,16 @@
 // screen, never the whole session), and its extension by appended lines. Pure: bytes in, bytes
 // out; the worker decides where they live. A stored index that is damaged, from another format
 // version or for other bytes decodes to null, and the caller rebuilds it from the session.
-import { checkLine, NOT_PLAIN, scanCheckedLine } from './envelope-scan.ts';
 import type { EnvelopeIndex } from './envelopes.ts';
 import { checkTree } from './tree.ts';
 import type { Header, Problem, SessionRecord, TitleSlot } from './types.ts';
 
-const MAGIC = 'RHOENV2\n';
+/** RHOENV3: a parent is stored as the position of the LAST entry with its id (the one the id map keeps), so a walk needs no id map (envelope-reopen.ts). */
+export const MAGIC = 'RHOENV3\n';
 /** Bytes at the start and at the end of the covered part of the session kept in the file, to tell an append from other bytes. */
 export const FINGERPRINT_BYTES = 64;
 
-interface Meta {
+export interface Meta {
   size: number;
   fingerprint: string;
   count: number;
@@ -31,14 +31,14 @@ interface Meta {
 }
 
 /** Magic, then the meta's length and the checksum of everything after them (u32 each, little-endian). */
-const HEAD = MAGIC.length + 8;
+export const HEAD = MAGIC.length + 8;
 
 /**
  * FNV-1a style over 32-bit words (then the last bytes): a damaged index (a flipped bit in an
  * offset) must be refused, not read. Each step is a bijection of the running hash, so any one
  * changed word changes the result; a word at a time is 4× fewer steps than bytes (RHOENV1 hashed bytes).
  */
-function checksum(bytes: Uint8Array): number {
+export function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   // Words need 4-byte alignment: an unaligned view is copied (the same bytes give the same hash).
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
@@ -52,11 +52,11 @@ function checksum(bytes: Uint8Array): number {
 }
 
 /** Per entry: line, start, end and parent as float64, then its id's length as int32, then the type's code as uint16. */
-const ENTRY_BYTES = 4 * 8 + 4 + 2;
+export const ENTRY_BYTES = 4 * 8 + 4 + 2;
 /** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
-const PARENT_NULL = -1;
-const PARENT_NONE = -2;
-const PARENT_OTHER = -3;
+export const PARENT_NULL = -1;
+export const PARENT_NONE = -2;
+export const PARENT_OTHER = -3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -76,10 +76,10 @@ export function fingerprintOf(size: number, read: (start: number, end: number) =
   return `${size}:${hex(read(0, Math.min(size, FINGERPRINT_BYTES)))}:${hex(read(Math.max(0, size - FINGERPRINT_BYTES), size))}`;
 }
 
-const problemKey = (p: Problem) => `${p.line}\u0000${p.code}\u0000${p.message}`;
+export const problemKey = (p: Problem) => `${p.line}\u0000${p.code}\u0000${p.message}`;
 
 /** The index's tree (position by id, leaf, tree problems), as indexEnvelopes computes it. */
-function treeOf(index: Pick<EnvelopeIndex, 'ids' | 'parentIds' | 'lines'>) {
+export function treeOf(index: Pick<EnvelopeIndex, 'ids' | 'parentIds' | 'lines'>) {
   return checkTree({ ids: index.ids, parentIds: index.parentIds, lines: index.lines });
 }
 
@@ -102,14 +102,14 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
     }
     codes[i] = code;
   }
-  // A parent is mostly another entry's id: its position is 8 bytes where the id would be a string to parse.
-  const firstAt = new Map<string, number>();
-  for (let i = count - 1; i >= 0; i--) if (index.ids[i] !== undefined) firstAt.set(index.ids[i] as string, i);
+  // A parent is mostly another entry's id: its position is 8 bytes where the id would be a string to
+  // parse. The position of the last entry with that id (the id map's): the one a branch walk goes to.
+  const lastAt = index.indexById;
   const parents = new Float64Array(count);
   const otherParents: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
     const parent = index.parentIds[i];
-    const at = typeof parent === 'string' ? firstAt.get(parent) : undefined;
+    const at = typeof parent === 'string' ? lastAt.get(parent) : undefined;
     if (at !== undefined) parents[i] = at;
     else if (parent === null) parents[i] = PARENT_NULL;
     else if (parent === undefined) parents[i] = PARENT_NONE;
@@ -159,7 +159,7 @@ export interface StoredEnvelopeIndex {
 }
 
 /** Assembles an index from its parts, computing the tree and sorting problems as indexEnvelopes does. */
-function assemble(
+export function assemble(
   parts: Omit<EnvelopeIndex, 'indexById' | 'leafId' | 'problems' | 'bytes'> & { problems: Problem[] },
   read: (start: number, end: number) => Uint8Array,
 ): EnvelopeIndex {
@@ -260,95 +260,4 @@ export function decodeEnvelopeIndex(
   } catch {
     return null;
   }
-}
-
-/** The per-entry arrays of an index being grown by appended lines (copies: the index they came from is not changed). */
-export interface GrowingEntries {
-  types: (string | undefined)[];
-  ids: (string | undefined)[];
-  parentIds: (string | null | undefined)[];
-  lines: number[];
-  starts: number[];
-  ends: number[];
-  lineCount: number;
-}
-
-/** Copies of an index's per-entry arrays, to grow. */
-export function growingEntries(index: EnvelopeIndex): GrowingEntries {
-  const { types, ids, parentIds, lines, starts, ends, lineCount } = index;
-  return { types: types.slice(), ids: ids.slice(), parentIds: parentIds.slice(), lines: lines.slice(), starts: starts.slice(), ends: ends.slice(), lineCount };
-}
-
-/**
- * Adds the entry lines of `bytes` (whole lines, the last ending in "\n"; file offset `base`) to
- * `into`; false when one is not a plain entry line whose envelope the scanner decides, i.e. one
- * the full scan might read another way (then `into` is partly grown and must be dropped).
- */
-export function addPlainLines(into: GrowingEntries, bytes: Uint8Array, base: number): boolean {
-  let pos = 0;
-  while (pos < bytes.length) {
-    // Only what the full scan would read the same way: a plain line, its envelope decided by the scanner.
-    if (bytes[pos] !== 123) return false;
-    const checked = checkLine(bytes, pos, bytes.length);
-    const status = checked % 4;
-    const stop = (checked - status) / 4;
-    if (status === NOT_PLAIN || stop >= bytes.length) return false;
-    const end = bytes[stop] === 10 ? stop : bytes[stop] === 13 && bytes[stop + 1] === 10 ? stop + 1 : -1;
-    if (end < 0) return false;
-    const scanned = scanCheckedLine(bytes, pos, stop, status);
-    if (scanned === null || scanned.type === 'session') return false;
-    into.lineCount++;
-    into.types.push(scanned.type);
-    into.ids.push(scanned.id);
-    into.parentIds.push(scanned.parentId);
-    into.lines.push(into.lineCount);
-    into.starts.push(base + pos);
-    into.ends.push(base + end);
-    pos = end + 1;
-  }
-  return true;
-}
-
-/** Whether lines appended to the session `index` describes can be indexed by `addPlainLines` (a v2+ session whose bytes end in "\n"). */
-export function growable(index: EnvelopeIndex, lastByte: number): boolean {
-  return index.isSession && index.header !== null && index.version >= 2 && lastByte === 10 && index.size > 0;
-}
-
-/** `index` with the entries of `grown` (now `size` bytes): its tree and tree problems computed again. */
-export function grownIndex(index: EnvelopeIndex, grown: GrowingEntries, size: number, read: (start: number, end: number) => Uint8Array): EnvelopeIndex {
-  const treeProblems = new Set(treeOf(index).problems.map(problemKey));
-  const { lineCount, ...entries } = grown;
-  return assemble(
-    {
-      file: index.file,
-      size,
-      isSession: index.isSession,
-      header: index.header,
-      titleSlot: index.titleSlot,
-      version: index.version,
-      headRecords: index.headRecords,
-      ...entries,
-      problems: index.problems.filter((p) => !treeProblems.has(problemKey(p))),
-      lineCount,
-    },
-    read,
-  );
-}
-
-/**
- * The index of the session after `tail` (the bytes appended at `index.size`) was appended, without
- * reading the rest again; null when the tail is not a run of plain entry lines each ending in "\n",
- * the session is v1 (ids come from line numbers) or `lastByte` (the byte before the tail) is not
- * "\n": the caller then indexes the whole file.
- */
-export function extendEnvelopeIndex(
-  index: EnvelopeIndex,
-  lastByte: number,
-  tail: Uint8Array,
-  read: (start: number, end: number) => Uint8Array,
-): EnvelopeIndex | null {
-  if (!growable(index, lastByte)) return null;
-  const grown = growingEntries(index);
-  if (!addPlainLines(grown, tail, index.size)) return null;
-  return grownIndex(index, grown, index.size + tail.length, read);
 }

@@ -5,16 +5,8 @@
 // bytes of an append. Where the result could differ from indexing the whole file (a line the
 // scanner leaves to JSON.parse, a v1 session, a last line without "\n"), it gives up (null) and
 // the reader indexes the file on its first open instead.
-import {
-  addPlainLines,
-  encodeEnvelopeIndex,
-  FINGERPRINT_BYTES,
-  fingerprintOf,
-  type GrowingEntries,
-  growable,
-  growingEntries,
-  grownIndex,
-} from './envelope-file.ts';
+import { addPlainLines, type GrowingEntries, growable, growingEntries, grownIndex } from './envelope-append.ts';
+import { encodeEnvelopeIndex, FINGERPRINT_BYTES, fingerprintOf } from './envelope-file.ts';
 import { type EnvelopeIndex, indexEnvelopes } from './envelopes.ts';
 
 /** Feeds a session's bytes in order; `finish` gives the stored index of all of them, or null. */

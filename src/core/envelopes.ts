@@ -2,12 +2,11 @@
 // range and line WITHOUT JSON.parse of the bodies, so a branch or an outline of a 100 MB session
 // is known at once and only the entries on screen (or sent to a model) are parsed, by `bodyOf`.
 // Everything it reports agrees with `parse(input, {validate: false})`; a test checks that.
-import { checkLine, NOT_PLAIN, scanCheckedLine, type ScannedEnvelope } from './envelope-scan.ts';
-import { decodeLine, isBlank, parseLine } from './jsonl.ts';
+import { newEnvelopeLine, readEnvelopeLine } from './envelope-line.ts';
+import { decodeLine } from './jsonl.ts';
 import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from './migrate.ts';
 import { classifyRecord, headerProblems, newHead, versionOf } from './head.ts';
 import { checkEnvelope } from './parse.ts';
-import { problem } from './problems.ts';
 import { applyTitleSlot } from './title-slot.ts';
 import { checkTree, childPositions, leafFrom, leafPositions, walkIndices, type PositionTree } from './tree.ts';
 import type { Entry, Header, Problem, SessionRecord, TitleSlot } from './types.ts';
@@ -65,63 +64,30 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
   const ends: number[] = [];
   const head = newHead();
 
-  // One line: its envelope as scanned, or else (text given) as JSON.parse reads it.
-  const visit = (line: number, start: number, end: number, scanned: ScannedEnvelope | null, text: string | null, terminated: boolean) => {
-    let type: unknown;
-    let id: unknown;
-    let parentId: unknown;
-    let value: Record<string, unknown> | null = null;
-    if (scanned === null || scanned.type === 'session' || (scanned.type === 'title' && line === 1)) {
-      value = parseLine(text ?? decodeLine(bytes, start, end).text, line, terminated, problems);
-      if (value === null) return;
-      ({ type, id, parentId } = value);
-    } else {
-      ({ type, id, parentId } = scanned);
-    }
-    const kind = classifyRecord(head, problems, type, value, line);
-    if (kind !== 'entry') {
-      headRecords.push({ line, start, end, kind, value: value as Header });
-      return;
-    }
-    types.push(typeof type === 'string' ? type : undefined);
-    rawIds.push(id);
-    rawParents.push(parentId);
-    lines.push(line);
-    starts.push(start);
-    ends.push(end);
-  };
-
-  // The lines: a terminated line that starts with "{" is scanned where it lies (one checked pass
-  // finds its end, then the structure); the first line (a BOM), an unterminated last line,
-  // blank-looking lines and what the scanner leaves undecided are decoded, exactly as forEachLine
-  // would give them, and parsed.
+  // Each line as the shared line reader gives it (scanned where it lies, else parsed), sorted into
+  // title slot, headers and entries.
   const length = bytes.length;
+  const at = newEnvelopeLine();
   let pos = 0;
   let lineCount = 0;
   while (pos < length) {
     const line = ++lineCount;
-    if (pos > 0 && bytes[pos] === 123) {
-      const checked = checkLine(bytes, pos, length);
-      const status = checked % 4;
-      const stop = (checked - status) / 4;
-      if (status !== NOT_PLAIN && stop < length) {
-        // The "\n" ends the line; a "\r" before it is not part of the text (as forEachLine drops it).
-        const end = bytes[stop] === 10 ? stop : bytes[stop] === 13 && bytes[stop + 1] === 10 ? stop + 1 : -1;
-        const scanned = end < 0 ? null : scanCheckedLine(bytes, pos, stop, status);
-        if (scanned !== null) {
-          visit(line, pos, end, scanned, null, true);
-          pos = end + 1;
-          continue;
-        }
-      }
+    readEnvelopeLine(bytes, pos, line, problems, at);
+    pos = at.next;
+    const { scanned, value } = at;
+    if (scanned === null && value === null) continue;
+    const type = scanned ? scanned.type : value?.type;
+    const kind = classifyRecord(head, problems, type, value, line);
+    if (kind !== 'entry') {
+      headRecords.push({ line, start: at.start, end: at.end, kind, value: value as Header });
+      continue;
     }
-    const nl = bytes.indexOf(10, pos);
-    const end = nl < 0 ? length : nl;
-    const { text, invalidUtf8 } = decodeLine(bytes, pos, end);
-    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
-    if (!isBlank(text)) visit(line, pos, end, null, text, nl >= 0);
-    if (nl < 0) break;
-    pos = nl + 1;
+    types.push(typeof type === 'string' ? type : undefined);
+    rawIds.push(scanned ? scanned.id : value?.id);
+    rawParents.push(scanned ? scanned.parentId : value?.parentId);
+    lines.push(line);
+    starts.push(at.start);
+    ends.push(at.end);
   }
 
   const found = head.header;

@@ -70,6 +70,8 @@ export type { Titled } from './title.ts';
 // fast envelope index
 export { indexEnvelopes, bodyOf, bodiesOf, branchOfIndex, walkIndexBranch, childrenOfIndex, leavesOfIndex, leafOfIndex, indexTree } from './envelopes.ts';
 export type { EnvelopeIndex } from './envelopes.ts';
+export { tailScreen } from './envelope-tail.ts';
+export type { TailScreen } from './envelope-tail.ts';
 export { scanEnvelope } from './envelope-scan.ts';
 export type { ScannedEnvelope } from './envelope-scan.ts';
 

@@ -4,7 +4,8 @@
 // → extended by reading only those; anything else (missing, damaged, other bytes) → the file is
 // read and indexed as before, and the index stored again. Never a different answer than indexing
 // the file whole: the extension only takes lines the full scan would read the same way.
-import { decodeEnvelopeIndex, encodeEnvelopeIndex, extendEnvelopeIndex, fingerprintOf } from '../core/envelope-file.ts';
+import { extendEnvelopeIndex } from '../core/envelope-append.ts';
+import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../core/envelope-file.ts';
 import type { EnvelopeIndex } from '../core/envelopes.ts';
 import { openSource, type SessionSource, sourceOfIndex } from '../core/view/index.ts';
 import type { SessionStore } from '../storage/types.ts';

@@ -38,6 +38,10 @@ async function loadTask(name: string): Promise<Task> {
       const { lastScreen } = await import('./last-screen.ts');
       return (file) => lastScreen(core, bytesOf(file));
     }
+    case 'core-last-screen-full': {
+      const { lastScreenFull } = await import('./last-screen.ts');
+      return (file) => lastScreenFull(core, bytesOf(file));
+    }
     case 'pi-open': {
       const pi = await import('@mariozechner/pi-coding-agent');
       return (file) => {

@@ -3,7 +3,8 @@
 // and the caller indexes the file); damaged, it is refused, never read wrong.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { decodeEnvelopeIndex, encodeEnvelopeIndex, extendEnvelopeIndex, fingerprintOf } from '../../src/core/envelope-file.ts';
+import { extendEnvelopeIndex } from '../../src/core/envelope-append.ts';
+import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../src/core/envelope-file.ts';
 import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../src/core/index.ts';
 import { bytes, e, fixtureFiles, HEADER, jsonl } from './helpers.ts';
 
