@@ -12,6 +12,8 @@ import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { ExportMenu } from './reader/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
+import { prepareUsage, UsageHost } from './usage-host.tsx';
+import { whenIdle } from './idle.ts';
 
 // Whether the library has been shown (then it is kept under the Usage screen), and the Usage
 // screen (then it is kept, hidden, under the library: drawing it again costs more than keeping it).
@@ -28,11 +30,13 @@ export function App() {
   if (current.name === 'library') libraryKept = true;
   if (current.name === 'usage') usageKept = true;
   // The reader's chunk is fetched and compiled while the library is idle, so choosing a session
-  // waits only for the session (about a tenth of a second less on a phone-class CPU).
+  // waits only for the session (about a tenth of a second less on a phone-class CPU); then the
+  // Usage screen's chunk and first report (usage-host.tsx), so its first open only draws.
   useEffect(() => {
-    const idle = (window as { requestIdleCallback?: (fn: () => void, opts?: { timeout: number }) => number }).requestIdleCallback;
-    if (idle) idle(() => void preloadReader().catch(() => undefined), { timeout: 2000 });
-    else setTimeout(() => void preloadReader().catch(() => undefined), 500);
+    void whenIdle()
+      .then(() => preloadReader())
+      .catch(() => undefined)
+      .then(() => prepareUsage());
   }, []);
   return (
     <>
@@ -89,29 +93,6 @@ export function App() {
       <ShareHost />
     </>
   );
-}
-
-// The Usage screen loads in its own chunk, when first shown: the library does not pay for it.
-let usageModule: typeof import('./usage/UsageScreen.tsx') | null = null;
-
-/** Mounts the Usage screen (`#/usage`) once its chunk is loaded; `hidden`: kept under the library. */
-function UsageHost({ day, hidden }: { day?: string; hidden: boolean }) {
-  const mod = useSignal(usageModule);
-  const failed = useSignal(false);
-  useEffect(() => {
-    if (!mod.value)
-      import('./usage/UsageScreen.tsx').then(
-        (m) => {
-          mod.value = usageModule = m;
-        },
-        () => {
-          failed.value = true;
-        },
-      );
-  }, []);
-  if (failed.value) return <p role="alert">The Usage screen could not be loaded.</p>;
-  if (!mod.value) return <main class="library" aria-busy="true" />;
-  return <mod.value.UsageScreen day={day} hidden={hidden} />;
 }
 
 /** What src/ui/reader/Reader.tsx exports (the reader engineer's component). */

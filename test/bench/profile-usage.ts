@@ -6,7 +6,8 @@
  *   npx vite build --minify false --outDir dist-profile && PROFILE_PORT=4323 npx tsx test/bench/profile-usage.ts 2000
  *   TRACE=1: trace events (style, layout, paint) instead of CPU samples; with REPEAT=n (and QUIET=1),
  *   n traced rounds and the median main-thread busy time of each step (OUT=/other/dist compares a build).
- *   THROTTLE=4: the CPU slowed 4× after the import. OUT=dist-profile by default.
+ *   THROTTLE=4: the CPU slowed 4× after the import. OUT=dist-profile by default. COLD=n: instead, n
+ *   first opens after a reload on the library (loading the chunk and the first computation).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,14 @@ async function main() {
     await page.waitForSelector(library);
     const cdp = await page.context().newCDPSession(page);
     if (process.env.THROTTLE) await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
+    // COLD=n: n first opens after a reload on the library (the chunk and the first computation), profiled.
+    for (let r = 0; r < Number(process.env.COLD ?? 0); r++) {
+      await page.evaluate(() => history.replaceState(null, '', '/#/'));
+      await page.reload();
+      await page.waitForSelector(library, { timeout: 120_000 });
+      await profiled(cdp, `cold open ${r + 1} (first after a reload)`, () => routeMs(page, '#/usage', ready), page);
+    }
+    if (process.env.COLD) return;
     // One open and back, so the chunk is loaded and the open measured is warm.
     await routeMs(page, '#/usage', ready);
     await routeMs(page, '#/', library);

@@ -80,6 +80,11 @@ function layoutOf(days: Map<string, UsageGroup>, today: string, metric: 'cost' |
   return layout;
 }
 
+/** Lays out the heatmap ahead of its drawing (kept for the draw of the same days, day and metric). */
+export function prepareHeatmap(days: Map<string, UsageGroup>, today: string, metric: 'cost' | 'tokens'): void {
+  layoutOf(days, today, metric);
+}
+
 /** Writes the day under the pointer or focus into the line under the heatmap (one text node, no re-render). */
 function showDay(e: Event) {
   const svg = e.currentTarget as SVGSVGElement;

@@ -8,7 +8,7 @@ import { loaded, sessions } from '../models/library.ts';
 import { formatRoute } from '../router.ts';
 import { Breakdown, Section } from './Breakdown.tsx';
 import { cacheText, costText, count, tokens, toolErrorsText } from './format.ts';
-import { dayLabel, Heatmap } from './Heatmap.tsx';
+import { dayLabel, Heatmap, prepareHeatmap } from './Heatmap.tsx';
 import {
   allRows,
   customFrom,
@@ -18,6 +18,7 @@ import {
   fullReport,
   heatMetric,
   localDay,
+  modelSteps,
   rangeKey,
   report,
   scope,
@@ -36,6 +37,11 @@ const RANGES: Array<[RangeKey, string]> = [
   ['all', 'All time'],
   ['custom', 'Custom range'],
 ];
+
+/** The default report's steps (model.ts) and the heatmap's layout, for the idle work after boot (usage-host.tsx). */
+export function prepareSteps(): Array<() => unknown> {
+  return [...modelSteps(), () => prepareHeatmap(fullReport.value.days, today.value, heatMetric.value)];
+}
 
 /** What the screen draws, read from the signals while it is shown. */
 interface Drawn {

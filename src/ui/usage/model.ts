@@ -102,6 +102,14 @@ export const report = computed<UsageReport>(() => {
   return keep(`report ${rangeId(range.value)}`, () => summarizeUsage(rows));
 });
 
+/**
+ * The figures the screen's first open reads, each a step that computes it from the records (and
+ * keeps it until they change): run at idle after boot (usage-host.tsx), one step an idle period.
+ */
+export function modelSteps(): Array<() => unknown> {
+  return [() => sessionsById.value, () => allRows.value, () => fullReport.value, () => report.value, () => scopeLabel.value];
+}
+
 /** Words for the scope and range every figure carries. */
 export const scopeLabel = computed(() => {
   const branches = scope.value === 'branch' ? 'Active branch of each session' : 'All branches';
