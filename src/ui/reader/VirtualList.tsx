@@ -85,6 +85,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
   /** The scrollTop this component last set; any other position means someone else scrolled. */
   const placed = useRef(-1);
+  /** The scrollTop the anchor was last taken from (-1: none yet). */
+  const seen = useRef(-1);
   const anchor = useRef({ index: 0, delta: 0 });
   const elements = useRef(new Map<Element, number>());
   const observer = useRef<ResizeObserver | null>(null);
@@ -148,7 +150,16 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     if (p) {
       const i = Math.min(p.index, count - 1);
       top = p.align === 'start' ? o[i] : o[i + 1] - view;
-    } else top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
+    } else {
+      // Scrolled by someone else since the anchor was taken (a script's or the user's scroll whose
+      // event is still to come, when an observer report lands first): that position stands.
+      const now = el.scrollTop;
+      if (seen.current >= 0 && Math.abs(now - seen.current) > 1) {
+        const first = indexAt(o, count, now);
+        anchor.current = { index: first, delta: now - o[first] };
+      }
+      top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
+    }
     top = Math.max(0, Math.min(top, o[count] - view));
     // One read of the position (the layout it needs is the frame's anyway), at most one write.
     if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
@@ -176,6 +187,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       if (!el) return;
       const o = layout();
       const top = el.scrollTop;
+      seen.current = top;
       const view = clientHeight(el);
       const first = indexAt(o, count, top);
       anchor.current = { index: first, delta: top - o[first] };
@@ -232,6 +244,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     heights.current = new Float64Array(count).fill(-1);
     dirty.current = true;
     anchor.current = { index: 0, delta: 0 };
+    seen.current = -1;
     setTick((t) => t + 1);
   }, [resetKey, count]);
 
