@@ -176,6 +176,24 @@ export function assemble(
   };
 }
 
+/** A stored index's parts, checked (magic, checksum, lengths, meta's shape); null when it is not one this code wrote. May throw on damage. */
+export function storedParts(file: Uint8Array): { meta: Meta; count: number; numbers: Float64Array; idLengths: Int32Array; codes: Uint16Array } | null {
+  if (file.length < HEAD || decoder.decode(file.subarray(0, MAGIC.length)) !== MAGIC) return null;
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const jsonLength = view.getUint32(MAGIC.length, true);
+  if (HEAD + jsonLength > file.length || view.getUint32(MAGIC.length + 4, true) !== checksum(file.subarray(HEAD))) return null;
+  const meta = JSON.parse(decoder.decode(file.subarray(HEAD, HEAD + jsonLength))) as Meta;
+  const count = meta.count;
+  const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
+  if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
+  if (typeof meta.idText !== 'string' || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
+  // Copied out: the file's buffer need not be 8-byte aligned where the numbers start.
+  const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
+  const idLengths = new Int32Array(file.slice(numbersAt + count * 32, numbersAt + count * 36).buffer);
+  const codes = new Uint16Array(file.slice(numbersAt + count * 36).buffer);
+  return { meta, count, numbers, idLengths, codes };
+}
+
 /** Reads a stored index; null when it is not one this code wrote, or damaged. Never throws. */
 export function decodeEnvelopeIndex(
   file: Uint8Array,
@@ -183,19 +201,9 @@ export function decodeEnvelopeIndex(
   opts: { file?: string } = {},
 ): StoredEnvelopeIndex | null {
   try {
-    if (file.length < HEAD || decoder.decode(file.subarray(0, MAGIC.length)) !== MAGIC) return null;
-    const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-    const jsonLength = view.getUint32(MAGIC.length, true);
-    if (HEAD + jsonLength > file.length || view.getUint32(MAGIC.length + 4, true) !== checksum(file.subarray(HEAD))) return null;
-    const meta = JSON.parse(decoder.decode(file.subarray(HEAD, HEAD + jsonLength))) as Meta;
-    const count = meta.count;
-    const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
-    if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
-    if (typeof meta.idText !== 'string' || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
-    // Copied out: the file's buffer need not be 8-byte aligned where the numbers start.
-    const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
-    const idLengths = new Int32Array(file.slice(numbersAt + count * 32, numbersAt + count * 36).buffer);
-    const codes = new Uint16Array(file.slice(numbersAt + count * 36).buffer);
+    const stored = storedParts(file);
+    if (!stored) return null;
+    const { meta, count, numbers, idLengths, codes } = stored;
     const ids: (string | undefined)[] = [];
     let at = 0;
     for (let i = 0; i < count; i++) {

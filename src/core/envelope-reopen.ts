@@ -5,7 +5,7 @@
 // `decodeEnvelopeIndex` + `branchOfIndex` + `bodiesOf`, and null exactly where that decode is null:
 // every check it makes on the file is made here too.
 import { bodyOf, type EnvelopeIndex } from './envelopes.ts';
-import { checksum, ENTRY_BYTES, HEAD, MAGIC, type Meta, PARENT_NONE, PARENT_NULL, PARENT_OTHER } from './envelope-file.ts';
+import { PARENT_NONE, PARENT_NULL, PARENT_OTHER, storedParts } from './envelope-file.ts';
 import type { Entry, Header, TitleSlot } from './types.ts';
 
 /** The last screen of a stored index, and what the caller checks it against (size and fingerprint). */
@@ -22,23 +22,13 @@ export interface StoredScreen {
   ends: number[];
 }
 
-const decoder = new TextDecoder();
-
 /** The stored index's last screen; null when the file is not a stored index this code wrote, or damaged. Never throws. */
 export function storedScreen(file: Uint8Array, read: (start: number, end: number) => Uint8Array, n: number): StoredScreen | null {
   try {
-    if (file.length < HEAD || decoder.decode(file.subarray(0, MAGIC.length)) !== MAGIC) return null;
-    const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-    const jsonLength = view.getUint32(MAGIC.length, true);
-    if (HEAD + jsonLength > file.length || view.getUint32(MAGIC.length + 4, true) !== checksum(file.subarray(HEAD))) return null;
-    const meta = JSON.parse(decoder.decode(file.subarray(HEAD, HEAD + jsonLength))) as Meta;
-    const { count, typeNames, otherParents, size, idText } = meta;
-    const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
-    if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
-    if (typeof idText !== 'string' || typeof otherParents !== 'object' || otherParents === null) return null;
-    const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
-    const idLengths = new Int32Array(file.slice(numbersAt + count * 32, numbersAt + count * 36).buffer);
-    const codes = new Uint16Array(file.slice(numbersAt + count * 36).buffer);
+    const stored = storedParts(file);
+    if (!stored) return null;
+    const { meta, count, numbers, idLengths, codes } = stored;
+    const { typeNames, otherParents, size, idText } = meta;
     // Where each id starts in idText, and the checks decodeEnvelopeIndex makes on every entry.
     const idAt = new Float64Array(count);
     let at = 0;
