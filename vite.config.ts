@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 import { sharePagePlugin } from './vite.share-page.ts';
+import { availableParallelism } from 'node:os';
 
 /**
  * The Content-Security-Policy of the built app. Session files come from other devices, so nothing
@@ -122,5 +123,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     setupFiles: ['test/fast-check-seed.ts'],
+    // Vitest runs cores − 1 files at once: one on a 2-core machine. The files are CPU-bound and
+    // independent, so both cores take them.
+    maxWorkers: Number(process.env.VITEST_WORKERS ?? Math.max(2, availableParallelism() - 1)),
   },
 });
