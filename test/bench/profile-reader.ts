@@ -10,7 +10,8 @@
  *   THROTTLE=4: the CPU slowed 4× (Emulation.setCPUThrottlingRate, as the reader bench's phone rows) after the import;
  *   FORCED=1 (with LIGHT=1): the layouts and style recalcs inside the longest tasks, with the JS stack that forced each (none: the
  *   browser's own) and the calls each task ran; LOAF=1: no tracing at all, the open's long animation frames with their scripts
- *   and each script's forced style and layout time (the cheapest way to see which task forces a layout).
+ *   and each script's forced style and layout time (the cheapest way to see which task forces a layout);
+ *   PROFILE_OUT=dir: serve another build (e.g. main's, for a side-by-side run).
  */
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -196,7 +197,7 @@ const SCROLL_SCRIPT = `(async () => {
 })()`;
 
 async function main() {
-  const stop = await servePreview(PORT);
+  const stop = await servePreview(PORT, { outDir: process.env.PROFILE_OUT });
   try {
     const browser = await chromium.launch(chromiumLaunchOptions());
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -213,10 +214,18 @@ async function main() {
         while (!document.querySelector('.rd-row')) await new Promise((r) => requestAnimationFrame(r));
         await new Promise((r) => setTimeout(r, 1500));
         observer.disconnect();
-        return seen.map((f) => ({ ...f, startTime: f.startTime - t0 }) as Record<string, any>);
+        return seen.map(
+          (f) =>
+            ({ ...f, startTime: f.startTime - t0, rendering: f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0 }) as Record<
+              string,
+              any
+            >,
+        );
       }, id);
       for (const f of frames) {
-        console.log(`frame @${f.startTime.toFixed(0)} ms: ${f.duration.toFixed(0)} ms, blocking ${f.blockingDuration.toFixed(0)}`);
+        console.log(
+          `frame @${f.startTime.toFixed(0)} ms: ${f.duration.toFixed(0)} ms, blocking ${f.blockingDuration.toFixed(0)}, its rendering steps (style, layout, paint) ${f.rendering.toFixed(0)} ms`,
+        );
         for (const s of f.scripts)
           console.log(
             `   ${s.invokerType} ${s.invoker} ${s.sourceFunctionName}@${String(s.sourceURL).split('/').pop()}: ${s.duration.toFixed(0)} ms, forced style and layout ${s.forcedStyleAndLayoutDuration.toFixed(0)} ms`,

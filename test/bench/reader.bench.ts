@@ -7,7 +7,8 @@
  * generated session through the app's file picker, then opens it by its deep link. Every figure is
  * measured twice, in fresh browser contexts: at full speed and with the CPU slowed 4× through the
  * DevTools protocol (`Emulation.setCPUThrottlingRate`, a phone's speed; the import runs unthrottled).
- * Sizes: `npm run bench -- reader --sizes 1,10,30` (thousands of entries).
+ * Sizes: `npm run bench -- reader --sizes 1,10,30` (thousands of entries). READER_BENCH_OUT=dir serves
+ * another build (e.g. main's) for side-by-side runs.
  */
 import { statSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
@@ -188,7 +189,7 @@ export default {
   description: 'Reader in Chromium: choose → last message on screen (1k/10k/30k entries) vs reading the bytes; longest task while scrolling',
   defaultSizes: [1, 10, 30],
   async run(ctx: Context) {
-    const stop = await servePreview(PORT, { log: (m) => ctx.log(`reader bench: ${m}`) });
+    const stop = await servePreview(PORT, { outDir: process.env.READER_BENCH_OUT, log: (m) => ctx.log(`reader bench: ${m}`) });
     const browser = await chromium.launch(chromiumLaunchOptions());
     try {
       for (const thousands of ctx.sizes ?? [1, 10, 30])

@@ -84,3 +84,103 @@ test('a screen of costly rows comes over several tasks, the pinned last row firs
   const onScreen = visible().map((el) => Number(el.dataset.index));
   for (const i of onScreen) if (i + 1 < count) expect(drawnAt[i]).toBeGreaterThanOrEqual(drawnAt[i + 1]);
 });
+
+/** Layout reads and scroll writes (each forces a layout when the page has changed since the last one) made while `armed()`. */
+function watchLayoutReads(armed: () => boolean): string[] {
+  const seen: string[] = [];
+  const getters: Array<[object, string]> = [
+    ...['clientHeight', 'clientWidth', 'clientTop', 'scrollTop', 'scrollLeft', 'scrollHeight', 'scrollWidth'].map(
+      (p) => [Element.prototype, p] as [object, string],
+    ),
+    ...['offsetHeight', 'offsetWidth', 'offsetTop', 'offsetLeft', 'offsetParent', 'innerText'].map((p) => [HTMLElement.prototype, p] as [object, string]),
+  ];
+  for (const [proto, name] of getters) {
+    const d = Object.getOwnPropertyDescriptor(proto, name)!;
+    Object.defineProperty(proto, name, {
+      ...d,
+      get(this: Element) {
+        if (armed()) seen.push(`read ${name}`);
+        return d.get!.call(this);
+      },
+      ...(d.set
+        ? {
+            set(this: Element, v: unknown) {
+              if (armed()) seen.push(`set ${name}`);
+              d.set!.call(this, v);
+            },
+          }
+        : {}),
+    });
+    restore.push(() => Object.defineProperty(proto, name, d));
+  }
+  for (const [proto, name] of [
+    [Element.prototype, 'getBoundingClientRect'],
+    [Element.prototype, 'getClientRects'],
+    [Element.prototype, 'scrollIntoView'],
+    [Element.prototype, 'scrollTo'],
+    [HTMLElement.prototype, 'focus'],
+  ] as Array<[Record<string, (...a: unknown[]) => unknown>, string]>) {
+    const f = proto[name];
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      if (armed()) seen.push(`call ${name}`);
+      return f.apply(this, args);
+    };
+    restore.push(() => {
+      proto[name] = f;
+    });
+  }
+  return seen;
+}
+const restore: Array<() => void> = [];
+afterEach(() => {
+  for (const undo of restore.splice(0)) undo();
+});
+
+test('mounting a pinned list reads no layout before the first frame, and no ResizeObserver loop error comes while it fills and scrolls', async () => {
+  const host = document.createElement('div');
+  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
+  document.body.append(host);
+  hosts.push(host);
+  const css = document.createElement('style');
+  css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
+  host.append(css);
+  const loopErrors: string[] = [];
+  const onError = (e: ErrorEvent) => {
+    if (/ResizeObserver/.test(e.message)) loopErrors.push(e.message);
+  };
+  window.addEventListener('error', onError);
+  restore.push(() => window.removeEventListener('error', onError));
+  const count = 1000;
+  // Rows of different heights (text that wraps), so measuring them moves the rows below.
+  const row = (i: number) => h('div', { style: { padding: '4px' } }, `row ${i} `.repeat(5 + ((i * 7) % 40)));
+  // Armed from the mount until the first animation frame's callbacks: reads there come before the
+  // browser's own layout of the new page, so each one lays it out inside a task.
+  let beforeFrame = true;
+  requestAnimationFrame(() => {
+    beforeFrame = false;
+  });
+  const reads = watchLayoutReads(() => beforeFrame);
+  const mount = document.createElement('div');
+  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
+  host.append(mount);
+  render(
+    h(VirtualList, { count, version: 1, resetKey: 'k', estimate: 50, scroll: { index: count - 1, align: 'end', seq: 1 }, render: row, label: 'rows' }),
+    mount,
+  );
+  await expect.poll(() => beforeFrame).toBe(false);
+  expect(reads).toEqual([]);
+  const scroller = mount.querySelector<HTMLElement>('.vl')!;
+  const pinned = () => {
+    const last = scroller.querySelector<HTMLElement>(`.vl-row[data-index="${count - 1}"]`);
+    return last !== null && Math.abs(scroller.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom) < 2;
+  };
+  await expect.poll(pinned).toBe(true);
+  // Scroll up a screen a frame, then let the rows come in.
+  for (let i = 0; i < 30; i++) {
+    scroller.scrollTop -= 300;
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  await expect.poll(() => scroller.querySelectorAll('.vl-row:not(.vl-skeleton)').length).toBeGreaterThan(3);
+  await new Promise((r) => setTimeout(r, 0));
+  expect(loopErrors).toEqual([]);
+});

@@ -12,6 +12,7 @@ import { KeysHelp } from './KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
+import { useAfterFirstFrame } from './after-frame.ts';
 import { StatsPanel } from './StatsPanel.tsx';
 import { ParentBanner } from './Subagents.tsx';
 import { agentLabel } from '../../core/agent.ts';
@@ -118,6 +119,9 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions 
   }, [model, leafId, entryId]);
 
   useReaderKeys(model);
+  // The filter's <select> comes after the page's first frame (see useAfterFirstFrame: a form
+  // control added with the page makes Chromium lay the whole page out inside the route change's task).
+  const controls = useAfterFirstFrame();
 
   const view = model.view.value;
   const tab = model.tab.value;
@@ -206,17 +210,23 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions 
           </div>
           {tab === 'transcript' && (
             <div class="rd-options">
-              <select
-                aria-label="Show"
-                value={model.filter.value}
-                onChange={(e) => void model.setFilter((e.currentTarget as HTMLSelectElement).value as ItemFilter)}
-              >
-                {FILTERS.map(([key, label]) => (
-                  <option key={key} value={key}>
-                    {label}
-                  </option>
-                ))}
-              </select>
+              {controls ? (
+                <select
+                  aria-label="Show"
+                  value={model.filter.value}
+                  onChange={(e) => void model.setFilter((e.currentTarget as HTMLSelectElement).value as ItemFilter)}
+                >
+                  {FILTERS.map(([key, label]) => (
+                    <option key={key} value={key}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <span class="rd-select-stub" aria-hidden="true">
+                  {FILTERS.find(([key]) => key === model.filter.value)?.[1]}
+                </span>
+              )}
               <button
                 type="button"
                 aria-pressed={model.showThinking.value}

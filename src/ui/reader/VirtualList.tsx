@@ -1,7 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { postTask } from '../markdown/scheduler.ts';
 import type { ScrollRequest } from './model.ts';
+import { afterSlice, nextTask, usePinRelease, useSizes } from './virtual-hooks.ts';
+import { growSpan, indexAt, sumOffsets, whenIdle } from './virtual-layout.ts';
+
+export { indexAt } from './virtual-layout.ts';
 
 /** Extra pixels rendered above and below the viewport (added after the visible rows, when the page is idle). */
 const OVERSCAN = 500;
@@ -18,9 +21,6 @@ const SLICE_MS = 10;
 /** What a new row is guessed to cost (ms) before any has been timed. */
 const FIRST_ROW_MS = 5;
 
-/** A task after the current one, without setTimeout's clamping. */
-const nextTask = postTask();
-
 /** The rows in the DOM; `fast`: a scroll jumped past everything rendered, so they are drawn as skeletons for now. */
 interface Range {
   start: number;
@@ -28,15 +28,8 @@ interface Range {
   fast: boolean;
 }
 
-/** Runs `fn` when the page is idle (soon at the latest); returns a cancel function. */
-function whenIdle(fn: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(fn, { timeout: 150 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 50);
-  return () => clearTimeout(id);
-}
+/** The last height a list's scroller had: the first guess of the next list's, before its own is known. */
+let lastViewHeight = 0;
 
 interface Props {
   count: number;
@@ -53,23 +46,18 @@ interface Props {
   label: string;
 }
 
-/** Index of the item containing pixel `y`, by binary search over prefix offsets. */
-export function indexAt(offsets: Float64Array, count: number, y: number): number {
-  let lo = 0;
-  let hi = count - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (offsets[mid] <= y) lo = mid;
-    else hi = mid - 1;
-  }
-  return Math.max(0, lo);
-}
-
 /**
  * A virtualized vertical list of items of unknown, changing heights: only what is on screen (plus
  * overscan) is in the DOM, heights are measured with a ResizeObserver, and the item at the top of
  * the viewport stays put when items above it change size. A scroll request pins an item (to the
  * top, or its bottom to the bottom) until the user scrolls.
+ *
+ * No layout is read before the browser's own: the scroller's position is read and set only once
+ * its ResizeObserver has reported its height (right after the frame's layout, where reading costs
+ * nothing), so the task that mounts a list (the worker's reply, with the page around it) forces
+ * no layout of the page; and the renders inside an observer callback move rows but add none (rows
+ * added there are laid out again in the same frame, and the browser reports the rows it could not
+ * observe in time as a "ResizeObserver loop" error).
  */
 export function VirtualList({ count, version, resetKey, estimate = 140, hints, scroll, render, onTop, label }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -85,11 +73,11 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
   /** The scrollTop this component last set; any other position means someone else scrolled. */
   const placed = useRef(-1);
-  /** The scrollTop the anchor was last taken from (-1: none yet). */
+  /** The scrollTop the anchor was last taken from (-1: none yet, or taken from a position still to be set). */
   const seen = useRef(-1);
   const anchor = useRef({ index: 0, delta: 0 });
-  const elements = useRef(new Map<Element, number>());
-  const observer = useRef<ResizeObserver | null>(null);
+  /** Set inside a ResizeObserver callback (and until the next task): renders then add no rows. */
+  const observing = useRef(false);
   const [range, setRangeState] = useState<Range>({ start: 0, end: 0, fast: false });
   const rangeRef = useRef<Range>(range);
   const realLater = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -107,8 +95,24 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   /** When this render began and how many rows it added (timed in the layout effect). */
   const timing = useRef({ t0: 0, added: 0 });
   const morePosted = useRef(false);
-  /** The scroller's height, kept by a ResizeObserver: reading clientHeight after a render forces a layout. */
+  /** The scroller's height, kept by a ResizeObserver (-1 until it reports): reading clientHeight after a render forces a layout. */
   const viewHeight = useRef(-1);
+  /** What the offsets were last computed for: another list forgets its measurements, a new version its guesses. */
+  const shown = useRef<{ resetKey: string; count: number; version: number } | null>(null);
+
+  // A new branch or filter: forget measurements. Rows added at the end of the same list keep them,
+  // and the rows on screen stay where they are. Decided here, before the offsets of this render.
+  const before = shown.current;
+  if (!before || before.resetKey !== resetKey || before.count !== count || before.version !== version) {
+    const grew = before !== null && before.resetKey === resetKey && count > before.count;
+    if (before && !grew && (before.resetKey !== resetKey || before.count !== count)) {
+      heights.current = new Float64Array(count).fill(-1);
+      anchor.current = { index: 0, delta: 0 };
+      seen.current = -1;
+    }
+    dirty.current = true;
+    shown.current = { resetKey, count, version };
+  }
 
   const layout = useCallback(() => {
     if (heights.current.length !== count) {
@@ -120,75 +124,36 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     // New pages (better guesses) or another list: every offset may have changed.
     const from = dirty.current || offsets.current.length !== count + 1 ? 0 : dirtyFrom.current;
     if (from >= count) return offsets.current;
-    const h = heights.current;
-    const e = hints && hints.length === count ? hints : null;
     const o = offsets.current.length === count + 1 ? offsets.current : new Float64Array(count + 1);
     // Only from the first changed item on: a measured row changes the offsets below it, not above.
-    // Typed arrays and no calls: this runs over every item (30,000 of them) on the first render.
-    for (let i = from; i < count; i++) {
-      const measured = h[i];
-      const guess = e ? e[i] : -1;
-      o[i + 1] = o[i] + (measured >= 0 ? measured : guess >= 0 ? guess : estimate);
-    }
+    sumOffsets(o, heights.current, hints && hints.length === count ? hints : null, estimate, from, count);
     offsets.current = o;
     dirty.current = false;
     dirtyFrom.current = count;
     return o;
   }, [count, estimate, hints]);
 
-  /** Puts the pinned item, or else the anchor item, back where it belongs; then recomputes the range. */
-  const settle = useCallback(() => {
-    const el = scroller.current;
-    if (!el || count === 0) return;
-    const o = layout();
-    // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
-    const height = `${o[count]}px`;
-    if (inner.current && inner.current.style.height !== height) inner.current.style.height = height;
-    const view = clientHeight(el);
-    const p = pin.current;
-    let top: number;
-    if (p) {
-      const i = Math.min(p.index, count - 1);
-      top = p.align === 'start' ? o[i] : o[i + 1] - view;
-    } else {
-      // Scrolled by someone else since the anchor was taken (a script's or the user's scroll whose
-      // event is still to come, when an observer report lands first): that position stands.
-      const now = el.scrollTop;
-      if (seen.current >= 0 && Math.abs(now - seen.current) > 1) {
-        const first = indexAt(o, count, now);
-        anchor.current = { index: first, delta: now - o[first] };
-      }
-      top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
-    }
-    top = Math.max(0, Math.min(top, o[count] - view));
-    // One read of the position (the layout it needs is the frame's anyway), at most one write.
-    if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
-    placed.current = el.scrollTop;
-    update();
-  }, [count, layout]);
-
-  /** The scroller's height: the ResizeObserver's figure once it has one. */
-  const clientHeight = (el: HTMLElement) => {
-    if (viewHeight.current < 0) viewHeight.current = el.clientHeight;
-    return viewHeight.current;
-  };
+  /** The scroller's height: the ResizeObserver's figure, or a guess until it has one. */
+  const viewOf = () => (viewHeight.current >= 0 ? viewHeight.current : lastViewHeight);
 
   /**
-   * Recomputes the rendered range and the anchor from the scroll position. The rows on screen are
-   * rendered at once (with those already rendered nearby); the overscan rows follow when the page
-   * is idle, so a scroll step only pays for what comes on screen. When the user's scrolling jumps
-   * past everything rendered (a fling, a drag of the scrollbar), the rows are drawn as skeletons
-   * of their known or estimated height until the list stays still for SETTLE_MS: a fling costs
-   * next to nothing per frame, whatever the rows hold.
+   * Recomputes the rendered range and the anchor from the scroll position (`at`: where it is about
+   * to be, before the scroller is laid out). The rows on screen are rendered at once (with those
+   * already rendered nearby); the overscan rows follow when the page is idle, so a scroll step only
+   * pays for what comes on screen. When the user's scrolling jumps past everything rendered (a
+   * fling, a drag of the scrollbar), the rows are drawn as skeletons of their known or estimated
+   * height until the list stays still for SETTLE_MS: a fling costs next to nothing per frame,
+   * whatever the rows hold.
    */
   const update = useCallback(
-    (scrolling = false) => {
+    (scrolling = false, at?: number) => {
       const el = scroller.current;
       if (!el) return;
       const o = layout();
-      const top = el.scrollTop;
-      seen.current = top;
-      const view = clientHeight(el);
+      const top = at ?? el.scrollTop;
+      // A position still to be set (`at`) is not one the scroller has shown.
+      seen.current = at === undefined ? top : -1;
+      const view = viewOf();
       const first = indexAt(o, count, top);
       anchor.current = { index: first, delta: top - o[first] };
       onTop?.(first);
@@ -222,6 +187,45 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     [count, layout, onTop],
   );
 
+  /** Puts the pinned item, or else the anchor item, back where it belongs; then recomputes the range. */
+  const settle = useCallback(() => {
+    const el = scroller.current;
+    if (!el || count === 0) return;
+    const o = layout();
+    // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
+    const height = `${o[count]}px`;
+    if (inner.current && inner.current.style.height !== height) inner.current.style.height = height;
+    const view = viewOf();
+    const p = pin.current;
+    let top: number;
+    if (p) {
+      const i = Math.min(p.index, count - 1);
+      top = p.align === 'start' ? o[i] : o[i + 1] - view;
+    } else {
+      // Scrolled by someone else since the anchor was taken (a script's or the user's scroll whose
+      // event is still to come, when an observer report lands first): that position stands. Read
+      // only once laid out (the observer has reported): before, the read would force a layout.
+      const now = viewHeight.current >= 0 && seen.current >= 0 ? el.scrollTop : -1;
+      if (now >= 0 && Math.abs(now - seen.current) > 1) {
+        const first = indexAt(o, count, now);
+        anchor.current = { index: first, delta: now - o[first] };
+      }
+      top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
+    }
+    top = Math.max(0, Math.min(top, o[count] - view));
+    if (viewHeight.current < 0) {
+      // Not laid out yet: its observer settles it again right after the frame's layout.
+      update(false, top);
+      return;
+    }
+    // One read of the position (the layout it needs is the frame's anyway), at most one write.
+    if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
+    placed.current = el.scrollTop;
+    update();
+  }, [count, layout, update]);
+  const settleNow = useRef(settle);
+  settleNow.current = settle;
+
   useEffect(
     () => () => {
       extendLater.current?.();
@@ -230,55 +234,18 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     [],
   );
 
-  // A new branch or filter: forget measurements. Rows added at the end of the same list keep them,
-  // and the rows on screen stay where they are.
-  const shown = useRef({ resetKey, count });
-  useLayoutEffect(() => {
-    const grew = shown.current.resetKey === resetKey && count > shown.current.count;
-    shown.current = { resetKey, count };
-    if (grew) {
-      dirty.current = true;
-      setTick((t) => t + 1);
-      return;
+  const { measure, forgetDetached } = useSizes(scroller, heights, viewHeight, (from) => {
+    dirtyFrom.current = Math.min(dirtyFrom.current, from);
+    if (viewHeight.current >= 0) lastViewHeight = viewHeight.current;
+    if (!observing.current) {
+      observing.current = true;
+      nextTask(() => {
+        observing.current = false;
+      });
     }
-    heights.current = new Float64Array(count).fill(-1);
-    dirty.current = true;
-    anchor.current = { index: 0, delta: 0 };
-    seen.current = -1;
+    settleNow.current();
     setTick((t) => t + 1);
-  }, [resetKey, count]);
-
-  useEffect(() => {
-    const ro = new ResizeObserver((entries) => {
-      let changed = false;
-      for (const entry of entries) {
-        if (entry.target === scroller.current) {
-          const h = (entry.target as HTMLElement).clientHeight;
-          if (h !== viewHeight.current) {
-            viewHeight.current = h;
-            changed = true;
-          }
-          continue;
-        }
-        const index = elements.current.get(entry.target);
-        if (index === undefined) continue;
-        const height = (entry.target as HTMLElement).offsetHeight;
-        if (heights.current[index] !== height) {
-          heights.current[index] = height;
-          dirtyFrom.current = Math.min(dirtyFrom.current, index);
-          changed = true;
-        }
-      }
-      if (changed) {
-        settle();
-        setTick((t) => t + 1);
-      }
-    });
-    observer.current = ro;
-    if (scroller.current) ro.observe(scroller.current);
-    for (const el of elements.current.keys()) ro.observe(el);
-    return () => ro.disconnect();
-  }, [settle]);
+  });
 
   useLayoutEffect(() => {
     if (!scroll) return;
@@ -286,40 +253,10 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     settle();
   }, [scroll, settle]);
 
-  useLayoutEffect(() => {
-    // New rows arrived: their estimates may be better now.
-    dirty.current = true;
-    settle();
-  }, [version, settle]);
+  // New rows or another list (their estimates may be better now; the offsets were redone in the render).
+  useLayoutEffect(() => settle(), [version, resetKey, settle]);
 
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    // Any sign of the user's own scrolling ends a pin.
-    const release = () => {
-      pin.current = null;
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (/^(Arrow|Page|Home|End| )/.test(e.key)) release();
-    };
-    el.addEventListener('wheel', release, { passive: true });
-    el.addEventListener('touchstart', release, { passive: true });
-    el.addEventListener('keydown', onKey);
-    el.addEventListener('pointerdown', (e) => {
-      if (e.target === el) release();
-    });
-    const onResize = () => {
-      viewHeight.current = -1;
-      settle();
-    };
-    window.addEventListener('resize', onResize);
-    return () => {
-      el.removeEventListener('wheel', release);
-      el.removeEventListener('touchstart', release);
-      el.removeEventListener('keydown', onKey);
-      window.removeEventListener('resize', onResize);
-    };
-  }, [settle]);
+  usePinRelease(scroller, pin, settle);
 
   /** A scroll we did not make (scrollbar, keys, assistive tech, script) ends the pin. */
   const onScroll = () => {
@@ -329,21 +266,9 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     update(user);
   };
 
-  const measure = (index: number) => (el: HTMLElement | null) => {
-    if (!el) return;
-    if (elements.current.get(el) === index) return;
-    elements.current.set(el, index);
-    observer.current?.observe(el);
-  };
-
   // Forget detached elements; time the rows this render added; ask for the next slice.
   useLayoutEffect(() => {
-    for (const [el] of elements.current) {
-      if (!el.isConnected) {
-        observer.current?.unobserve(el);
-        elements.current.delete(el);
-      }
-    }
+    forgetDetached();
     const { t0, added } = timing.current;
     if (added > 0) {
       const each = (performance.now() - t0) / added;
@@ -354,21 +279,14 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const r = rangeRef.current;
     const short = !r.fast && (d.start > Math.max(0, r.start) || d.end < Math.min(r.end, count));
     if (short && !morePosted.current) {
-      // The first rows of a new list in the next task (before the frame that shows the page around
-      // them); every further slice after the next frame (which lays out and paints the one before),
-      // or soon where no frame comes (a hidden page).
       morePosted.current = true;
-      let done = false;
-      const more = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(fallback);
+      // The first rows of a new list in the next task (before the frame that shows the page around
+      // them); every further slice after the next frame (which lays out and paints the one before).
+      afterSlice(d.end <= d.start, () => {
         morePosted.current = false;
+        observing.current = false;
         setTick((t) => t + 1);
-      };
-      const fallback = setTimeout(more, 100);
-      if (d.end <= d.start) nextTask(more);
-      else requestAnimationFrame(() => nextTask(more));
+      });
     }
   });
 
@@ -384,28 +302,23 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     }
   } else if (end > start) {
     // The rows already drawn stay; new ones are added from the pinned (or top) row outwards, as
-    // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks.
-    let { start: a, end: b } = drawn.current;
-    // A new list draws only the pinned (or top) row in the task that builds it (the page around it is work enough there).
-    const fresh = drawn.current.key !== resetKey;
-    if (fresh || b <= start || a >= end || b <= a) {
-      const p = pin.current;
-      const seed = p ? (p.align === 'end' ? Math.min(p.index, end - 1) : p.index) : anchor.current.index;
-      a = Math.max(start, Math.min(seed, end - 1));
-      b = a;
-    }
-    a = Math.max(a, start);
-    b = Math.min(b, end);
-    const upFirst = pin.current?.align === 'end';
-    let budget = fresh ? 1 : Math.max(1, Math.floor(SLICE_MS / rowMs.current));
-    let added = 0;
-    while (budget > 0 && (a > start || b < end)) {
-      if (b === a) b++;
-      else if (upFirst ? a > start : b >= end) a--;
-      else b++;
-      budget--;
-      added++;
-    }
+    // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks. A new list draws
+    // only the pinned (or top) row in the task that builds it (the page around it is work enough
+    // there); a render inside an observer callback adds none (only a first one where none is left).
+    const d = drawn.current;
+    const p = pin.current;
+    const fresh = d.key !== resetKey;
+    const reseed = fresh || d.end <= start || d.start >= end || d.end <= d.start;
+    const { a, b, added } = growSpan(
+      { a: d.start, b: d.end, reseed: fresh },
+      {
+        start,
+        end,
+        seed: p ? (p.align === 'end' ? Math.min(p.index, end - 1) : p.index) : anchor.current.index,
+        budget: observing.current ? (reseed ? 1 : 0) : fresh ? 1 : Math.max(1, Math.floor(SLICE_MS / rowMs.current)),
+        upFirst: p?.align === 'end',
+      },
+    );
     drawn.current = { start: a, end: b, key: resetKey };
     timing.current = { t0: performance.now(), added };
     from = a;
