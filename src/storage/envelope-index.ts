@@ -28,7 +28,12 @@ export async function readEnvelopeFile(disk: Disk, id: string): Promise<Uint8Arr
   }
 }
 
-/** Stores the index bytes of session `id` (swapped in whole, so a reader never sees half of one). */
+/**
+ * Stores the index bytes of session `id`. Written in place where the disk can (no temp file, no
+ * move, no fsync: an import pays this for every session): a reader waits while the file is open
+ * for writing, and what a crash leaves half written fails the index's checksum and is made again.
+ */
 export async function writeEnvelopeFile(disk: Disk, id: string, bytes: Uint8Array): Promise<void> {
-  await disk.writeNew(envelopePath(id), once(bytes));
+  if (disk.writeInPlace) await disk.writeInPlace(envelopePath(id), once(bytes), { flush: false });
+  else await disk.writeNew(envelopePath(id), once(bytes));
 }

@@ -4,6 +4,7 @@
 // session, or the next store to open, rolls a half-done append back (old state) and re-reads the
 // file into the index (store.ts `settle`).
 import { once } from './chunks.ts';
+import { isCreationLog } from './creations.ts';
 import type { Disk } from './types.ts';
 
 /** The directory of journal marks. */
@@ -74,10 +75,14 @@ export function createJournal(disk: Disk, active: Map<string, number>) {
       }
     },
 
-    /** The session ids that have journal marks. */
-    async markedIds(): Promise<string[]> {
+    /** The names in the journal's directory: marks, and creation logs (creations.ts). */
+    names: () => disk.names(JOURNAL_DIR),
+
+    /** The session ids that have journal marks (among `names`, when the directory was just read). */
+    async markedIds(names?: string[]): Promise<string[]> {
       const ids: string[] = [];
-      for (const name of await disk.names(JOURNAL_DIR)) {
+      for (const name of names ?? (await disk.names(JOURNAL_DIR))) {
+        if (isCreationLog(name)) continue;
         try {
           ids.push(decodeURIComponent(name));
         } catch {

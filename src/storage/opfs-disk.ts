@@ -1,6 +1,7 @@
 // The Origin Private File System as a Disk. Writes go through sync access handles, which exist only
 // in dedicated workers (https://fs.spec.whatwg.org/#api-filesystemsyncaccesshandle): whole files are
-// written to tmp/ and moved into place when complete; appends cut the file back on failure.
+// written to tmp/ and moved into place when complete, or (writeInPlace, under a creation log the
+// store keeps) straight where they belong; appends cut the file back on failure.
 import { isNotFound, StoreError } from './errors.ts';
 import type { ByteChunks, Disk, DiskEntry } from './types.ts';
 
@@ -160,6 +161,55 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
         await tmp.removeEntry(name).catch(() => undefined);
         throw e;
       }
+    },
+    async writeInPlace(path, chunks: ByteChunks, opts = {}) {
+      const [dir, name] = split(path);
+      const target = await dirFor(dir);
+      const handle = await target.getFileHandle(name, { create: true });
+      let access: FileSystemSyncAccessHandle | null = await retryBusy(() => handle.createSyncAccessHandle());
+      try {
+        let at = 0;
+        for await (const chunk of chunks) {
+          opts.signal?.throwIfAborted();
+          writeAll(access, chunk, at);
+          at += chunk.length;
+        }
+        // Longer: a leftover of the same name (a cache written before), cut to what was written.
+        // Shorter: the write did not complete.
+        const got = access.getSize();
+        if (got > at) {
+          access.truncate(at);
+          checkSize(access, at);
+        } else if (got < at) throw new DOMException('The write did not complete.', 'QuotaExceededError');
+        if (opts.flush !== false) access.flush();
+        access.close();
+        access = null;
+        return at;
+      } catch (e) {
+        // No partial file: what was written so far goes.
+        access?.close();
+        await target.removeEntry(name).catch(() => undefined);
+        throw e;
+      }
+    },
+    async openLog(path) {
+      const handle = await fileHandle(path, true);
+      const access = await retryBusy(() => handle.createSyncAccessHandle());
+      const encoder = new TextEncoder();
+      let at = access.getSize();
+      return {
+        write(line: string) {
+          const bytes = encoder.encode(`${line}\n`);
+          writeAll(access, bytes, at);
+          at += bytes.length;
+        },
+        reserve(size: number) {
+          if (access.getSize() >= size) return;
+          access.truncate(size);
+          checkSize(access, size);
+        },
+        close: () => access.close(),
+      };
     },
     async append(path, input, signal) {
       const handle = await fileHandle(path);

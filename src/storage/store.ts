@@ -6,7 +6,8 @@ import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-in
 import { isNotFound, StoreError } from './errors.ts';
 import { createAnyScanner, dropConversion, freshConversion } from './foreign.ts';
 import { sortSummaries } from './index-file.ts';
-import { createJournal, journalPath } from './journal.ts';
+import { createCreationLog } from './creations.ts';
+import { createJournal, JOURNAL_DIR, journalPath } from './journal.ts';
 import { createLinks, type ParentLink } from './links.ts';
 import { withLock, withLockIfFree } from './locks.ts';
 import { BLOBS_DIR, baseId, idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
@@ -40,9 +41,13 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   let spools = 0;
   // Writes in progress per session id in this store (their journal marks are not ours to remove).
   const active = new Map<string, number>();
+  // Sessions whose file was absent when their write lock was taken here (and the lock is still held).
+  const absentUnderLock = new Set<string>();
   // Subagent transcripts' parents (links/), put on every summary made of a child.
   const links = createLinks(disk);
   const journal = createJournal(disk, active);
+  // New sessions are written in place, named in this log first (creations.ts), when the disk can.
+  const creations = createCreationLog(disk, JOURNAL_DIR, now);
   const index = createIndexState({
     disk,
     links,
@@ -81,11 +86,25 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     return true;
   };
 
+  // New files a dead writer's creation log names as begun and not ended: removed (with any stored
+  // envelope index of theirs), and out of the index. Returns whether there were any.
+  const dropUnfinished = async (names: string[]): Promise<boolean> => {
+    const removed = await creations.recover(names);
+    for (const path of removed) {
+      const id = idFromFileName(path.slice(SESSIONS_DIR.length + 1));
+      if (id === null) continue;
+      await disk.remove(envelopePath(id));
+      if (index.pendingOf(id) || (await index.readIndexFile())?.some((x) => x.id === id)) record(null, id);
+    }
+    return removed.length > 0;
+  };
+
   // Sessions a dead writer left marks for, settled when the store opens. A session whose lock is
   // taken is skipped: its live writer (or this worker, mid-call) settles it on taking the lock.
   const recover = async () => {
-    let found = false;
-    for (const id of await journal.markedIds()) {
+    const names = await journal.names();
+    let found = await dropUnfinished(names);
+    for (const id of await journal.markedIds(names)) {
       if (active.has(id)) continue;
       // Another worker of this origin may be settling it right now (two tabs opening after a
       // crash): wait a moment for it, so the first list already tells the truth.
@@ -183,7 +202,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     async list() {
       return sortSummaries([...(await indexed()).values()]);
     },
-    family: (headerId) => familyOf(disk, index, indexed, headerId),
+    family: (headerId) => (absentUnderLock.has(headerId) ? Promise.resolve([]) : familyOf(disk, index, indexed, headerId)),
     async latest() {
       return (await store.list())[0]?.path ?? null;
     },
@@ -193,15 +212,24 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
     async create(id, chunks, opts = {}) {
       await open();
+      absentUnderLock.delete(id);
       const path = sessionPath(id);
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
       if (!opts.checked && (await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
       const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue });
-      const size = await disk.writeNew(
-        path,
-        tap(chunks, (c) => scanner.push(c)),
-        opts.signal,
-      );
+      const scanned = tap(chunks, (c) => scanner.push(c));
+      let size: number;
+      if (opts.checked && creations.usable && disk.writeInPlace) {
+        // Under the session's lock with no file at `path`: written in place, named in the creation
+        // log first (a crash leaves nothing half written that recovery does not remove).
+        const creation = await creations.begin(path);
+        try {
+          size = await disk.writeInPlace(path, scanned, { signal: opts.signal });
+        } finally {
+          // Whole, or removed by writeInPlace: either way nothing for recovery to do.
+          creation.end();
+        }
+      } else size = await disk.writeNew(path, scanned, opts.signal);
       const scan = await keptScan(disk, path, scanner.finish());
       opts.onScan?.(scan);
       const s = summaryOf(links, id, path, size, scan, now(), opts.variantOf);
@@ -273,14 +301,32 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
           // Holding the lock, any mark of this session (or its variants) was left by a dead writer:
           // settle it before the caller reads sizes or bytes.
           const base = baseId(id);
-          for (const marked of await journal.markedIds()) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
+          // A session not stored yet (an import's new session, the usual case): no mark of a dead
+          // writer bears on it (a mark's file exists; its variants are not read while it is absent),
+          // so the journal is not listed, and family() need not look again.
+          if (id === base && (await disk.size(sessionPath(id))) === null) {
+            absentUnderLock.add(id);
+            try {
+              return await fn();
+            } finally {
+              absentUnderLock.delete(id);
+            }
+          }
+          const names = await journal.names();
+          // A dead writer's half-written new file (this one's, or any other's) goes first.
+          await dropUnfinished(names);
+          for (const marked of await journal.markedIds(names)) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
           return fn();
         },
         'exclusive',
         signal,
       );
     },
-    flush,
+    async flush() {
+      // The end of an import batch: its creation log goes once nothing is written under it.
+      await creations.close();
+      await flush();
+    },
     async settled() {
       await open();
       await checking;

@@ -85,6 +85,15 @@ export interface Disk {
   blob(path: string): Promise<Blob>;
   /** Writes a whole file from chunks and swaps it in only when complete; returns its size. */
   writeNew(path: string, chunks: ByteChunks, signal?: AbortSignal): Promise<number>;
+  /**
+   * Writes a whole file straight at `path`, with no temp file and no move (replacing what is there);
+   * on a failure (quota, cancel) the partial file is removed. A crash mid-write leaves it half
+   * written: only for a path the caller's creation log names (store.ts), or a file checked when read.
+   * `flush: false` skips the fsync (a cache). Optional: a disk without it has only `writeNew`.
+   */
+  writeInPlace?(path: string, chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean }): Promise<number>;
+  /** Opens a file to add lines at its end, synchronously (the store's creation log); one opener at a time. */
+  openLog?(path: string): Promise<LogFile>;
   /** Appends bytes (or chunks) at the end; on any failure the file is cut back to its previous size. */
   append(path: string, bytes: Uint8Array | ByteChunks, signal?: AbortSignal): Promise<void>;
   /** Cuts a file back to `size` bytes (undoing an append a crash left half done). */
@@ -95,6 +104,15 @@ export interface Disk {
   remove(path: string): Promise<void>;
   /** Storage usage and quota in bytes. */
   estimate(): Promise<{ usage: number; quota: number }>;
+}
+
+/** A file open for adding lines (Disk.openLog). */
+export interface LogFile {
+  /** Adds one line (a "\n" is added) after the last; throws when the disk refuses it (full). */
+  write(line: string): void;
+  /** Makes the file `size` bytes long (zeros after what was written), so later lines need no room; throws QuotaExceededError. */
+  reserve(size: number): void;
+  close(): void;
 }
 
 /** What a store write tells the rest of the app: which sessions changed. */

@@ -78,7 +78,8 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       return;
     }
     // One read tells the kind and, for a session, holds its header (a small session whole).
-    const first = await firstBytes(blob);
+    const first = await (ahead.get(blob) ?? firstBytes(blob));
+    ahead.delete(blob);
     const kind = sniff(first);
     if (kind !== 'text' && depth >= NESTING_LIMIT) {
       items.push({ name, outcome: 'rejected', reason: 'an archive nested too deeply' });
@@ -116,9 +117,21 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
     if (result.outcome !== 'rejected') for (const r of scanned ?? (await blobRefsIn(blob, ctx.signal))) refs.add(r);
   };
 
+  // The next file's first bytes, read while this one is written: a read of the page's file is a
+  // round trip to the browser, which a folder of small sessions would otherwise wait for each time.
+  // Only a read: what is stored, and in which order, is as before.
+  const ahead = new Map<Blob, Promise<Uint8Array>>();
+  const readAhead = (f: IncomingFile | undefined) => {
+    if (!f || ahead.has(f.file) || blobPathHash(f.path)) return;
+    const read = firstBytes(f.file);
+    read.catch(() => undefined);
+    ahead.set(f.file, read);
+  };
+
   // Progress in bytes of the files as sent (a gzip or zip counts its compressed size).
   let base = 0;
   for (const [i, f] of files.entries()) {
+    readAhead(files[i + 1]);
     const fileCtx: ImportContext = { ...ctx, onBytes: (n, label) => ctx.onBytes?.(base + Math.min(n, f.file.size), label) };
     try {
       await visit(f.path, f.file, 0, false, fileCtx, itemsOf[i]);

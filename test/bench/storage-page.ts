@@ -17,32 +17,101 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
     return { w, api };
   };
 
-  // The baseline: the same File bytes, read in the same 4 MiB chunks, written with sync handles.
-  const baselineSource = `
-    self.onmessage = async (e) => {
-      const { files, root } = e.data;
-      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(root, { create: true });
-      for (let i = 0; i < files.length; i++) {
-        const f = files[i];
-        const h = await dir.getFileHandle('f' + i, { create: true });
-        const a = await h.createSyncAccessHandle();
-        let at = 0;
-        for (let off = 0; off < f.size; off += 4194304) {
-          const buf = new Uint8Array(await f.slice(off, off + 4194304).arrayBuffer());
-          a.write(buf, { at }); at += buf.length;
-        }
-        a.flush(); a.close();
-      }
-      postMessage('done');
-    };`;
-  const baseline = new Worker(URL.createObjectURL(new Blob([baselineSource], { type: 'text/javascript' })));
-  const writeRaw = (files: File[], rootName: string) =>
-    new Promise<void>((res) => {
-      baseline.onmessage = () => res();
-      baseline.postMessage({ files, root: rootName });
-    });
+  const { baseline, writeRaw } = rawWriter();
+  const { makeSession, rand } = sessionGenerator();
 
-  // Session text of about `bytes` bytes: user turns, assistant turns with usage, tool results of 1–20 KB.
+  // Times the import (as the app runs it: the search index made on the way), the import of a worker
+  // that leaves indexing for later (`?index=later`, as imports were before issue 12's index was made
+  // at import), and the raw write, in rotation, each in a fresh OPFS folder.
+  const compare = async (files: File[]) => {
+    const times: Record<'raw' | 'import' | 'later', number[]> = { raw: [], import: [], later: [] };
+    const order = ['raw', 'import', 'later'] as const;
+    // No warm-up round: each round is seconds of I/O, and the order rotates between rounds.
+    for (let r = 0; r < args.runs; r++) {
+      for (let k = 0; k < order.length; k++) {
+        const which = order[(k + r) % order.length];
+        const rootName = freshRoot();
+        if (which === 'raw') {
+          const t0 = performance.now();
+          await writeRaw(files, rootName);
+          times.raw.push(performance.now() - t0);
+        } else {
+          const { w, api } = await startApi(rootName, which === 'later' ? '&index=later' : '');
+          const t0 = performance.now();
+          const report = await api.importFiles({ files });
+          const t = performance.now() - t0;
+          if (report.items.some((i: { outcome: string }) => i.outcome !== 'added')) throw new Error('bench import did not add everything');
+          times[which].push(t);
+          w.terminate();
+        }
+        await removeRoot(rootName);
+      }
+    }
+    return { imp: median(times.import), later: median(times.later), raw: median(times.raw) };
+  };
+
+  const out: Record<string, number> = {};
+  const big = new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl');
+  out.bigBytes = big.size;
+  const bigResult = await compare([big]);
+  out.bigImport = bigResult.imp;
+  out.bigLater = bigResult.later;
+  out.bigRaw = bigResult.raw;
+
+  const folder: File[] = [];
+  for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
+  out.folderBytes = folder.reduce((n, f) => n + f.size, 0);
+  const folderResult = await compare(folder);
+  out.folderImport = folderResult.imp;
+  out.folderLater = folderResult.later;
+  out.folderRaw = folderResult.raw;
+
+  if (!args.listCount) {
+    baseline.terminate();
+    return out;
+  }
+  // Listing: 2,000 sessions imported once, then listed from the index.
+  const listRoot = freshRoot();
+  const many: File[] = [];
+  for (let i = 0; i < args.listCount; i++) many.push(new File([makeSession(`list-${i}`, 2_000)], `l${i}.jsonl`));
+  let { w, api } = await startApi(listRoot);
+  const t0 = performance.now();
+  await api.importFiles({ files: many });
+  out.listImportAll = performance.now() - t0;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const readIndex: number[] = [];
+  for (let r = 0; r < Math.max(5, args.runs); r++) {
+    w.terminate();
+    ({ w, api } = await startApi(listRoot));
+    const c0 = performance.now();
+    const listed = await api.listSessions({});
+    cold.push(performance.now() - c0);
+    if (listed.length !== args.listCount) throw new Error(`listed ${listed.length}, expected ${args.listCount}`);
+  }
+  for (let r = 0; r < 21; r++) {
+    const t = performance.now();
+    await api.listSessions({});
+    warm.push(performance.now() - t);
+  }
+  const dir = await opfs.getDirectoryHandle(listRoot);
+  for (let r = 0; r < 21; r++) {
+    const t = performance.now();
+    const bytes = await (await (await dir.getFileHandle('index.json')).getFile()).arrayBuffer();
+    readIndex.push(performance.now() - t);
+    out.indexBytes = bytes.byteLength;
+  }
+  w.terminate();
+  baseline.terminate();
+  await removeRoot(listRoot);
+  out.listCold = median(cold);
+  out.listWarm = median(warm);
+  out.readIndex = median(readIndex);
+  return out;
+}
+
+/** Session text of about `bytes` bytes: user turns, assistant turns with usage, tool results of 1–20 KB (seeded, so every run makes the same). */
+export function sessionGenerator() {
   let seed = 1;
   const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const makeSession = (id: string, bytes: number) => {
@@ -93,89 +162,33 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
     }
     return lines.join('\n') + '\n';
   };
+  return { makeSession, rand };
+}
 
-  // Times the import (as the app runs it: the search index made on the way), the import of a worker
-  // that leaves indexing for later (`?index=later`, as imports were before issue 12's index was made
-  // at import), and the raw write, in rotation, each in a fresh OPFS folder.
-  const compare = async (files: File[]) => {
-    const times: Record<'raw' | 'import' | 'later', number[]> = { raw: [], import: [], later: [] };
-    const order = ['raw', 'import', 'later'] as const;
-    // No warm-up round: each round is seconds of I/O, and the order rotates between rounds.
-    for (let r = 0; r < args.runs; r++) {
-      for (let k = 0; k < order.length; k++) {
-        const which = order[(k + r) % order.length];
-        const rootName = freshRoot();
-        if (which === 'raw') {
-          const t0 = performance.now();
-          await writeRaw(files, rootName);
-          times.raw.push(performance.now() - t0);
-        } else {
-          const { w, api } = await startApi(rootName, which === 'later' ? '&index=later' : '');
-          const t0 = performance.now();
-          const report = await api.importFiles({ files });
-          const t = performance.now() - t0;
-          if (report.items.some((i: { outcome: string }) => i.outcome !== 'added')) throw new Error('bench import did not add everything');
-          times[which].push(t);
-          w.terminate();
+/** The baseline: the same File bytes, read in the same 4 MiB chunks, written with sync handles (in its own worker). */
+export function rawWriter() {
+  const baselineSource = `
+    self.onmessage = async (e) => {
+      const { files, root } = e.data;
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(root, { create: true });
+      for (let i = 0; i < files.length; i++) {
+        const f = files[i];
+        const h = await dir.getFileHandle('f' + i, { create: true });
+        const a = await h.createSyncAccessHandle();
+        let at = 0;
+        for (let off = 0; off < f.size; off += 4194304) {
+          const buf = new Uint8Array(await f.slice(off, off + 4194304).arrayBuffer());
+          a.write(buf, { at }); at += buf.length;
         }
-        await removeRoot(rootName);
+        a.flush(); a.close();
       }
-    }
-    return { imp: median(times.import), later: median(times.later), raw: median(times.raw) };
-  };
-
-  const out: Record<string, number> = {};
-  const big = new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl');
-  out.bigBytes = big.size;
-  const bigResult = await compare([big]);
-  out.bigImport = bigResult.imp;
-  out.bigLater = bigResult.later;
-  out.bigRaw = bigResult.raw;
-
-  const folder: File[] = [];
-  for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
-  out.folderBytes = folder.reduce((n, f) => n + f.size, 0);
-  const folderResult = await compare(folder);
-  out.folderImport = folderResult.imp;
-  out.folderLater = folderResult.later;
-  out.folderRaw = folderResult.raw;
-
-  // Listing: 2,000 sessions imported once, then listed from the index.
-  const listRoot = freshRoot();
-  const many: File[] = [];
-  for (let i = 0; i < args.listCount; i++) many.push(new File([makeSession(`list-${i}`, 2_000)], `l${i}.jsonl`));
-  let { w, api } = await startApi(listRoot);
-  const t0 = performance.now();
-  await api.importFiles({ files: many });
-  out.listImportAll = performance.now() - t0;
-  const cold: number[] = [];
-  const warm: number[] = [];
-  const readIndex: number[] = [];
-  for (let r = 0; r < Math.max(5, args.runs); r++) {
-    w.terminate();
-    ({ w, api } = await startApi(listRoot));
-    const c0 = performance.now();
-    const listed = await api.listSessions({});
-    cold.push(performance.now() - c0);
-    if (listed.length !== args.listCount) throw new Error(`listed ${listed.length}, expected ${args.listCount}`);
-  }
-  for (let r = 0; r < 21; r++) {
-    const t = performance.now();
-    await api.listSessions({});
-    warm.push(performance.now() - t);
-  }
-  const dir = await opfs.getDirectoryHandle(listRoot);
-  for (let r = 0; r < 21; r++) {
-    const t = performance.now();
-    const bytes = await (await (await dir.getFileHandle('index.json')).getFile()).arrayBuffer();
-    readIndex.push(performance.now() - t);
-    out.indexBytes = bytes.byteLength;
-  }
-  w.terminate();
-  baseline.terminate();
-  await removeRoot(listRoot);
-  out.listCold = median(cold);
-  out.listWarm = median(warm);
-  out.readIndex = median(readIndex);
-  return out;
+      postMessage('done');
+    };`;
+  const baseline = new Worker(URL.createObjectURL(new Blob([baselineSource], { type: 'text/javascript' })));
+  const writeRaw = (files: File[], rootName: string) =>
+    new Promise<void>((res) => {
+      baseline.onmessage = () => res();
+      baseline.postMessage({ files, root: rootName });
+    });
+  return { baseline, writeRaw };
 }

@@ -7,8 +7,12 @@
  * A bench suite for test/bench/run.ts (`npm run bench -- storage`), and runnable alone:
  * `npx tsx test/bench/storage.bench.ts [--sizes 100] [--runs 3]`. Inputs are generated in the page
  * on demand (nothing committed). Serves the repo with vite on port 4196 (BENCH_PORT overrides).
+ * STORAGE_PROFILE=disk: a browser profile on disk (Playwright's default is in memory); THROTTLE=n:
+ * CPU slowed n×; STORAGE_LIST=0: the import rows only.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
@@ -31,27 +35,39 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
     optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
   });
   await server.listen();
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  // Playwright's pages live in an off-the-record profile, whose OPFS is held in memory by the
+  // browser process (every sync-handle call a round trip to it). STORAGE_PROFILE=disk: a profile on
+  // disk instead, as an installed app's, where sync-handle calls are file calls in the worker.
+  const onDisk = process.env.STORAGE_PROFILE === 'disk';
+  const profileDir = onDisk ? mkdtempSync(join(tmpdir(), 'rho-storage-bench-')) : null;
+  const context = profileDir ? await chromium.launchPersistentContext(profileDir, chromiumLaunchOptions()) : null;
+  const browser = context ? null : await chromium.launch(chromiumLaunchOptions());
   try {
-    const page = await browser.newPage();
+    const page = context ? await context.newPage() : await browser!.newPage();
+    // THROTTLE=4: Chromium's CPU slowed (Emulation.setCPUThrottlingRate), as the reader bench's phone rows.
+    if (process.env.THROTTLE) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
     if (process.env.BENCH_DEBUG) page.on('console', (m) => ctx.log(`page: ${m.text()}`));
     // The next free port when ours is taken (another bench run on this machine).
     const base = server.resolvedUrls?.local[0] ?? `http://localhost:${port}/`;
     await page.goto(new URL('__storage_bench__', base).href);
     ctx.log(`importing ${sizeMb} MB, a folder of 500, listing 2,000 (runs: ${runs})…`);
     // The page code is served by vite (a string here: tsx's name helpers would not survive serialization).
-    const args = JSON.stringify({ sizeMb, runs, folder: 500, listCount: 2000 });
+    // STORAGE_LIST=0: the import rows only (side-by-side rounds of a build against another).
+    const listCount = process.env.STORAGE_LIST === '0' ? 0 : 2000;
+    const args = JSON.stringify({ sizeMb, runs, folder: 500, listCount });
     const r = (await page.evaluate(`import('/test/bench/storage-page.ts').then((m) => m.pageBench(${args}))`)) as Record<string, number>;
     // Issue 14's targets: one big session ≤ 1.3× the raw write, a folder of small ones ≤ 1.5×.
     const ratioRow = (name: string, value: number, base: number, limit: number, note?: string) =>
       ctx.row({ name, value, unit: 'ms', baseline: base, ratio: value / base, target: `≤ ${limit}×`, ok: value / base <= limit, note });
-    const big = `storage: import one ${Math.round(r.bigBytes / 1048576)} MB session`;
-    const folder = `storage: import a folder of 500 sessions (${Math.round(r.folderBytes / 1048576)} MB)`;
+    const where = `${onDisk ? ', profile on disk' : ''}${process.env.THROTTLE ? `, CPU ${process.env.THROTTLE}×` : ''}`;
+    const big = `storage: import one ${Math.round(r.bigBytes / 1048576)} MB session${where}`;
+    const folder = `storage: import a folder of 500 sessions (${Math.round(r.folderBytes / 1048576)} MB)${where}`;
     const later = 'a worker that leaves the search index for later (?index=later), as imports were before it was made at import';
     ratioRow(`${big} vs raw OPFS write`, r.bigImport, r.bigRaw, 1.3, 'the import as the app runs it: its search index made on the way');
     ratioRow(`${big}, indexing later, vs raw OPFS write`, r.bigLater, r.bigRaw, 1.3, later);
     ratioRow(`${folder} vs raw OPFS writes`, r.folderImport, r.folderRaw, 1.5, 'the import as the app runs it: its search index made on the way');
     ratioRow(`${folder}, indexing later, vs raw OPFS writes`, r.folderLater, r.folderRaw, 1.5, later);
+    if (!listCount) return;
     ctx.row({
       name: 'storage: list 2,000 sessions, fresh worker (median)',
       value: r.listCold,
@@ -64,8 +80,9 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
     ctx.row({ name: `storage: read the index bytes (${Math.round(r.indexBytes / 1024)} KB, median)`, value: r.readIndex, unit: 'ms' });
     ctx.row({ name: 'storage: import 2,000 small sessions in one call', value: r.listImportAll, unit: 'ms' });
   } finally {
-    await browser.close();
+    await (context ?? browser)?.close();
     await server.close();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   }
 }
 

@@ -1,0 +1,35 @@
+// The in-page half of profile-import.ts: the storage bench's inputs, one import worker, the raw baseline.
+import { connectWorker } from '../../src/worker/client.ts';
+import { rawWriter, sessionGenerator } from './storage-page.ts';
+
+let state: { big: File[]; folder: File[]; query: string; writer: ReturnType<typeof rawWriter>; n: number } | null = null;
+
+/** Makes the inputs and starts the import worker (which the Node side attaches its profiler to). */
+export async function setup(args: { sizeMb: number; folder: number; query: string }) {
+  const { makeSession, rand } = sessionGenerator();
+  const big = [new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl')];
+  const folder: File[] = [];
+  for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
+  state = { big, folder, query: args.query, writer: rawWriter(), n: 0 };
+  worker = new Worker(`/src/worker/main.ts?root=profile-${Date.now()}${args.query}`, { type: 'module' });
+  api = connectWorker(worker);
+  await api.ping({ message: 'ready' });
+}
+
+let worker: Worker | null = null;
+let api: ReturnType<typeof connectWorker> | null = null;
+
+/** ms of the raw write of one input set. */
+export async function raw(which: 'big' | 'folder') {
+  const s = state!;
+  const t = performance.now();
+  await s.writer.writeRaw(s[which], `profile-raw-${Date.now()}-${++s.n}`);
+  return performance.now() - t;
+}
+
+/** ms of the import of one input set (each into the same store: distinct ids per set). */
+export async function run(which: 'big' | 'folder') {
+  const t = performance.now();
+  await api!.importFiles({ files: state![which] });
+  return performance.now() - t;
+}
