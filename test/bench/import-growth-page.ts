@@ -30,7 +30,7 @@ export async function oneCall(count: number, window: number): Promise<{ ms: numb
     { files },
     {
       onProgress: (p) => {
-        if (!started.has(p.label)) started.set(p.label, performance.now());
+        if (p.label !== undefined && !started.has(p.label)) started.set(p.label, performance.now());
       },
     },
   );
