@@ -12,7 +12,7 @@ import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
 import { ExportMenu } from './reader/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
-import { prepareUsage, UsageHost } from './usage-host.tsx';
+import { dropUsagePrerender, prepareUsage, prerenderUsage, UsageHost, usagePrerender } from './usage-host.tsx';
 import { whenIdle } from './idle.ts';
 
 // Whether the library has been shown (then it is kept under the Usage screen), and the Usage
@@ -32,12 +32,15 @@ export function App() {
   // The reader's chunk is fetched and compiled while the library is idle, so choosing a session
   // waits only for the session (about a tenth of a second less on a phone-class CPU); then the
   // Usage screen's chunk and first report (usage-host.tsx), so its first open only draws.
+  // It is then drawn, hidden, ahead of its first open; again after the reader (which unmounts it).
+  const onReader = current.name === 'reader';
   useEffect(() => {
+    if (onReader) dropUsagePrerender();
     void whenIdle()
       .then(() => preloadReader())
       .catch(() => undefined)
-      .then(() => prepareUsage());
-  }, []);
+      .then(() => (onReader ? prepareUsage() : prerenderUsage()));
+  }, [onReader]);
   return (
     <>
       <UpdateBanner />
@@ -73,17 +76,18 @@ export function App() {
             />
           )}
           <ImportPanel />
-          {usageKept && (
-            <div class="usage-host" hidden={current.name !== 'usage'}>
-              <UsageHost day={current.name === 'usage' ? current.day : undefined} hidden={current.name !== 'usage'} />
-            </div>
-          )}
           {/* Once shown, the library stays mounted (hidden) under Usage: tearing down and redrawing
               thousands of cards would cost more than the Usage screen itself. */}
           {(current.name !== 'usage' || libraryKept) && (
             <div class="library-host" hidden={current.name === 'usage'}>
               <LinkedFolders />
               {LIBRARY}
+            </div>
+          )}
+          {/* After the library, so the page's first <main> is the library's while Usage waits hidden. */}
+          {(usageKept || usagePrerender.value) && (
+            <div class="usage-host" hidden={current.name !== 'usage'}>
+              <UsageHost day={current.name === 'usage' ? current.day : undefined} hidden={current.name !== 'usage'} prerender={usagePrerender.value} />
             </div>
           )}
         </>

@@ -1,8 +1,7 @@
 // The Usage screen's chunk and first report, made ready while the app is idle after boot, so its
 // first open only draws (issue 12: the screen for 2,000 sessions in ≤ 200 ms, the first open
 // after a reload included, on a phone-class CPU).
-import { effect } from '@preact/signals';
-import { useSignal } from '@preact/signals';
+import { effect, signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { runWhenIdle, whenIdle } from './idle.ts';
 import { loaded, sessions } from './models/library.ts';
@@ -55,8 +54,37 @@ export function prepareUsage(): Promise<void> {
   return preparing;
 }
 
-/** Mounts the Usage screen (`#/usage`) once its chunk is loaded (at once when it was loaded at idle); `hidden`: kept under the library. */
-export function UsageHost({ day, hidden }: { day?: string; hidden: boolean }) {
+/**
+ * Whether the Usage screen is drawn, hidden, ahead of its first open (App.tsx mounts its host
+ * when this is set): the open then only shows what is there. Set at idle once the report is
+ * ready (`prerenderUsage`), cleared when the reader replaces the screens (`dropUsagePrerender`).
+ */
+export const usagePrerender = signal(false);
+let prerenderAsked = 0;
+
+/**
+ * After the idle preparation, in an idle period of its own: draws the Usage screen hidden, so its
+ * first open only attaches what is drawn (the DOM of a year's heatmap and the tables is the larger
+ * part of a cold open on a slow phone). Again after each visit to the reader, which unmounts it.
+ */
+export async function prerenderUsage(): Promise<void> {
+  const asked = ++prerenderAsked;
+  await prepareUsage();
+  await whenIdle();
+  if (asked === prerenderAsked && usageModule) usagePrerender.value = true;
+}
+
+/** The reader replaces the screens (and so the drawn Usage screen): a later prerender draws it again. */
+export function dropUsagePrerender(): void {
+  prerenderAsked++;
+  usagePrerender.value = false;
+}
+
+/**
+ * Mounts the Usage screen (`#/usage`) once its chunk is loaded (at once when it was loaded at
+ * idle); `hidden`: kept under the library; `prerender`: drawn while hidden if it never was.
+ */
+export function UsageHost({ day, hidden, prerender = false }: { day?: string; hidden: boolean; prerender?: boolean }) {
   const mod = useSignal(usageModule);
   const failed = useSignal(false);
   useEffect(() => {
@@ -72,5 +100,5 @@ export function UsageHost({ day, hidden }: { day?: string; hidden: boolean }) {
   }, []);
   if (failed.value) return <p role="alert">The Usage screen could not be loaded.</p>;
   if (!mod.value) return <main class="library" aria-busy="true" />;
-  return <mod.value.UsageScreen day={day} hidden={hidden} />;
+  return <mod.value.UsageScreen day={day} hidden={hidden} prerender={prerender} />;
 }

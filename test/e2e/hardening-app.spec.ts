@@ -171,7 +171,7 @@ test('hostile file names, titles, folders and rejected lines in the library and 
   await expect(report).toContainText('incomplete');
   await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
   await expect(page.locator('.session-card')).toHaveCount(2);
-  await expect(page.locator('main')).toContainText(`Title ${evil}`);
+  await expect(page.getByRole('main')).toContainText(`Title ${evil}`);
   // Search over the hostile text renders snippets as text too.
   const search = page.getByRole('searchbox').first();
   await search.fill('script');

@@ -1,7 +1,7 @@
 // The Usage screen in Chromium: days are the user's local days (sessions near midnight UTC seen
 // from Kolkata and Los Angeles), a day opens its sessions, the CSV export's content, the phone
-// layout in both themes with axe, hostile titles staying text, and the chunk and report made
-// ready at idle after boot.
+// layout in both themes with axe, hostile titles staying text, and the chunk, report and screen
+// made ready at idle after boot.
 import { readFile } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -238,7 +238,9 @@ test('kept under the library once shown: a session imported meanwhile counts whe
   await expect(page.locator('svg.heatmap a[href="#/usage?day=2026-11-22"]')).toHaveCount(1);
 });
 
-test('made ready at idle: after a reload the chunk is fetched and the report made before Usage is asked for; the open draws at once', async ({ page }) => {
+test('made ready at idle: after a reload the chunk is fetched, the report made and the screen drawn hidden before Usage is asked for; the open only shows it', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.clock.setFixedTime(new Date('2026-11-25T12:00:00.000Z'));
   await openEmptyLibrary(page);
@@ -249,21 +251,35 @@ test('made ready at idle: after a reload the chunk is fetched and the report mad
     if (/\/assets\/UsageScreen-[\w-]+\.js$/.test(r.url())) chunks.push(r.url());
   });
   await page.reload();
-  // On the library, nothing asked for Usage: the idle work fetched its chunk and computed its
-  // report from the two records (usage-host.tsx marks it), and drew nothing.
+  // On the library, nothing asked for Usage: the idle work fetched its chunk, computed its report
+  // from the two records (usage-host.tsx marks it) and drew the screen, hidden.
   await expect(page.locator('html[data-usage-prepared="2"]')).toBeAttached();
   expect(chunks).toHaveLength(1);
-  await expect(page.locator('main.usage')).toHaveCount(0);
-  // The open: drawn by the render that follows the route change, before the next task (a chunk
-  // still to fetch would take several).
-  const drawnAtOnce = await page.evaluate(
+  const ahead = page.locator('.usage-host main[data-usage-ready="2"]');
+  await expect(ahead).toBeAttached();
+  await expect(ahead).toBeHidden();
+  await expect(page.getByRole('main')).toHaveCount(1);
+  // The open shows the screen drawn ahead, by the render that follows the route change, before the
+  // next task (a chunk still to fetch would take several), and changes nothing inside it.
+  const open = await page.evaluate(
     () =>
-      new Promise<boolean>((resolve) => {
-        addEventListener('hashchange', () => setTimeout(() => resolve(document.querySelector('main[data-usage-ready="2"]') !== null)), { once: true });
+      new Promise<{ same: boolean; changes: number; shown: boolean }>((resolve) => {
+        const before = document.querySelector('main.usage')!;
+        const observer = new MutationObserver(() => undefined);
+        observer.observe(before, { subtree: true, childList: true, attributes: true, characterData: true });
+        addEventListener(
+          'hashchange',
+          () =>
+            setTimeout(() => {
+              const after = document.querySelector('main[data-usage-ready="2"]:not([hidden] *)');
+              resolve({ same: after === before, changes: observer.takeRecords().length, shown: after?.checkVisibility() ?? false });
+            }),
+          { once: true },
+        );
         location.hash = '#/usage';
       }),
   );
-  expect(drawnAtOnce).toBe(true);
+  expect(open).toEqual({ same: true, changes: 0, shown: true });
   expect(chunks).toHaveLength(1);
   await expect(page.getByRole('region', { name: 'Totals' }).locator('.usage-figure', { hasText: 'Cost' }).locator('dd')).toHaveText(
     '$1.50 (recorded for 2 of 3 turns)',

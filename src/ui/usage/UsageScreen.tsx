@@ -1,6 +1,7 @@
 import { type Agent, agentLabel } from '../../core/agent.ts';
-import type { VNode } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RefObject, VNode } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { whenIdle } from '../idle.ts';
 import { addSums, emptySums, type UsageGroup, type UsageReport, type UsageRow, type UsageScope } from '../../core/library-usage/index.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, projectName } from '../models/format.ts';
@@ -61,15 +62,26 @@ interface Drawn {
  * The Usage screen (`#/usage`, `#/usage?day=YYYY-MM-DD`): cost and tokens across every session,
  * from the index. Once shown it stays mounted (hidden) under the library, like the library under
  * it: hidden, it reads no signal (so the library's changes compute nothing here) and gives Preact
- * the element it gave last, which Preact skips; shown again on the same figures, the same.
+ * the element it gave last, which Preact skips; shown again on the same figures, the same. Drawn
+ * ahead while hidden (`prerender`), its first open is that same case: only the host is shown.
  */
-export function UsageScreen({ day, hidden = false }: { day?: string; hidden?: boolean }) {
+export function UsageScreen({ day, hidden = false, prerender = false }: { day?: string; hidden?: boolean; prerender?: boolean }) {
   useEffect(() => {
     if (!hidden) today.value = localDay(Date.now());
   }, [hidden]);
   const kept = useRef<{ drawn: Drawn; vnode: VNode } | null>(null);
-  // Hidden before it was ever drawn (mounted again after the reader): nothing until it is shown.
-  if (hidden) return kept.current?.vnode ?? null;
+  const main = useRef<HTMLElement | null>(null);
+  // Drawn while hidden: styled and laid out in an idle period of its own.
+  const ahead = useRef(false);
+  useLayoutEffect(() => {
+    if (!ahead.current) return;
+    ahead.current = false;
+    void whenIdle().then(() => layOutAhead(main.current));
+  });
+  // Hidden before it was ever drawn (mounted again after the reader): nothing until it is shown,
+  // unless asked to draw ahead (usage-host.tsx `prerenderUsage`), once.
+  if (hidden && (kept.current || !prerender || !loaded.peek())) return kept.current?.vnode ?? null;
+  ahead.current = hidden;
   if (!loaded.value) return <main class="library usage" aria-busy="true" />;
   const drawn: Drawn = {
     day,
@@ -85,19 +97,44 @@ export function UsageScreen({ day, hidden = false }: { day?: string; hidden?: bo
   };
   const last = kept.current?.drawn;
   if (last && kept.current && (Object.keys(drawn) as Array<keyof Drawn>).every((k) => drawn[k] === last[k])) return kept.current.vnode;
-  const vnode = <UsageBody {...drawn} />;
+  const vnode = <UsageBody {...drawn} mainRef={main} />;
   kept.current = { drawn, vnode };
   return vnode;
 }
 
-function UsageBody({ day, r, full, rows, scopeText, branch, metric, today: todayDay, byId: titles, count: sessionCount }: Drawn) {
+/**
+ * Styles and lays out a screen drawn while hidden, now (at idle), and hides it again in the same
+ * task, so no frame shows it and nothing can focus it: its host's skipped contents keep both
+ * (styles.css `.usage-host[hidden]`), and the open only shows them.
+ */
+function layOutAhead(main: HTMLElement | null) {
+  const host = main?.parentElement;
+  if (!main || !host?.hidden) return;
+  host.classList.add('drawing-ahead');
+  void main.offsetHeight;
+  host.classList.remove('drawing-ahead');
+}
+
+function UsageBody({
+  day,
+  r,
+  full,
+  rows,
+  scopeText,
+  branch,
+  metric,
+  today: todayDay,
+  byId: titles,
+  count: sessionCount,
+  mainRef,
+}: Drawn & { mainRef: RefObject<HTMLElement | null> }) {
   const sessionName = (g: UsageGroup) => {
     const s = titles.get(g.key);
     return <a href={formatRoute({ name: 'reader', id: g.key })}>{s ? displayTitle(s) : g.key}</a>;
   };
   const yearScope = `${branch ? 'Active branch of each session' : 'All branches'} · the last year`;
   return (
-    <main class="library usage" data-usage-ready={sessionCount}>
+    <main class="library usage" data-usage-ready={sessionCount} ref={mainRef}>
       <nav class="usage-nav">
         <a href="#/">← Library</a>
       </nav>

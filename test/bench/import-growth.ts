@@ -1,0 +1,126 @@
+/**
+ * A diagnostic, not a bench: whether importing small sessions slows as the library grows (issue
+ * 12). In Chromium, through the real worker and OPFS: one call of COUNT small generated sessions,
+ * timed a file for each window of WINDOW files (the first files, into a small library, beside the
+ * last, into a large one); then CALLS calls of BATCH files each on top (a drop at a time), with a
+ * CPU profile of the worker during them when PROFILE=1 (busiest functions, self and inclusive).
+ *
+ *   PROFILE_PORT=4325 npx tsx test/bench/import-growth.ts [count=2000] [window=200] [batch=20] [calls=5]
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CDPSession, chromium } from '@playwright/test';
+import { createServer } from 'vite';
+import { generateSessionText } from '../gen/session.ts';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const [count = 2000, window = 200, batch = 20, calls = 5] = process.argv.slice(2).map(Number);
+
+interface Profile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Commands to one worker through the page's CDP session (non-flat attach). */
+function workerChannel(cdp: CDPSession, sessionId: string) {
+  let id = 1;
+  const waiting = new Map<number, (v: unknown) => void>();
+  cdp.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
+    if (e.sessionId !== sessionId) return;
+    const m = JSON.parse(e.message) as { id?: number; result?: unknown };
+    if (m.id !== undefined) waiting.get(m.id)?.(m.result);
+  });
+  return (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<any>((res) => {
+      const n = id++;
+      waiting.set(n, res);
+      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: n, method, params }) });
+    });
+}
+
+function summarize(profile: Profile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (id: number) => {
+    const n = byId.get(id)!;
+    return `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()?.split('?')[0]}:${n.callFrame.lineNumber}`;
+  };
+  const self = new Map<string, number>();
+  const incl = new Map<string, number>();
+  let busy = 0;
+  profile.samples.forEach((leaf, i) => {
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    if (name(leaf).startsWith('(idle)')) return;
+    busy += dt;
+    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) seen.add(name(id));
+    for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + dt);
+  });
+  const top = (m: Map<string, number>, k: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([n, c]) => `  ${(c / 1000).toFixed(1)} ms  ${n}`)
+      .join('\n');
+  console.log(`worker busy ${(busy / 1000).toFixed(0)} ms\nself:\n${top(self, 20)}\ninclusive:\n${top(incl, 40)}`);
+}
+
+async function main() {
+  const server = await createServer({
+    root,
+    configFile: resolve(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    server: { port: Number(process.env.PROFILE_PORT ?? 4325), strictPort: true, hmr: false, watch: null },
+  });
+  await server.listen();
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage();
+    if (process.env.DEBUG_LOG) page.on('console', (m) => m.text().includes('RHODBG') && console.log(`${new Date().toISOString().slice(11, 19)} ${m.text()}`));
+    await page.goto(new URL('__growth__', server.resolvedUrls?.local[0]).href);
+    const cdp = await page.context().newCDPSession(page);
+    const attached = new Promise<string>((res) =>
+      cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { url: string } }) => {
+        if (e.targetInfo.url.includes('/src/worker/main.ts?root=growth')) res(e.sessionId);
+      }),
+    );
+    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    const texts = Array.from({ length: count + batch * calls }, (_, i) =>
+      generateSessionText({
+        seed: 5000 + i,
+        targetBytes: 3_000 + (i % 7) * 1_500,
+        flavor: i % 3 === 0 ? 'omp' : 'pi',
+        imageRate: 0,
+        branchRate: 0.1,
+        startMs: Date.UTC(2026, 0, 1) + i * 3_600_000,
+      }),
+    );
+    const mod = "import('/test/bench/import-growth-page.ts')";
+    await page.evaluate((t) => {
+      (globalThis as { __growthTexts?: string[] }).__growthTexts = t;
+    }, texts);
+    await page.evaluate(`${mod}.then((m) => m.start(globalThis.__growthTexts))`);
+    const send = workerChannel(cdp, await attached);
+    const one = (await page.evaluate(`${mod}.then((m) => m.oneCall(${count}, ${window}))`)) as { ms: number; windows: number[] };
+    console.log(`one call of ${count}: ${(one.ms / 1000).toFixed(1)} s`);
+    console.log(`ms a file, each ${window} files: ${one.windows.map((x) => x.toFixed(1)).join(' ')}`);
+    if (process.env.PROFILE) {
+      await send('Profiler.enable');
+      await send('Profiler.setSamplingInterval', { interval: 200 });
+      await send('Profiler.start');
+    }
+    const each = (await page.evaluate(`${mod}.then((m) => m.calls(${calls}, ${batch}))`)) as number[];
+    console.log(`calls of ${batch} into ${count}…: ${each.map((x) => x.toFixed(1)).join(' ')} ms a file`);
+    if (process.env.PROFILE) summarize(((await send('Profiler.stop')) as { profile: Profile }).profile);
+    console.log(`index.json ${Math.round(((await page.evaluate(`${mod}.then((m) => m.finish())`)) as number) / 1024)} KB`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
