@@ -89,7 +89,9 @@ export function escapedLine(bytes: Uint8Array, words: HighWords, start: number, 
   let i = start;
   while (i < end) {
     if (high > i) {
-      scratch.set(bytes.subarray(i, high), at);
+      // A short run is copied by hand: a subarray per run would be garbage of its own.
+      if (high - i < 64) for (let k = i; k < high; k++) scratch[at + k - i] = bytes[k];
+      else scratch.set(bytes.subarray(i, high), at);
       at += high - i;
       ascii += high - i;
       i = high;

@@ -1,6 +1,6 @@
 // The escaped path for non-ASCII lines (src/core/ascii-line.ts) must read every line exactly as the
 // plain path (decode the line, then parseLine) does: same values, same problems, same lines.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { escapedLine, firstNonAscii, highWords } from '../../src/core/ascii-line.ts';
 import { forEachLine, forEachRecord, parseLine } from '../../src/core/jsonl.ts';
 import { parse } from '../../src/core/index.ts';
@@ -86,6 +86,16 @@ describe('forEachRecord reads bytes as forEachLine + parseLine do', () => {
       buf.set(body, off);
       const view = buf.subarray(off);
       expect(recordRead(view)).toEqual(plainRead(view));
+    }
+  });
+
+  test('a line holding non-ASCII reaches JSON.parse as ASCII text', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      recordRead(cat('{"a":"plain text, then → and 🎉"}\n'));
+      expect(parse.mock.calls.map((c) => c[0])).toEqual(['{"a":"plain text, then \\u2192 and \\ud83c\\udf89"}']);
+    } finally {
+      parse.mockRestore();
     }
   });
 
