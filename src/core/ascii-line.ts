@@ -7,6 +7,7 @@
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const HEX = '0123456789abcdef';
+const SCRATCH_KEPT = 1 << 20;
 let scratch = new Uint8Array(1 << 16);
 
 /** A Uint32 view of the 4-aligned middle of `bytes`, to test four bytes for a high bit at once. */
@@ -97,9 +98,11 @@ export function escapedLine(bytes: Uint8Array, words: HighWords, start: number, 
       i = high;
     }
     if (i >= end) break;
-    if (i > start && bytes[i - 1] === 92) return null;
-    const n = sequenceAt(bytes, i, end);
-    if (n === 0) return null;
+    const n = i > start && bytes[i - 1] === 92 ? 0 : sequenceAt(bytes, i, end);
+    if (n === 0) {
+      if (scratch.length > SCRATCH_KEPT) scratch = new Uint8Array(SCRATCH_KEPT);
+      return null;
+    }
     const b0 = bytes[i];
     let cp: number;
     if (n === 2) cp = ((b0 & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
@@ -116,6 +119,8 @@ export function escapedLine(bytes: Uint8Array, words: HighWords, start: number, 
     high = i < end && bytes[i] >= 0x80 ? i : firstNonAscii(bytes, words, i, end);
   }
   // The plain decode would be a two-byte string: 2 bytes per UTF-16 unit.
-  if (at > 2 * (ascii + chars)) return null;
-  return decoder.decode(scratch.subarray(0, at));
+  const text = at > 2 * (ascii + chars) ? null : decoder.decode(scratch.subarray(0, at));
+  // A buffer grown for one huge line is not kept for the rest of the page's life.
+  if (scratch.length > SCRATCH_KEPT) scratch = new Uint8Array(SCRATCH_KEPT);
+  return text;
 }
