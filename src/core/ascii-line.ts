@@ -116,10 +116,12 @@ export function escapedLine(bytes: Uint8Array, words: HighWords, start: number, 
       at = writeEscape(at, cp);
     }
     i += n;
+    // Give up as soon as even an all-ASCII rest of the line (1 byte escaped, 2 plain) cannot make up for it.
+    if (at > 2 * (ascii + chars) + (end - i)) break;
     high = i < end && bytes[i] >= 0x80 ? i : firstNonAscii(bytes, words, i, end);
   }
   // The plain decode would be a two-byte string: 2 bytes per UTF-16 unit.
-  const text = at > 2 * (ascii + chars) ? null : decoder.decode(scratch.subarray(0, at));
+  const text = i < end || at > 2 * (ascii + chars) ? null : decoder.decode(scratch.subarray(0, at));
   // A buffer grown for one huge line is not kept for the rest of the page's life.
   if (scratch.length > SCRATCH_KEPT) scratch = new Uint8Array(SCRATCH_KEPT);
   return text;
