@@ -1,5 +1,6 @@
 // JSONL framing: split on "\n" only (never a universal-newline splitter, §1.1) and keep each line's
 // byte range so the original bytes can be given back.
+import { escapedLine, firstNonAscii, highWords } from './ascii-line.ts';
 import { clip, problem } from './problems.ts';
 import type { Problem } from './types.ts';
 
@@ -47,21 +48,79 @@ function forEachByteLine(bytes: Uint8Array, visit: LineVisitor): number {
     line++;
     const nl = bytes.indexOf(10, pos);
     const end = nl < 0 ? bytes.length : nl;
-    let text: string;
-    let invalidUtf8 = false;
-    try {
-      text = fatalDecoder.decode(bytes.subarray(pos, end));
-    } catch {
-      text = lenientDecoder.decode(bytes.subarray(pos, end));
-      invalidUtf8 = true;
-    }
-    if (pos === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-    if (!isBlank(text)) visit(text, line, pos, end, nl >= 0, invalidUtf8);
+    plainLine(bytes, pos, end, line, nl >= 0, visit);
     if (nl < 0) break;
     pos = nl + 1;
   }
   return line;
+}
+
+// One line decoded on its own (a trailing "\r" and a BOM at offset 0 dropped) and visited unless blank.
+function plainLine(bytes: Uint8Array, pos: number, end: number, line: number, terminated: boolean, visit: LineVisitor): void {
+  let text: string;
+  let invalidUtf8 = false;
+  try {
+    text = fatalDecoder.decode(bytes.subarray(pos, end));
+  } catch {
+    text = lenientDecoder.decode(bytes.subarray(pos, end));
+    invalidUtf8 = true;
+  }
+  if (pos === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+  if (!isBlank(text)) visit(text, line, pos, end, terminated, invalidUtf8);
+}
+
+/** Receives one line that is a JSON object: the object, 1-based line number and byte range (end excludes "\n"). */
+export type RecordVisitor = (value: Record<string, unknown>, line: number, start: number, end: number) => void;
+
+/**
+ * Every line that is a JSON object, in order, with the problems of the others pushed to `problems`
+ * (`invalid-utf8`, then what `parseLine` reports): what a `forEachLine` visitor calling `parseLine`
+ * gets, with less garbage. Returns the number of physical lines.
+ */
+export function forEachRecord(input: string | Uint8Array, problems: Problem[], visit: RecordVisitor): number {
+  if (typeof input === 'string') return forEachTextLine(input, plainRecord(problems, visit));
+  const plain = plainRecord(problems, visit);
+  const words = highWords(input);
+  let pos = 0;
+  let line = 0;
+  while (pos < input.length) {
+    line++;
+    const nl = input.indexOf(10, pos);
+    const end = nl < 0 ? input.length : nl;
+    const value = nl < 0 ? undefined : escapedRecord(input, words, pos, end);
+    if (value) visit(value, line, pos, end);
+    else plainLine(input, pos, end, line, nl >= 0, plain);
+    if (nl < 0) break;
+    pos = nl + 1;
+  }
+  return line;
+}
+
+function plainRecord(problems: Problem[], visit: RecordVisitor): LineVisitor {
+  return (text, line, start, end, terminated, invalidUtf8) => {
+    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
+    const value = parseLine(text, line, terminated, problems);
+    if (value !== null) visit(value, line, start, end);
+  };
+}
+
+// A terminated line that starts with "{" and holds non-ASCII bytes, parsed from its ASCII-escaped
+// text (ascii-line.ts); undefined sends the line down the plain path (which reports any problem).
+function escapedRecord(bytes: Uint8Array, words: ReturnType<typeof highWords>, pos: number, end: number): Record<string, unknown> | undefined {
+  let start = pos;
+  if (pos === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+  const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+  if (bytes[start] !== 123 /* { */) return undefined;
+  const high = firstNonAscii(bytes, words, start, stop);
+  if (high === stop) return undefined;
+  const text = escapedLine(bytes, words, start, stop, high);
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 const NON_ASCII = /[^\u0000-\u007f]/;

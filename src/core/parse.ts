@@ -1,6 +1,6 @@
 // Reading a session file (§0.1): one pass over the lines, then migration, then the tree check.
 export { headerProblems, isHeader, versionOf } from './head.ts';
-import { forEachLine, parseLine } from './jsonl.ts';
+import { forEachRecord } from './jsonl.ts';
 import { migrate } from './migrate.ts';
 import { clip, problem } from './problems.ts';
 import { entryProblem } from './schemas.ts';
@@ -24,10 +24,7 @@ interface LinePass {
 function readLines(input: string | Uint8Array): LinePass {
   const pass: LinePass = { problems: [], records: [], entries: [], entryLines: [], head: newHead(), lineCount: 0 };
   const { problems, records, entries, entryLines, head } = pass;
-  pass.lineCount = forEachLine(input, (text, line, start, end, terminated, invalidUtf8) => {
-    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
-    const value = parseLine(text, line, terminated, problems);
-    if (value === null) return;
+  pass.lineCount = forEachRecord(input, problems, (value, line, start, end) => {
     const kind = classifyRecord(head, problems, value.type, value, line);
     records.push({ line, start, end, kind, value: value as Entry });
     if (kind !== 'entry') return;
