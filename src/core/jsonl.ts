@@ -57,16 +57,7 @@ function forEachByteLine(bytes: Uint8Array, visit: LineVisitor): number {
 
 // One line decoded on its own (a trailing "\r" and a BOM at offset 0 dropped) and visited unless blank.
 function plainLine(bytes: Uint8Array, pos: number, end: number, line: number, terminated: boolean, visit: LineVisitor): void {
-  let text: string;
-  let invalidUtf8 = false;
-  try {
-    text = fatalDecoder.decode(bytes.subarray(pos, end));
-  } catch {
-    text = lenientDecoder.decode(bytes.subarray(pos, end));
-    invalidUtf8 = true;
-  }
-  if (pos === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+  const { text, invalidUtf8 } = decodeLine(bytes, pos, end);
   if (!isBlank(text)) visit(text, line, pos, end, terminated, invalidUtf8);
 }
 

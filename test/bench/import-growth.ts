@@ -9,65 +9,14 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CDPSession, chromium } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
 import { generateSessionText } from '../gen/session.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { type Profile, summarizeProfile, workerChannel } from './worker-profile.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const [count = 2000, window = 200, batch = 20, calls = 5] = process.argv.slice(2).map(Number);
-
-interface Profile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Commands to one worker through the page's CDP session (non-flat attach). */
-function workerChannel(cdp: CDPSession, sessionId: string) {
-  let id = 1;
-  const waiting = new Map<number, (v: unknown) => void>();
-  cdp.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
-    if (e.sessionId !== sessionId) return;
-    const m = JSON.parse(e.message) as { id?: number; result?: unknown };
-    if (m.id !== undefined) waiting.get(m.id)?.(m.result);
-  });
-  return (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<any>((res) => {
-      const n = id++;
-      waiting.set(n, res);
-      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: n, method, params }) });
-    });
-}
-
-function summarize(profile: Profile): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (id: number) => {
-    const n = byId.get(id)!;
-    return `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()?.split('?')[0]}:${n.callFrame.lineNumber}`;
-  };
-  const self = new Map<string, number>();
-  const incl = new Map<string, number>();
-  let busy = 0;
-  profile.samples.forEach((leaf, i) => {
-    const dt = profile.timeDeltas[i + 1] ?? 0;
-    if (name(leaf).startsWith('(idle)')) return;
-    busy += dt;
-    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + dt);
-    const seen = new Set<string>();
-    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) seen.add(name(id));
-    for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + dt);
-  });
-  const top = (m: Map<string, number>, k: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k)
-      .map(([n, c]) => `  ${(c / 1000).toFixed(1)} ms  ${n}`)
-      .join('\n');
-  console.log(`worker busy ${(busy / 1000).toFixed(0)} ms\nself:\n${top(self, 20)}\ninclusive:\n${top(incl, 40)}`);
-}
 
 async function main() {
   const server = await createServer({
@@ -115,7 +64,7 @@ async function main() {
     }
     const each = (await page.evaluate(`${mod}.then((m) => m.calls(${calls}, ${batch}))`)) as number[];
     console.log(`calls of ${batch} into ${count}…: ${each.map((x) => x.toFixed(1)).join(' ')} ms a file`);
-    if (process.env.PROFILE) summarize(((await send('Profiler.stop')) as { profile: Profile }).profile);
+    if (process.env.PROFILE) console.log(summarizeProfile('import', ((await send('Profiler.stop')) as { profile: Profile }).profile, 20, 40));
     console.log(`index.json ${Math.round(((await page.evaluate(`${mod}.then((m) => m.finish())`)) as number) / 1024)} KB`);
   } finally {
     await browser.close();
