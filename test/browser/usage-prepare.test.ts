@@ -4,8 +4,8 @@
 // it did not see are computed when the screen opens (the control: the count does see computing).
 import { h, render } from 'preact';
 import { afterEach, expect, test } from 'vitest';
-import { SLICE_MS, type UsageDigest } from '../../src/core/index.ts';
 import type { SessionSummary } from '../../src/ui/models/calls.ts';
+import { usageRecord } from './usage-records.ts';
 import { loaded, sessions } from '../../src/ui/models/library.ts';
 import { prepareUsage, UsageHost } from '../../src/ui/usage-host.tsx';
 
@@ -19,31 +19,8 @@ afterEach(() => {
 
 /** `n` index records with usage in the last few days; every read of a record's digest counts in `reads`. */
 function records(n: number, reads: { n: number }): SessionSummary[] {
-  const now = Math.floor(Date.now() / SLICE_MS);
   return Array.from({ length: n }, (_, i) => {
-    const usage: UsageDigest = {
-      agent: i % 2 ? 'omp' : 'pi',
-      models: ['acme/model-1'],
-      start: now - i * 4,
-      // slice, model, turns, input, output, cache read, cache write, tokens, cost, costed, calls, errors
-      branch: [[0, 0, 1, 100, 10, 0, 0, 110, 0.5, 1, 0, 0]],
-      other: [],
-    };
-    const record = {
-      id: `s${i}`,
-      path: `sessions/s${i}.jsonl`,
-      title: `Session ${i}`,
-      firstMessage: null,
-      cwd: `/home/u/p${i % 3}`,
-      created: new Date((now - i * 4) * SLICE_MS).toISOString(),
-      modified: Date.now(),
-      size: 1000,
-      entryCount: 2,
-      branchCount: 1,
-      model: 'acme/model-1',
-      totals: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, tokens: 110, cost: 0.5, messages: 2 },
-      problems: 0,
-    } as unknown as SessionSummary;
+    const { record, usage } = usageRecord(i, 4, i % 2 ? 'omp' : 'pi');
     Object.defineProperty(record, 'usage', {
       enumerable: true,
       get() {

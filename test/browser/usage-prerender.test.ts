@@ -5,8 +5,8 @@
 import '../../src/ui/styles.css';
 import { h, render } from 'preact';
 import { afterEach, expect, test } from 'vitest';
-import { SLICE_MS, type UsageDigest } from '../../src/core/index.ts';
 import type { SessionSummary } from '../../src/ui/models/calls.ts';
+import { usageRecord } from './usage-records.ts';
 import { loaded, sessions } from '../../src/ui/models/library.ts';
 import { prerenderUsage, UsageHost, usagePrerender } from '../../src/ui/usage-host.tsx';
 
@@ -20,32 +20,9 @@ afterEach(() => {
 
 /** `n` index records, each with one assistant turn, one a day over the last weeks. */
 function records(n: number): SessionSummary[] {
-  const now = Math.floor(Date.now() / SLICE_MS);
   return Array.from({ length: n }, (_, i) => {
-    const usage: UsageDigest = {
-      agent: 'pi',
-      models: ['acme/model-1'],
-      start: now - i * 96,
-      // slice, model, turns, input, output, cache read, cache write, tokens, cost, costed, calls, errors
-      branch: [[0, 0, 1, 100, 10, 0, 0, 110, 0.5, 1, 0, 0]],
-      other: [],
-    };
-    return {
-      id: `s${i}`,
-      path: `sessions/s${i}.jsonl`,
-      title: `Session ${i}`,
-      firstMessage: null,
-      cwd: `/home/u/p${i % 3}`,
-      created: new Date((now - i * 96) * SLICE_MS).toISOString(),
-      modified: Date.now(),
-      size: 1000,
-      entryCount: 2,
-      branchCount: 1,
-      model: 'acme/model-1',
-      totals: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, tokens: 110, cost: 0.5, messages: 2 },
-      usage,
-      problems: 0,
-    } as unknown as SessionSummary;
+    const { record, usage } = usageRecord(i, 96);
+    return { ...record, usage } as SessionSummary;
   });
 }
 
