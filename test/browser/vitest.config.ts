@@ -60,7 +60,7 @@ export default defineConfig({
       headless: true,
       screenshotFailures: false,
       api: { port: Number(process.env.BROWSER_TEST_PORT ?? 4195) },
-      provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+      provider: playwright({ launchOptions: chromiumLaunchOptions('test') }),
       instances: [{ browser: 'chromium' }],
     },
   },

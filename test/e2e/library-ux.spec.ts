@@ -133,6 +133,15 @@ for (const width of [360, 390]) {
         await download;
         await expect(page.locator('.toast')).toHaveCount(n);
       }
+      // The room below the last row follows the messages' height one frame later (a ResizeObserver): wait for it.
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const room = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--toasts-h'));
+            return room >= Math.ceil(document.querySelector('.toasts')!.getBoundingClientRect().height);
+          }),
+        )
+        .toBe(true);
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       const last = (await page.locator('.session-card').last().boundingBox())!;
       const toasts = (await page.locator('.toasts').boundingBox())!;
@@ -166,8 +175,13 @@ for (const width of [360, 390]) {
       const meta = page.locator(`.rd-row[data-entry="${UX.reply}"] .rd-meta`).first();
       await expect(meta).toBeInViewport();
       await expect(meta.locator('.rd-model')).toHaveText(UX.model);
-      const link = (await meta.locator('.rd-link').boundingBox())!;
-      const model = (await meta.locator('.rd-model').boundingBox())!;
+      // Both boxes from one moment: the list may still be placing rows around the deep link's entry.
+      const [link, model] = await meta.evaluate((el) =>
+        ['.rd-link', '.rd-model'].map((s) => {
+          const r = el.querySelector(s)!.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+      );
       // Beside, not below: to the right of the model name, overlapping it vertically, inside the screen.
       expect(link.x).toBeGreaterThanOrEqual(model.x + model.width - 0.5);
       expect(link.y).toBeLessThan(model.y + model.height);

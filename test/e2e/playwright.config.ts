@@ -17,7 +17,7 @@ export default defineConfig({
   outputDir: '../../reports/e2e-artifacts',
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: chromiumLaunchOptions(),
+    launchOptions: chromiumLaunchOptions('test'),
     // A trace records DOM snapshots and a screencast for every action of every test, and took
     // 60 % of the suite's wall time here (two spec files: 132 s with it, 53 s without). CI keeps
     // only printed output, so it is off unless asked for: `E2E_TRACE=retain-on-failure npm test`.
