@@ -6,6 +6,17 @@ import { once } from './chunks.ts';
 import { sessionPath } from './names.ts';
 import type { Disk } from './types.ts';
 
+/**
+ * Sessions smaller than this keep no stored index: an import reads that much as its first read, and
+ * opening one reads it whole and indexes it in about a millisecond, so a second file per session
+ * (written at import, looked up at open) would cost more than it saves (a folder of 500 such
+ * sessions paid for 500 more files).
+ */
+export const ENVELOPE_MIN_BYTES = 256 * 1024;
+
+/** Whether a session of `size` bytes keeps a stored envelope index. */
+export const keepsEnvelopeIndex = (size: number) => size >= ENVELOPE_MIN_BYTES;
+
 /** The directory of stored envelope indexes. */
 export const ENVELOPES_DIR = 'envelopes';
 

@@ -6,6 +6,7 @@
 import { decodeEnvelopeIndex, FINGERPRINT_BYTES, fingerprintOf } from '../core/envelope-file.ts';
 import { createEnvelopeIndexer, type EnvelopeIndexer } from '../core/envelope-stream.ts';
 import { tap } from '../storage/chunks.ts';
+import { keepsEnvelopeIndex } from '../storage/envelope-index.ts';
 import type { ByteChunks, SessionStore } from '../storage/types.ts';
 
 /** Bytes on their way to the store, indexed as they pass; `save` stores the index once they are written. */
@@ -25,18 +26,19 @@ function indexing(store: SessionStore, chunks: ByteChunks, indexer: EnvelopeInde
   };
 }
 
-/** A new session's bytes (all of them, from the first), indexed as they are written. */
-export function indexNewSession(store: SessionStore, chunks: ByteChunks): IndexingTap {
-  return indexing(store, chunks, createEnvelopeIndexer());
+/** A new session's bytes (all of them, from the first, `size` in all), indexed as they are written when the session keeps an index. */
+export function indexNewSession(store: SessionStore, chunks: ByteChunks, size: number): IndexingTap {
+  return indexing(store, chunks, keepsEnvelopeIndex(size) ? createEnvelopeIndexer() : null);
 }
 
 /**
- * Bytes appended to stored session `id` (now `size` bytes), extending its stored index when that
- * describes exactly those `size` bytes; else nothing is written (the stale index, if any, is
- * refused by its fingerprint on the next open and rebuilt there). Call under the session's write lock.
+ * Bytes appended to stored session `id` (now `size` bytes, `total` after the append), extending its
+ * stored index when that describes exactly those `size` bytes; else nothing is written (the stale
+ * index, if any, is refused by its fingerprint on the next open and rebuilt there; a session that
+ * grows past `ENVELOPE_MIN_BYTES` gets its first index there). Call under the session's write lock.
  */
-export async function indexAppend(store: SessionStore, id: string, size: number, chunks: ByteChunks): Promise<IndexingTap> {
-  return indexing(store, chunks, await storedPrefix(store, id, size));
+export async function indexAppend(store: SessionStore, id: string, size: number, total: number, chunks: ByteChunks): Promise<IndexingTap> {
+  return indexing(store, chunks, keepsEnvelopeIndex(total) ? await storedPrefix(store, id, size) : null);
 }
 
 async function storedPrefix(store: SessionStore, id: string, size: number): Promise<EnvelopeIndexer | null> {
@@ -59,6 +61,7 @@ async function storedPrefix(store: SessionStore, id: string, size: number): Prom
 
 /** After `bytes` were appended to session `id` (which had `size` bytes): extends its stored index as `indexAppend` does. */
 export async function indexAppended(store: SessionStore, id: string, size: number, bytes: Uint8Array): Promise<void> {
+  if (!keepsEnvelopeIndex(size + bytes.length)) return;
   const indexer = await storedPrefix(store, id, size);
   if (!indexer) return;
   indexer.push(bytes);

@@ -180,7 +180,7 @@ async function writeSession(
     if (relation === 'diverged') continue;
     if (relation === 'identical') return item(name, 'unchanged', stored);
     if (relation === 'incoming-prefix') return item(name, 'kept-newer', stored);
-    const tail = await indexAppend(store, stored.id, stored.size, blobChunks(blob, stored.size, CHUNK_SIZE, signal));
+    const tail = await indexAppend(store, stored.id, stored.size, blob.size, blobChunks(blob, stored.size, CHUNK_SIZE, signal));
     const updated = await store.appendRaw(stored.id, tail.chunks, signal);
     await tail.save(stored.id);
     ctx.onBytes?.(blob.size, name);
@@ -206,7 +206,7 @@ async function writeSession(
   let first: Problem | null = null;
   // The envelope index is built from the same bytes as they are written (no second read of the
   // file); another agent's file is read through its conversion, indexed when first opened.
-  const indexed = conversion ? null : indexNewSession(store, chunks());
+  const indexed = conversion ? null : indexNewSession(store, chunks(), blob.size);
   const created = await store.create(id, indexed?.chunks ?? chunks(), {
     variantOf: main ? headerId : undefined,
     signal,

@@ -8,6 +8,7 @@ import { extendEnvelopeIndex } from '../core/envelope-append.ts';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../core/envelope-file.ts';
 import type { EnvelopeIndex } from '../core/envelopes.ts';
 import { openSource, type SessionSource, sourceOfIndex } from '../core/view/index.ts';
+import { keepsEnvelopeIndex } from '../storage/envelope-index.ts';
 import type { SessionStore } from '../storage/types.ts';
 
 /** Bytes read at a time for bodies (neighbouring rows share a read), and how many such blocks stay in memory. */
@@ -46,9 +47,9 @@ export function blockReader(file: Blob): Read {
   };
 }
 
-/** Stores the index a little later (after the first screen's calls), ignoring failures: it is only a cache. */
+/** Stores the index a little later (after the first screen's calls), ignoring failures: it is only a cache. A small session keeps none. */
 function saveLater(store: SessionStore, id: string, index: EnvelopeIndex, read: Read) {
-  if (!store.writeEnvelopes) return;
+  if (!store.writeEnvelopes || !keepsEnvelopeIndex(index.size)) return;
   const fingerprint = fingerprintOf(index.size, read);
   const timer = setTimeout(() => {
     try {

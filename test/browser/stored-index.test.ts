@@ -6,6 +6,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../src/core/envelope-file.ts';
 import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../src/core/index.ts';
+import { ENVELOPE_MIN_BYTES } from '../../src/storage/envelope-index.ts';
 import { freshRoot, removeRoot, rootDir, sessionText, startWorker } from './helpers.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -14,6 +15,9 @@ afterEach(async () => {
 });
 
 const ID = 'stored-index-1';
+/** Turns that make the session big enough to keep a stored index (smaller ones keep none). */
+const N = 700;
+const lastId = (turns: number) => `e${(2 * turns - 1).toString(16).padStart(7, '0')}`;
 
 async function fileIn(root: string, dir: string, name: string): Promise<Uint8Array | null> {
   try {
@@ -32,9 +36,9 @@ async function writeIn(root: string, dir: string, name: string, bytes: Uint8Arra
 }
 
 /** The session file and its stored index, decoded (null when there is none or it does not decode). */
-async function stored(root: string) {
-  const session = (await fileIn(root, 'sessions', `${ID}.jsonl`))!;
-  const file = await fileIn(root, 'envelopes', `${ID}.idx`);
+async function stored(root: string, id = ID) {
+  const session = (await fileIn(root, 'sessions', `${id}.jsonl`))!;
+  const file = await fileIn(root, 'envelopes', `${id}.idx`);
   const read = (s: number, e: number) => session.slice(s, e);
   return { session, decoded: file && decodeEnvelopeIndex(file, read), read };
 }
@@ -54,17 +58,17 @@ async function reopen(root: string) {
 }
 
 /** Waits until the stored index describes the session as it is now (the worker stores it a moment after an open). */
-async function storedIndexMatches(root: string) {
+async function storedIndexMatches(root: string, id = ID) {
   await expect
     .poll(
       async () => {
-        const { session, decoded, read } = await stored(root);
+        const { session, decoded, read } = await stored(root, id);
         return decoded ? decoded.index.size === session.length && decoded.fingerprint === fingerprintOf(session.length, read) : false;
       },
       { timeout: 30_000 },
     )
     .toBe(true);
-  const { session, decoded } = await stored(root);
+  const { session, decoded } = await stored(root, id);
   expect(said(decoded!.index)).toEqual(said(indexEnvelopes(session)));
 }
 
@@ -89,10 +93,11 @@ test('stored at import, used on reopen, extended after an append, rebuilt when s
   cleanups.push(() => removeRoot(root));
   const first = startWorker(root);
   cleanups.push(() => first.stop());
-  await first.api.importFiles({ files: [new File([sessionText(ID, 5)], 's.jsonl')] });
+  expect(sessionText(ID, N).length).toBeGreaterThan(ENVELOPE_MIN_BYTES);
+  await first.api.importFiles({ files: [new File([sessionText(ID, N)], 's.jsonl')] });
   await storedIndexIsCurrent(root);
   const opened = await first.api.openSession({ id: ID });
-  expect(opened.entryCount).toBe(10);
+  expect(opened.entryCount).toBe(2 * N);
   expect(opened.title).not.toBe('FROM THE INDEX');
   await storedIndexMatches(root);
 
@@ -100,17 +105,17 @@ test('stored at import, used on reopen, extended after an append, rebuilt when s
   await storeLyingIndex(root);
   let again = await reopen(root);
   expect(again.view.title).toBe('FROM THE INDEX');
-  expect(again.view.entryCount).toBe(10);
+  expect(again.view.entryCount).toBe(2 * N);
   again.stop();
 
   // An append (the same session imported longer) extends the stored index as it is written — the
   // title still comes from it on the reopen.
-  await first.api.importFiles({ files: [new File([sessionText(ID, 6)], 's.jsonl')] });
+  await first.api.importFiles({ files: [new File([sessionText(ID, N + 1)], 's.jsonl')] });
   expect((await stored(root)).decoded?.index.size).toBe((await stored(root)).session.length);
   again = await reopen(root);
-  expect(again.view.entryCount).toBe(12);
+  expect(again.view.entryCount).toBe(2 * N + 2);
   expect(again.view.title).toBe('FROM THE INDEX');
-  expect(again.view.items.at(-1)?.entryId).toBe('e000000b');
+  expect(again.view.items.at(-1)?.entryId).toBe(lastId(N + 1));
   await expect.poll(async () => (await stored(root)).decoded?.index.size, { timeout: 30_000 }).toBe((await stored(root)).session.length);
   again.stop();
 
@@ -119,7 +124,7 @@ test('stored at import, used on reopen, extended after an append, rebuilt when s
     await storeLyingIndex(root, fingerprint);
     again = await reopen(root);
     expect(again.view.title).not.toBe('FROM THE INDEX');
-    expect(again.view.entryCount).toBe(12);
+    expect(again.view.entryCount).toBe(2 * N + 2);
     await storedIndexMatches(root);
     again.stop();
   }
@@ -129,9 +134,30 @@ test('stored at import, used on reopen, extended after an append, rebuilt when s
     const file = (await fileIn(root, 'envelopes', `${ID}.idx`))!;
     await writeIn(root, 'envelopes', `${ID}.idx`, damage(file));
     again = await reopen(root);
-    expect(again.view.entryCount).toBe(12);
-    expect(again.view.items.at(-1)?.entryId).toBe('e000000b');
+    expect(again.view.entryCount).toBe(2 * N + 2);
+    expect(again.view.items.at(-1)?.entryId).toBe(lastId(N + 1));
     await storedIndexMatches(root);
     again.stop();
   }
+});
+
+test('a small session keeps no stored index: not at import, not after an open', async () => {
+  const root = freshRoot();
+  cleanups.push(() => removeRoot(root));
+  const w = startWorker(root);
+  cleanups.push(() => w.stop());
+  const SMALL = 'stored-index-small';
+  expect(sessionText(SMALL, 5).length).toBeLessThan(ENVELOPE_MIN_BYTES);
+  await w.api.importFiles({ files: [new File([sessionText(SMALL, 5)], 'small.jsonl'), new File([sessionText(ID, N)], 's.jsonl')] });
+  expect((await stored(root, SMALL)).decoded).toBeNull();
+  await storedIndexIsCurrent(root);
+  // The big one's index removed: both opened, the small one first; the worker stores an opened
+  // session's index a moment later, the small one's first if it stored one at all.
+  await (await (await rootDir(root)).getDirectoryHandle('envelopes')).removeEntry(`${ID}.idx`);
+  const again = startWorker(root);
+  cleanups.push(() => again.stop());
+  expect((await again.api.openSession({ id: SMALL })).entryCount).toBe(10);
+  expect((await again.api.openSession({ id: ID })).entryCount).toBe(2 * N);
+  await storedIndexMatches(root);
+  expect(await fileIn(root, 'envelopes', `${SMALL}.idx`)).toBeNull();
 });

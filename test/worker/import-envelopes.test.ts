@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../src/core/envelope-file.ts';
 import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../src/core/index.ts';
-import { envelopePath } from '../../src/storage/envelope-index.ts';
+import { ENVELOPE_MIN_BYTES, envelopePath } from '../../src/storage/envelope-index.ts';
 import { createApi } from '../../src/worker/api.ts';
 import { memoryStore, sessionText } from '../storage/helpers.ts';
 
@@ -41,36 +41,44 @@ async function expectCurrent(ctx: ReturnType<typeof setup>, id: string) {
   return index!;
 }
 
+/** Turns that make a session of `sessionText` big enough to keep an index (about 300 KB). */
+const T = 500;
+
 describe('the stored envelope index', () => {
+  test('is kept by sessions of at least ENVELOPE_MIN_BYTES only (the test sizes are on either side of it)', () => {
+    expect(sessionText('s1', T).length).toBeGreaterThan(ENVELOPE_MIN_BYTES);
+    expect(sessionText('s1', 100).length).toBeLessThan(ENVELOPE_MIN_BYTES);
+  });
+
   test('is written at import, before any open, from the bytes as they are stored', async () => {
     const ctx = setup();
     // Longer than one chunk of the import's stream (lines cross chunk ends).
     const big = sessionText('big', 4000);
     expect(big.length).toBeGreaterThan(1 << 19);
-    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 3)), file('b.jsonl', big)] });
-    expect((await expectCurrent(ctx, 's1')).ids.length).toBe(6);
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T)), file('b.jsonl', big)] });
+    expect((await expectCurrent(ctx, 's1')).ids.length).toBe(2 * T);
     expect((await expectCurrent(ctx, 'big')).ids.length).toBe(8000);
   });
 
   test('is extended by an import that appends (stored is a prefix) and by a label', async () => {
     const ctx = setup();
-    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 3))] });
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T))] });
     const before = (await storedIndex(ctx, 's1')).raw;
-    const report = await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 30))] });
+    const report = await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T + 27))] });
     expect(report.items[0].outcome).toBe('updated');
-    expect((await expectCurrent(ctx, 's1')).ids.length).toBe(60);
+    expect((await expectCurrent(ctx, 's1')).ids.length).toBe(2 * (T + 27));
     expect((await storedIndex(ctx, 's1')).raw).not.toEqual(before);
     await ctx.api.labelEntry({ id: 's1', entryId: 'e0000003', label: 'here' });
     const labelled = await expectCurrent(ctx, 's1');
-    expect(labelled.ids.length).toBe(61);
+    expect(labelled.ids.length).toBe(2 * (T + 27) + 1);
     expect(labelled.types.at(-1)).toBe('label');
   });
 
   test('an index for other bytes is not extended (the open rebuilds it); a damaged one neither', async () => {
     const ctx = setup();
-    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 3))] });
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T))] });
     // Stale: the index of other bytes (fewer lines) with their fingerprint.
-    const other = new TextEncoder().encode(sessionText('s1', 2));
+    const other = new TextEncoder().encode(sessionText('s1', T - 1));
     const staleIndex = encodeEnvelopeIndex(
       indexEnvelopes(other),
       fingerprintOf(other.length, (s, e) => other.slice(s, e)),
@@ -81,7 +89,7 @@ describe('the stored envelope index', () => {
         yield staleIndex;
       })(),
     );
-    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 4))] });
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T + 1))] });
     expect((await storedIndex(ctx, 's1')).index).toBeNull();
     expect((await storedIndex(ctx, 's1')).raw).toEqual(staleIndex);
     // Damaged: a flipped byte; the label's append leaves it as it is.
@@ -96,7 +104,22 @@ describe('the stored envelope index', () => {
     await ctx.api.labelEntry({ id: 's1', entryId: 'e0000001', label: 'x' });
     expect((await storedIndex(ctx, 's1')).raw).toEqual(damaged);
     // A session that the stream cannot index (its last line has no "\n") gets none at import.
-    await ctx.api.importFiles({ files: [file('t.jsonl', sessionText('t1', 2).trimEnd())] });
+    await ctx.api.importFiles({ files: [file('t.jsonl', sessionText('t1', T).trimEnd())] });
     expect((await storedIndex(ctx, 't1')).raw).toBeNull();
+  });
+
+  test("a small session keeps none, through its appends and labels; past the size, the reader's open makes its first", async () => {
+    const ctx = setup();
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 3)), file('b.jsonl', sessionText('s2', T))] });
+    expect((await storedIndex(ctx, 's1')).raw).toBeNull();
+    expect((await storedIndex(ctx, 's2')).raw).not.toBeNull();
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', 30))] });
+    expect((await storedIndex(ctx, 's1')).raw).toBeNull();
+    // Grown past the size by an import's append, then a label: nothing to extend, so nothing is written (stored-source.ts indexes it on open).
+    const report = await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T))] });
+    expect(report.items[0].outcome).toBe('updated');
+    await ctx.api.labelEntry({ id: 's1', entryId: 'e0000003', label: 'here' });
+    expect((await storedIndex(ctx, 's1')).raw).toBeNull();
+    expect((await ctx.disk.list('envelopes')).map((e) => e.name)).toEqual(['s2.idx']);
   });
 });
