@@ -2,6 +2,7 @@
 // in dedicated workers (https://fs.spec.whatwg.org/#api-filesystemsyncaccesshandle): whole files are
 // written to tmp/ and moved into place when complete, or (writeInPlace, under a creation log the
 // store keeps) straight where they belong; appends cut the file back on failure.
+import { coalesce } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import type { ByteChunks, Disk, DiskEntry } from './types.ts';
 
@@ -144,7 +145,7 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       let access: FileSystemSyncAccessHandle | null = await handle.createSyncAccessHandle();
       try {
         let at = 0;
-        for await (const chunk of chunks) {
+        for await (const chunk of coalesce(chunks)) {
           signal?.throwIfAborted();
           writeAll(access, chunk, at);
           at += chunk.length;
@@ -169,7 +170,7 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       let access: FileSystemSyncAccessHandle | null = await retryBusy(() => handle.createSyncAccessHandle());
       try {
         let at = 0;
-        for await (const chunk of chunks) {
+        for await (const chunk of coalesce(chunks)) {
           opts.signal?.throwIfAborted();
           writeAll(access, chunk, at);
           at += chunk.length;
@@ -217,7 +218,7 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       const size = access.getSize();
       try {
         let at = size;
-        for await (const bytes of input instanceof Uint8Array ? [input] : input) {
+        for await (const bytes of input instanceof Uint8Array ? [input] : coalesce(input)) {
           signal?.throwIfAborted();
           writeAll(access, bytes, at);
           at += bytes.length;

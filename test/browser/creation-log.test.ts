@@ -3,6 +3,7 @@
 // store about to write that session, removes it, and every session stored before, and every
 // session the batch finished, stays byte for byte.
 import { afterEach, describe, expect, test } from 'vitest';
+import { WRITE_SIZE } from '../../src/storage/chunks.ts';
 import { freshRoot, namesIn, removeRoot, rootDir, sessionText, startWorker, textOf } from './helpers.ts';
 
 const roots: string[] = [];
@@ -34,7 +35,9 @@ async function crashMidBatch(keepApp = false) {
     { id: 'batch-1', text: sessionText('batch-1', 4) },
     { id: 'batch-2', text: sessionText('batch-2', 8) },
   ];
-  const partial = { id: 'batch-3', text: sessionText('batch-3', 400) };
+  // Its first half is one chunk of a write's size or more, so the disk writes it at once (smaller chunks are gathered first).
+  const partial = { id: 'batch-3', text: sessionText('batch-3', 4000) };
+  expect(partial.text.length / 2).toBeGreaterThan(WRITE_SIZE);
   const writer = new Worker(new URL('./crash-writer.ts', import.meta.url), { type: 'module' });
   stops.push(() => writer.terminate());
   const stalled = new Promise<void>((res, rej) => {
