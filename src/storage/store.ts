@@ -6,10 +6,11 @@ import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-in
 import { isNotFound, StoreError } from './errors.ts';
 import { createAnyScanner, dropConversion, freshConversion } from './foreign.ts';
 import { sortSummaries } from './index-file.ts';
+import { createRecovery, writeLockName } from './store-recovery.ts';
 import { createCreationLog } from './creations.ts';
-import { createJournal, JOURNAL_DIR, journalPath } from './journal.ts';
+import { createJournal, JOURNAL_DIR } from './journal.ts';
 import { createLinks, type ParentLink } from './links.ts';
-import { withLock, withLockIfFree } from './locks.ts';
+import { withLock } from './locks.ts';
 import { BLOBS_DIR, baseId, idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
 import { createIndexState, INDEX_LOCK, SPOOL_DIR } from './store-index.ts';
 import { keptScan, scanStored, summaryOf } from './summary.ts';
@@ -30,7 +31,6 @@ export interface StoreOptions {
 /** The store (the SessionStore interface, built over a Disk). */
 export type Store = SessionStore;
 
-const writeLockName = (id: string) => `rho-sessions:write:${baseId(id)}`;
 const SHA256 = /^[0-9a-f]{64}$/;
 
 /** Builds the store over a disk. Nothing is read until the first call. */
@@ -69,55 +69,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     }
   };
 
-  // Settles what a dead writer left for one session (the caller holds its write lock): a half-done
-  // append is rolled back, and the file is re-read into the index. Returns whether it re-read.
-  const settle = async (id: string): Promise<boolean> => {
-    const mark = await journal.readMark(id);
-    if (!mark) return false;
-    const path = sessionPath(id);
-    await journal.rollBack(path, mark);
-    if ((await disk.size(path)) === null) {
-      await disk.remove(journalPath(id));
-      return false;
-    }
-    const known = index.pendingOf(id) ?? (await index.readIndexFile())?.find((x) => x.id === id);
-    await rescan(id, path, known?.variantOf);
-    if (!mark.done) await journal.writeMark(id, { size: null, done: true });
-    return true;
-  };
-
-  // New files a dead writer's creation log names as begun and not ended: removed (with any stored
-  // envelope index of theirs), and out of the index. Returns whether there were any.
-  const dropUnfinished = async (names: string[]): Promise<boolean> => {
-    const removed = await creations.recover(names);
-    for (const path of removed) {
-      const id = idFromFileName(path.slice(SESSIONS_DIR.length + 1));
-      if (id === null) continue;
-      await disk.remove(envelopePath(id));
-      if (index.pendingOf(id) || (await index.readIndexFile())?.some((x) => x.id === id)) record(null, id);
-    }
-    return removed.length > 0;
-  };
-
-  // Sessions a dead writer left marks for, settled when the store opens. A session whose lock is
-  // taken is skipped: its live writer (or this worker, mid-call) settles it on taking the lock.
-  const recover = async () => {
-    const names = await journal.names();
-    let found = await dropUnfinished(names);
-    for (const id of await journal.markedIds(names)) {
-      if (active.has(id)) continue;
-      // Another worker of this origin may be settling it right now (two tabs opening after a
-      // crash): wait a moment for it, so the first list already tells the truth.
-      await withLockIfFree(
-        writeLockName(id),
-        async () => {
-          if (await settle(id)) found = true;
-        },
-        2000,
-      );
-    }
-    if (found) await flush();
-  };
+  const { settle, dropUnfinished, recover } = createRecovery({ disk, journal, creations, index, active });
 
   // Opening is cheap: the index is used as it is, and checked against the file names in the
   // background (a 2,000-name directory walk takes a second on a busy phone). What the check finds
