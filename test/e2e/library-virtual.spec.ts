@@ -88,3 +88,21 @@ test('Tab walks from the first session to the last, drawing cards as focus reach
   await page.keyboard.press('Space');
   await expect(page.getByRole('region', { name: 'Selection' })).toContainText('1 session selected');
 });
+
+test('Tab faster than scroll events (a busy phone): focus stays in the list, and the cards it reaches are drawn', async ({ page }) => {
+  test.setTimeout(120_000);
+  await library(page);
+  // The page hears no scroll event from here on, as when key presses come faster than frames: only
+  // focus itself can keep the cards ahead of it drawn. (A capturing listener on the target runs first.)
+  await page.evaluate(() => addEventListener('scroll', (e) => e.stopImmediatePropagation(), { capture: true }));
+  await page.locator('.session-card').first().getByRole('checkbox').focus();
+  const focusedRow = () => page.evaluate(() => Number((document.activeElement?.closest('.library-row') as HTMLElement | null)?.dataset.index ?? -1));
+  // Three stops a card: 40 cards, well past what the scroll position drew (the screen and 800 px more).
+  for (let press = 1; press <= 120; press++) {
+    await page.keyboard.press('Tab');
+    if (press % 10 === 0) expect(await focusedRow(), `focus stays in the list (press ${press})`).toBeGreaterThan(0);
+  }
+  const row = await focusedRow();
+  expect(row).toBeGreaterThanOrEqual(40);
+  await expect(page.locator('.library-row:focus-within .session-title')).toHaveText(`Session ${pad(row - 1)}`);
+});

@@ -10,6 +10,13 @@ export const DRAW_ALL = 150;
 /** Pixels drawn above and below the window (Tab and the arrow keys move into drawn rows). */
 const OVERSCAN = 800;
 const CARD_GUESS = 92;
+/**
+ * Rows kept drawn past the one holding focus, whatever the scroll says, so the next Tab (or
+ * Shift+Tab) has a card to land on even when key presses come faster than scroll events (a busy
+ * phone): focus never falls out of the list. Focus this far from the window is let go.
+ */
+const FOCUS_AHEAD = 3;
+const FOCUS_REACH = 40;
 const HEAD_GUESS = 56;
 
 type Row = { key: string; head: ProjectGroup } | { key: string; session: SessionSummary };
@@ -63,6 +70,8 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
   const [range, setRange] = useState({ start: 0, end: Math.min(rows.length, 30) });
   const [, setTick] = useState(0);
   const elements = useRef(new Map<Element, { key: string; guess: number }>());
+  // The row index holding focus (-1: none), kept drawn with its neighbours.
+  const focused = useRef(-1);
   const observer = useRef<ResizeObserver | null>(null);
 
   const offsets = useMemo(() => new Float64Array(rows.length + 1), [rows]);
@@ -81,8 +90,13 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     if (!el?.getClientRects().length) return;
     const o = layout();
     const top = -el.getBoundingClientRect().top;
-    const start = indexAt(o, rows.length, Math.max(0, top - OVERSCAN));
-    const end = Math.min(rows.length, indexAt(o, rows.length, Math.max(0, top + innerHeight + OVERSCAN)) + 1);
+    let start = indexAt(o, rows.length, Math.max(0, top - OVERSCAN));
+    let end = Math.min(rows.length, indexAt(o, rows.length, Math.max(0, top + innerHeight + OVERSCAN)) + 1);
+    const f = focused.current;
+    if (f >= 0 && f < rows.length && f >= start - FOCUS_REACH && f < end + FOCUS_REACH) {
+      start = Math.min(start, Math.max(0, f - FOCUS_AHEAD));
+      end = Math.max(end, Math.min(rows.length, f + FOCUS_AHEAD + 1));
+    }
     setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
   };
   const updateRef = useRef(update);
@@ -128,8 +142,11 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     };
   }, [rows]);
 
-  // Another list (filter, sort, import): the window is worked out again.
-  useLayoutEffect(() => update(), [rows]);
+  // Another list (filter, sort, import): the window is worked out again (focus is found again when it moves).
+  useLayoutEffect(() => {
+    focused.current = -1;
+    update();
+  }, [rows]);
 
   // Forget detached rows.
   useLayoutEffect(() => {
@@ -165,8 +182,17 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
       </div>,
     );
   }
+  // Focus moving through the cards draws the rows around it at once (before the next key press).
+  const onFocusIn = (e: FocusEvent) => {
+    const row = (e.target as HTMLElement | null)?.closest?.('.library-row') as HTMLElement | null;
+    focused.current = row ? Number(row.dataset.index) : -1;
+    update();
+  };
+  const onFocusOut = (e: FocusEvent) => {
+    if (!host.current?.contains(e.relatedTarget as Node | null)) focused.current = -1;
+  };
   return (
-    <div ref={host} class="library-rows" style={{ height: `${o[rows.length]}px` }} data-rows={rows.length}>
+    <div ref={host} class="library-rows" style={{ height: `${o[rows.length]}px` }} data-rows={rows.length} onFocusIn={onFocusIn} onFocusOut={onFocusOut}>
       <div class="library-window" style={{ transform: `translateY(${o[start]}px)` }}>
         {shown}
       </div>
