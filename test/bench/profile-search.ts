@@ -1,12 +1,13 @@
 /**
- * A diagnostic, not a bench: where a search keystroke's time goes. Types the search bench's queries
- * key by key on its generated library (kept in a profile on disk between runs), prints each
- * keystroke's time, then types them again with the worker's CPU profiled key by key and prints the
- * busiest functions of the slowest keystrokes and of all of them together.
+ * A diagnostic, not a bench: where a search keystroke's time goes. On the search bench's generated
+ * library (kept in a profile on disk between runs), a fresh worker (caches cold, as the bench's)
+ * types the bench's queries key by key with its CPU profiled key by key, then types them again
+ * (warm); prints each keystroke's times and the busiest functions of the slowest and of them all.
  *
  *   PROFILE_PORT=4301 npx tsx test/bench/profile-search.ts [totalMb=30] [sessions=1000]
  *   THROTTLE=4: CPU slowed. PROFILE_ROOT=/other/checkout: serve another tree (its worker) instead.
- *   SLOWEST=n: keystrokes profiled alone (default 6). PROFILE_DIR: the browser profile (default in /tmp).
+ *   SLOWEST=n: keystrokes whose profiles are printed (default 6). NOPROFILE=1: no profiles, the keys
+ *   typed back to back as the bench types them. PROFILE_DIR: the browser profile (default in /tmp).
  */
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +63,13 @@ try {
   await send('Profiler.setSamplingInterval', { interval: 200 });
   const keys = TYPED.flatMap((q) => Array.from(q, (_, i) => q.slice(0, i + 1)));
   const cold: Array<{ k: string; t: Key; profile: Profile; busy: number }> = [];
+  const empty: Profile = { nodes: [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: 0 } }], samples: [], timeDeltas: [] };
   for (const k of keys) {
+    // NOPROFILE=1: the first pass as the bench types it (the profiler's round trips between keys let the segments' readers close).
+    if (process.env.NOPROFILE) {
+      cold.push({ k, t: await inPage<Key>('key', k), profile: empty, busy: 0 });
+      continue;
+    }
     await send('Profiler.start');
     const t = await inPage<Key>('key', k);
     const { profile } = (await send('Profiler.stop')) as { profile: Profile };
@@ -87,7 +94,7 @@ try {
     console.log(
       `  ${c.t.ms.toFixed(1).padStart(7)} ${c.busy.toFixed(1).padStart(5)} ${warm.get(c.k)!.ms.toFixed(1).padStart(7)}  ${JSON.stringify(c.k).padEnd(22)} found ${c.t.total}, shown ${c.t.shown}, hits ${c.t.hits}`,
     );
-  for (const c of [...cold].sort((a, b) => b.t.ms - a.t.ms).slice(0, Number(process.env.SLOWEST ?? 6)))
+  for (const c of [...cold].sort((a, b) => b.t.ms - a.t.ms).slice(0, process.env.NOPROFILE ? 0 : Number(process.env.SLOWEST ?? 6)))
     console.log(summarizeProfile(`${JSON.stringify(c.k)} ${c.t.ms.toFixed(1)} ms`, c.profile, 15, 30));
   console.log(summarizeProfile('every keystroke of the first pass', merge(cold.map((c) => c.profile)), 30, 50));
 } finally {

@@ -170,9 +170,9 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
   // walks no list of the library's sessions but this one.
   const upToDate = async () => {
     if (!tidied || broken.size || !followed) return false;
-    const list = await store.list();
-    if (list.length !== synced.length || list.some((s, i) => s !== synced[i])) return false;
-    return (await manifests.current()) === followed;
+    // The two looks at the disk (the session index's file, the manifest's) at once: one wait, not two.
+    const [list, current] = await Promise.all([store.list(), manifests.current()]);
+    return current === followed && list.length === synced.length && list.every((s, i) => s === synced[i]);
   };
 
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
@@ -257,8 +257,26 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
 
   /** Answers a query (after bringing the index to the files). */
   const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
+    const source = { ms, metas, part: reads.part, texts: reads.texts };
+    // Every keystroke's case: the last sync left the index following the files. Whether it still does
+    // (two looks at the disk, slow when the browser is busy) is asked while the answer is made, which
+    // stands only when nothing changed; else it is dropped, and the index brought to the files first.
+    signal?.throwIfAborted();
+    if (!running && tidied && followed && !broken.size) {
+      const guess = new AbortController();
+      const stop = () => guess.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      try {
+        const answered = answer(source, input, opts, guess.signal);
+        answered.catch(() => undefined);
+        if (await upToDate().catch(() => false)) return await answered;
+        guess.abort();
+      } finally {
+        signal?.removeEventListener('abort', stop);
+      }
+    }
     await sync(progress, signal);
-    return answer({ ms, metas, part: reads.part, texts: reads.texts }, input, opts, signal);
+    return answer(source, input, opts, signal);
   };
 
   return {
