@@ -42,8 +42,8 @@ export interface IndexProgress {
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 // Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
-/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`). */
-export function createLibraryIndex(store: SessionStore, disk: Disk) {
+/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts. */
+export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number) {
   const ms = new MiniSearch<SessionDoc>({
     fields: ['title', 'cwd', 'words'],
     // Words were normalized when the part was made; titles and paths are split here.
@@ -58,7 +58,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
   const broken = new Set<string>();
   const manifests = createManifestCache(disk);
   // The segments' files as queries read them (kept open while they type).
-  const files = createSegmentFiles(disk);
+  const files = createSegmentFiles(disk, readerIdleMs);
   // The manifest the last sync followed (the same object while the file is unchanged).
   let followed: Manifest | null = null;
   // A record that turns out damaged is rebuilt by a sync before the query goes on.

@@ -8,8 +8,8 @@
 import type { Disk, FileReaderAt } from '../../storage/types.ts';
 import { SEARCH_DIR } from './segments.ts';
 
-/** How long readers stay open after the last read (a typing pause closes them). */
-export const READER_IDLE_MS = 1000;
+/** How long readers stay open after the last read: through a pause in the typing, not much longer (another tab removing a segment retries for about 10 s). */
+export const READER_IDLE_MS = 3000;
 
 /** The segments' files as queries read them. */
 export interface SegmentFiles {

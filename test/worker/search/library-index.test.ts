@@ -20,7 +20,15 @@ const ids = Array.from({ length: SESSIONS }, (_, i) => `5ea4c000-0000-7000-8000-
 function open(disk = createMemoryDisk()) {
   const store = createStore(disk, { flushDelay: 0 });
   let n = 0;
-  const api = createApi({ store, now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => (++n).toString(16).padStart(8, '0'), searchDisk: disk });
+  // Several workers share a disk here, and an earlier one lingers (a closed tab's would not): its open
+  // segments would hold up a later one's removals until they close, so they close soon after a query.
+  const api = createApi({
+    store,
+    now: () => new Date('2026-03-04T05:06:07.000Z'),
+    randomId: () => (++n).toString(16).padStart(8, '0'),
+    searchDisk: disk,
+    searchReaderIdleMs: 20,
+  });
   return { disk, store, api };
 }
 
