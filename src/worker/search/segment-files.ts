@@ -1,10 +1,10 @@
 // How queries read the index's segments (written once, never changed): through a reader kept open
 // per segment (a read-only sync access handle on OPFS: a read takes microseconds, where a slice of
-// the file's Blob snapshot took about a millisecond of this thread, several per session a keystroke
-// shows). An open reader keeps the file from being removed (here, or by another tab's compaction),
-// so readers are closed once queries stop for a moment, when a sync finds their segment no longer
-// used, and before this worker removes one. A disk without readers, or a reader that cannot be
-// opened, is read through the file's Blob snapshot as before.
+// the file's Blob snapshot cost this thread about 0.5 ms, several per session a keystroke shows:
+// half the worker's CPU in the bench's keystrokes). An open reader keeps the file from being removed
+// (here, or by another tab's compaction), so readers are closed once queries pause, when a sync finds
+// their segment no longer used, and before a sync that takes the index's lock (library-index.ts).
+// A disk without readers, or a reader that cannot be opened, is read through the Blob snapshot.
 import type { Disk, FileReaderAt } from '../../storage/types.ts';
 import { SEARCH_DIR } from './segments.ts';
 
