@@ -82,7 +82,7 @@ try {
     `${label}: p50 ${pct(xs, 0.5).toFixed(1)} ms, p95 ${pct(xs, 0.95).toFixed(1)} ms, max ${pct(xs, 1).toFixed(1)} ms`;
   console.log(
     `\n${keys.length} keystrokes (first screen)\n${line(
-      'first pass (profiled)',
+      process.env.NOPROFILE ? 'first pass' : 'first pass (profiled)',
       cold.map((c) => c.t.ms),
     )}\n${line(
       'again (not profiled)',
