@@ -13,6 +13,9 @@ export interface MemoryDiskOptions {
   now?: () => number;
 }
 
+// How long a remove waits for a file's readers to close (about what the OPFS disk's retries allow).
+const REMOVE_WAIT_MS = 10_000;
+
 function notFound(path: string): DOMException {
   return new DOMException(`${path} does not exist`, 'NotFoundError');
 }
@@ -22,8 +25,23 @@ function quotaExceeded(): DOMException {
 }
 
 /** A memory Disk, also exposing its files and quota to tests. */
-export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { files: Map<string, MemoryFile>; quota: number } {
+export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { files: Map<string, MemoryFile>; quota: number; readers: Map<string, number> } {
   const files = new Map<string, MemoryFile>();
+  // Readers open on each path (openReader): like OPFS's read-only handles, they keep the file from being removed.
+  const readers = new Map<string, number>();
+  const waiting = new Map<string, Array<() => void>>();
+  // Whether the last reader of a path closes within REMOVE_WAIT_MS.
+  const closed = (path: string) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), REMOVE_WAIT_MS);
+      waiting.set(path, [
+        ...(waiting.get(path) ?? []),
+        () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      ]);
+    });
   const now = options.now ?? (() => Date.now());
   const used = () => {
     let total = 0;
@@ -33,6 +51,7 @@ export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { file
   const disk = {
     persistent: false,
     files,
+    readers,
     quota: options.quota ?? Number.MAX_SAFE_INTEGER,
     async list(dir: string): Promise<DiskEntry[]> {
       const prefix = dir + '/';
@@ -62,6 +81,32 @@ export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { file
       const f = files.get(path);
       if (!f) throw notFound(path);
       return new Blob([f.bytes as Uint8Array<ArrayBuffer>]);
+    },
+    async openReader(path: string) {
+      const f = files.get(path);
+      if (!f) throw notFound(path);
+      // The bytes as they were when opened, as a file that is never written again reads.
+      const bytes = f.bytes;
+      readers.set(path, (readers.get(path) ?? 0) + 1);
+      let open = true;
+      return {
+        size: bytes.length,
+        read(start: number, end: number) {
+          if (!open) throw new DOMException('The reader is closed.', 'InvalidStateError');
+          return bytes.slice(start, end);
+        },
+        close() {
+          if (!open) return;
+          open = false;
+          const n = (readers.get(path) ?? 1) - 1;
+          if (n) readers.set(path, n);
+          else {
+            readers.delete(path);
+            for (const w of waiting.get(path) ?? []) w();
+            waiting.delete(path);
+          }
+        },
+      };
     },
     async writeNew(path: string, chunks: ByteChunks, signal?: AbortSignal) {
       // Built aside and swapped in at the end, like the OPFS disk: a failure leaves nothing behind.
@@ -115,6 +160,8 @@ export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { file
       files.set(to, f);
     },
     async remove(path: string) {
+      // As OPFS's disk retries a file another tab holds open: it waits for its readers to close, for a while.
+      if (readers.has(path) && !(await closed(path))) throw new DOMException(`${path} is open for reading`, 'NoModificationAllowedError');
       files.delete(path);
     },
     async estimate() {

@@ -55,6 +55,13 @@ function checkSize(access: FileSystemSyncAccessHandle, expected: number): void {
   if (access.getSize() !== expected) throw new DOMException('The write did not complete.', 'QuotaExceededError');
 }
 
+// A read-only sync access handle (Chromium 121+) reads in a few microseconds, where a Blob slice of a
+// file snapshot and its arrayBuffer() are calls to the browser process (about 0.5 ms of this thread's
+// CPU, and several ms of waiting, each), and other readers (tabs) share it
+// (https://fs.spec.whatwg.org/#dom-filesystemcreatesyncaccesshandleoptions-mode). TypeScript's lib
+// does not know the option yet.
+type OpenReadOnly = (options: { mode: 'read-only' }) => Promise<FileSystemSyncAccessHandle>;
+
 /** Opens the OPFS Disk under `root` (a folder of the origin's OPFS, default its root). */
 export async function openOpfsDisk(rootName?: string): Promise<Disk> {
   if (!hasOpfs()) throw new StoreError('storage-unavailable', 'This browser offers no private file system here; nothing can be kept.');
@@ -139,6 +146,20 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       });
     },
     blob: getFile,
+    async openReader(path) {
+      const handle = await fileHandle(path);
+      const access = await (handle.createSyncAccessHandle as unknown as OpenReadOnly).call(handle, { mode: 'read-only' });
+      const size = access.getSize();
+      return {
+        size,
+        read(start, end) {
+          const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+          const n = access.read(bytes, { at: start });
+          return n === bytes.length ? bytes : bytes.subarray(0, n);
+        },
+        close: () => access.close(),
+      };
+    },
     async writeNew(path, chunks: ByteChunks, signal?: AbortSignal) {
       const name = `${Date.now()}-${++tmpCounter}-${Math.random().toString(16).slice(2, 10)}`;
       const handle = await tmp.getFileHandle(name, { create: true });

@@ -83,6 +83,12 @@ export interface Disk {
   read(path: string, start?: number, end?: number): Promise<Uint8Array>;
   /** The file as a Blob (OPFS: a snapshot that stays valid until the file is written again). */
   blob(path: string): Promise<Blob>;
+  /**
+   * Opens a file that is never written again for many small reads (OPFS: a read-only sync access
+   * handle, shared with other readers, but which keeps the file from being removed or replaced until
+   * it is closed). Optional: without it, reads go through `blob`.
+   */
+  openReader?(path: string): Promise<FileReaderAt>;
   /** Writes a whole file from chunks and swaps it in only when complete; returns its size. */
   writeNew(path: string, chunks: ByteChunks, signal?: AbortSignal): Promise<number>;
   /**
@@ -104,6 +110,15 @@ export interface Disk {
   remove(path: string): Promise<void>;
   /** Storage usage and quota in bytes. */
   estimate(): Promise<{ usage: number; quota: number }>;
+}
+
+/** A file open for reads at any place (Disk.openReader). */
+export interface FileReaderAt {
+  /** The file's size when opened. */
+  readonly size: number;
+  /** Bytes [start, end) (end clipped to the size), read at once. Throws once closed. */
+  read(start: number, end: number): Uint8Array;
+  close(): void;
 }
 
 /** A file open for adding lines (Disk.openLog). */

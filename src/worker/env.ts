@@ -8,6 +8,8 @@ export interface WorkerEnv {
   randomId(): string;
   /** Where the search index keeps its parts (the store's disk); in memory when absent. */
   searchDisk?: Disk;
+  /** How long the search index keeps its segments open after a query (default 3 s; tests of several workers on one disk shorten it). */
+  searchReaderIdleMs?: number;
   /** false: imports leave the search index to the sync after them (the search bench's baseline); default true. */
   indexAtImport?: boolean;
 }

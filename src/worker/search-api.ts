@@ -20,7 +20,7 @@ const READER_QUIET = 2000;
 
 /** The library's search index (issue 12), built over the env's store; its parts go to `env.searchDisk`. */
 export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void } {
-  const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk());
+  const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk(), env.searchReaderIdleMs);
   let timer: ReturnType<typeof setTimeout> | null = null;
   const schedule = (delay: number) => {
     if (timer) clearTimeout(timer);

@@ -10,7 +10,9 @@
  *   - a lost index (its folder deleted) rebuilt, against the import time.
  *
  * `npm run bench -- search [--sizes 500]` (size: total MB of the 1,000 sessions; SEARCH_BENCH_SESSIONS
- * changes the count). Serves the repo with vite on port 4223 (SEARCH_BENCH_PORT overrides).
+ * changes the count). Serves the repo with vite on port 4223 (SEARCH_BENCH_PORT overrides);
+ * SEARCH_BENCH_ROOT=/another/checkout serves that tree instead (its worker and its page), to compare
+ * a build before side by side: `git archive main | tar -x -C /tmp/base`, its node_modules hard-linked.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,17 @@ import { treeRss } from './load.bench.ts';
 /** Queries as a person types them (every prefix is a keystroke): words, a typo, a filter, nothing, a common word. */
 const TYPED = ['compaction summary', 'parseLine buffer', 'sesion stroe', 'tool:bash error', 'zzqqxx nowhere', 'the'];
 
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
+// Every keystroke typed, in the order typeQueries types them.
+const KEYS = TYPED.flatMap((q) => Array.from(q, (_, i) => q.slice(0, i + 1)));
+// The slowest keystrokes, with the prefix typed and where they fell in the pass.
+const slowest = (times: number[], n = 6) =>
+  times
+    .map((ms, i) => ({ ms, i }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map(({ ms, i }) => `${JSON.stringify(KEYS[i])} (#${i + 1}) ${ms.toFixed(0)} ms`)
+    .join(', ');
+const root = process.env.SEARCH_BENCH_ROOT ? resolve(process.env.SEARCH_BENCH_ROOT) : resolve(fileURLToPath(import.meta.url), '../../..');
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const mb = (b: number) => b / 1048576;
 const highlightModules = [...readFileSync(resolve(root, 'src/worker/markdown.ts'), 'utf8').matchAll(/from '(highlight\.js\/lib\/[\w/-]+)'/g)].map((m) => m[1]);
@@ -136,7 +148,7 @@ async function run(ctx: BenchContext): Promise<void> {
         ...(scan !== undefined && rate === 1 ? { baseline: scan } : {}),
         target: `≤ ${target} ms`,
         ok: p95 <= target,
-        note: `p50 ${pct(typed[rate], 0.5).toFixed(1)} ms, max ${Math.max(...typed[rate]).toFixed(0)} ms${rate === 1 ? `; baseline: the old scan's median for one whole query` : ''}`,
+        note: `p50 ${pct(typed[rate], 0.5).toFixed(1)} ms, max ${Math.max(...typed[rate]).toFixed(0)} ms; slowest: ${slowest(typed[rate])}${rate === 1 ? `; baseline: the old scan's median for one whole query` : ''}`,
       });
     }
     for (const rate of [1, 4]) {

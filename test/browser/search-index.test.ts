@@ -66,4 +66,30 @@ describe('the search index in OPFS', () => {
     expect(await labels(fourth.api)).toEqual(['Building the search index', 'Indexed']);
     expect(await answers(fourth.api)).toEqual(expected);
   });
+
+  test('two workers read the same segments at once; one rebuilding the index removes them while the other is typing', async () => {
+    const root = freshRoot();
+    roots.push(root);
+    const words = plantWords(91, 16);
+    const sessions = [0, 1].map((i) => plantedSession(`0b5e0000-0000-7000-8000-00000000001${i}`, i, words.slice(i * 8, i * 8 + 8)));
+    const p = sessions[1].plants[2];
+    const expected = [`${p.session} ${p.entry}`];
+    const typing = start(root);
+    await typing.api.importFiles({ files: sessions.map((s, i) => new File([s.text], `q${i}.jsonl`)) });
+    const old = (await namesIn(root, 'search')).filter((n) => n.startsWith('seg-'));
+    // Both read the segments (each keeps them open between its keystrokes).
+    const other = start(root);
+    expect(where(await typing.api.search({ query: p.word, typing: false }))).toEqual(expected);
+    expect(where(await other.api.search({ query: p.word, typing: false }))).toEqual(expected);
+    // The other finds the index gone and rebuilds it, removing the old segment; this one goes on typing.
+    await (await (await rootDir(root)).getDirectoryHandle('search')).removeEntry('manifest.json');
+    const rebuilt = other.api.syncSearchIndex({});
+    const next = await typing.api.search({ query: p.word, typing: false });
+    await rebuilt;
+    expect(where(next)).toEqual(expected);
+    expect(where(await other.api.search({ query: p.word, typing: false }))).toEqual(expected);
+    const now = (await namesIn(root, 'search')).filter((n) => n.startsWith('seg-'));
+    expect(now.filter((n) => old.includes(n))).toEqual([]);
+    expect(now.length).toBe(1);
+  });
 });

@@ -115,3 +115,30 @@ test('typing finds a tool output; the hit opens the reader at that entry with fi
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('the search box reads the index when it gets focus, before the first key (building it when it is lost)', async ({ page }) => {
+  await openEmptyLibrary(page);
+  await dropFiles(page, files);
+  await expect(importSummary(page)).toHaveText('Added: 2', IMPORTED);
+  const hasIndex = () =>
+    page.evaluate(async () => {
+      try {
+        await (await (await navigator.storage.getDirectory()).getDirectoryHandle('search')).getFileHandle('manifest.json');
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  // The import wrote the index; it is lost, and the app opened again: nothing builds it until asked.
+  await expect.poll(hasIndex).toBe(true);
+  await page.reload();
+  await expect(page.getByText('Plain session')).toBeVisible();
+  await page.evaluate(async () => (await navigator.storage.getDirectory()).removeEntry('search', { recursive: true }));
+  expect(await hasIndex()).toBe(false);
+  // Focus alone has the worker build it.
+  const box = page.getByLabel('Search sessions');
+  await box.focus();
+  await expect.poll(hasIndex).toBe(true);
+  await box.pressSequentially('wombat');
+  await expect(page.getByRole('region', { name: 'Search results' }).locator('.search-session')).toHaveCount(1);
+});

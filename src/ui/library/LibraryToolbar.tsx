@@ -1,5 +1,6 @@
 import { projectFilter, projects, query, setQuery, sortKey, type SortKey } from '../models/library.ts';
 import { projectName } from '../models/format.ts';
+import { prepareSearch } from '../models/search.ts';
 
 const SORTS: Array<[SortKey, string]> = [
   ['created', 'Newest first'],
@@ -19,6 +20,7 @@ export function LibraryToolbar() {
         aria-label="Search sessions"
         placeholder="Search everything (project: tool: has:error …)"
         value={query.value}
+        onFocus={prepareSearch}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
       />
       <select

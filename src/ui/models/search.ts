@@ -20,6 +20,24 @@ export const searching = signal(false);
 
 let current: AbortController | null = null;
 let run = 0;
+let preparing = false;
+
+/**
+ * Has the worker read the search index (building what is missing) while the person is about to type:
+ * the search box calls it when it gets focus, so the first keystroke does not wait for the index's
+ * reading (0.2–0.7 s for 1,000 sessions). Quiet: a query made meanwhile waits for the same work and
+ * shows its progress, and any error.
+ */
+export function prepareSearch(): void {
+  if (preparing) return;
+  preparing = true;
+  library
+    .syncSearchIndex({})
+    .catch(() => undefined)
+    .finally(() => {
+      preparing = false;
+    });
+}
 
 /**
  * Searches the library's index (the previous search, if still running, is cancelled: its answer is

@@ -8,12 +8,13 @@
 // the session files, and writes what it rebuilt as one new segment.
 import MiniSearch from 'minisearch';
 import { withLock } from '../../storage/locks.ts';
-import type { Disk, SessionStore } from '../../storage/types.ts';
+import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { answer, type SearchOptions, type SearchResults, type SessionDoc } from './answer.ts';
 import type { SessionMeta } from './extract.ts';
 import { createImportBatch, type Fresh, freshFromFile, LOCK, titleOf } from './import-batch.ts';
 import { createManifestCache } from './manifest-cache.ts';
 import { createPartReads } from './part-reads.ts';
+import { createSegmentFiles } from './segment-files.ts';
 import {
   createSegmentWriter,
   emptyManifest,
@@ -41,8 +42,8 @@ export interface IndexProgress {
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 // Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
-/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`). */
-export function createLibraryIndex(store: SessionStore, disk: Disk) {
+/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts. */
+export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number) {
   const ms = new MiniSearch<SessionDoc>({
     fields: ['title', 'cwd', 'words'],
     // Words were normalized when the part was made; titles and paths are split here.
@@ -56,16 +57,20 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
   // Sessions whose records turned out damaged: rebuilt by the next sync.
   const broken = new Set<string>();
   const manifests = createManifestCache(disk);
-  // Each segment's file as a snapshot (segments are written once, never changed): a query's reads slice it.
-  const segments = new Map<string, Promise<Blob>>();
+  // The segments' files as queries read them (kept open while they type).
+  const files = createSegmentFiles(disk, readerIdleMs);
+  // The manifest the last sync followed (the same object while the file is unchanged).
+  let followed: Manifest | null = null;
   // A record that turns out damaged is rebuilt by a sync before the query goes on.
-  const reads = createPartReads(disk, refs, segments, async (id) => {
+  const reads = createPartReads(disk, refs, files, async (id) => {
     broken.add(id);
     await sync();
   });
   let running: Promise<void> | null = null;
   // Whether this worker has tidied the segments once.
   let tidied = false;
+  // The sessions the last sync found in the store (its very records).
+  let synced: readonly SessionSummary[] = [];
 
   const forget = (id: string) => {
     if (ms.has(id)) ms.discard(id);
@@ -151,9 +156,23 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
     // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
     if (changed) await writeManifest(disk, manifest);
+    // Segments no longer used (rebuilt here, or compacted by another tab) are closed: they may be removed.
+    if (changed || manifest !== followed) files.release(new Set(Object.values(manifest.sessions).map((e) => e.ref.seg)));
+    followed = manifest;
     if (changed || !tidied) await tidy(manifest);
     tidied = true;
     await manifests.settled(manifest);
+    synced = list;
+  };
+
+  // Whether the index follows the files already: the store lists the very records the last sync
+  // found, and the manifest is still the one it followed. Every keystroke's case: it asks no lock and
+  // walks no list of the library's sessions but this one.
+  const upToDate = async () => {
+    if (!tidied || broken.size || !followed) return false;
+    // The two looks at the disk (the session index's file, the manifest's) at once: one wait, not two.
+    const [list, current] = await Promise.all([store.list(), manifests.current()]);
+    return current === followed && list.length === synced.length && list.every((s, i) => s === synced[i]);
   };
 
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
@@ -164,7 +183,6 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
     const segs = await listSegments(disk);
     for (const seg of segs) {
       if (live.has(seg.name)) continue;
-      segments.delete(seg.name);
       await removeSegment(disk, seg.name);
     }
     const used = segs.filter((x) => live.has(x.name));
@@ -181,8 +199,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
       refs.set(id, manifest.sessions[id]);
     }
     await writeManifest(disk, manifest);
+    files.release();
     for (const seg of used) {
-      segments.delete(seg.name);
       await removeSegment(disk, seg.name);
     }
   };
@@ -203,7 +221,15 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
     for (const l of listeners) l(p);
   };
   const syncShared = async (): Promise<void> => {
-    while (running) await running.catch(() => undefined);
+    for (;;) {
+      while (running) await running.catch(() => undefined);
+      if (await upToDate()) return;
+      // Another call may have started a sync while this one looked.
+      if (!running) break;
+    }
+    // Something changed: the open segments are closed first. Another tab's sync may hold the lock
+    // while it waits to remove one of them (its compaction); this one would otherwise wait for it.
+    files.release();
     running = withLock(LOCK, () => syncOnce(tell));
     try {
       await running;
@@ -231,8 +257,26 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
 
   /** Answers a query (after bringing the index to the files). */
   const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
+    const source = { ms, metas, part: reads.part, texts: reads.texts };
+    // Every keystroke's case: the last sync left the index following the files. Whether it still does
+    // (two looks at the disk, slow when the browser is busy) is asked while the answer is made, which
+    // stands only when nothing changed; else it is dropped, and the index brought to the files first.
+    signal?.throwIfAborted();
+    if (!running && tidied && followed && !broken.size) {
+      const guess = new AbortController();
+      const stop = () => guess.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      try {
+        const answered = answer(source, input, opts, guess.signal);
+        answered.catch(() => undefined);
+        if (await upToDate().catch(() => false)) return await answered;
+        guess.abort();
+      } finally {
+        signal?.removeEventListener('abort', stop);
+      }
+    }
     await sync(progress, signal);
-    return answer({ ms, metas, part: reads.part, texts: reads.texts }, input, opts, signal);
+    return answer(source, input, opts, signal);
   };
 
   return {
@@ -250,6 +294,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk) {
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */
     unload() {
       for (const id of [...metas.keys()]) forget(id);
+      files.release();
     },
   };
 }

@@ -97,9 +97,12 @@ export function decompress(src: Uint8Array): Uint8Array {
     const token = src[i++];
     const lit = length(token >> 4);
     if (i + lit > src.length || o + lit > n) throw new Error('lz: literals');
-    out.set(src.subarray(i, i + lit), o);
-    i += lit;
-    o += lit;
+    // Most literal runs are a few bytes: copied by hand, no view made for each.
+    if (lit > 32) {
+      out.set(src.subarray(i, i + lit), o);
+      i += lit;
+      o += lit;
+    } else for (const end = i + lit; i < end; ) out[o++] = src[i++];
     if (i >= src.length) break;
     if (i + 2 > src.length) throw new Error('lz: offset');
     const offset = src[i] | (src[i + 1] << 8);

@@ -20,6 +20,13 @@ export function createManifestCache(disk: Disk) {
       }
       return readManifest(disk);
     },
+    /** The copy the last sync left, when the file is still that one (else null); the copy stays. */
+    async current(): Promise<Manifest | null> {
+      const k = known;
+      if (!k) return null;
+      const at = await disk.stat(MANIFEST);
+      return at && at.size === k.size && at.modified === k.modified && known === k ? k.manifest : null;
+    },
     /** A sync ended (still under the lock) with `manifest` as what is on disk. */
     async settled(manifest: Manifest): Promise<void> {
       const at = await disk.stat(MANIFEST);

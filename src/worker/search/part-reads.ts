@@ -6,6 +6,7 @@ import type { SessionMeta } from './extract.ts';
 import type { TextsOf } from './hits.ts';
 import { createLru } from './lru.ts';
 import { buildPart, chunkOf, decodeChunk, decodePart, type Part } from './part.ts';
+import type { SegmentFiles } from './segment-files.ts';
 import { type ManifestEntry, readFacts, readTexts } from './segments.ts';
 
 const EMPTY = buildPart([]);
@@ -15,7 +16,7 @@ const empty = () => decodePart(EMPTY.words, EMPTY.facts);
 export function createPartReads(
   disk: Disk,
   refs: ReadonlyMap<string, ManifestEntry>,
-  snapshots: Map<string, Promise<Blob>>,
+  files: SegmentFiles,
   rebuild: (id: string) => Promise<void>,
   limits: { factBytes?: number; textChars?: number } = {},
 ) {
@@ -30,7 +31,7 @@ export function createPartReads(
     const key = keyOf(e);
     const hit = facts.get(key);
     if (hit) return hit;
-    const raw = await readFacts(disk, e, snapshots);
+    const raw = await readFacts(disk, e, files);
     if (!raw) return null;
     try {
       return facts.keep(key, decodePart(raw.words, raw.facts));
@@ -69,7 +70,7 @@ export function createPartReads(
         const key = `${keyOf(e)}:${k}`;
         let rows = chunks.get(key);
         if (!rows) {
-          const bytes = await readTexts(disk, e.ref, c.from, c.to, snapshots);
+          const bytes = await readTexts(disk, e.ref, c.from, c.to, files);
           const decoded = bytes && decodeChunk(bytes, c.sum);
           if (!decoded) {
             ok = false;

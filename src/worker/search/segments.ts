@@ -16,6 +16,7 @@ import { once } from '../../storage/chunks.ts';
 import type { Disk } from '../../storage/types.ts';
 import type { SessionMeta } from './extract.ts';
 import { type BuiltPart, checksum } from './part.ts';
+import type { SegmentFiles } from './segment-files.ts';
 
 /** The folder of the search index. */
 export const SEARCH_DIR = 'search';
@@ -98,29 +99,20 @@ export async function readWords(disk: Disk, entries: ManifestEntry[]): Promise<M
   return out;
 }
 
-// A segment never changes once written: its file's snapshot serves every later read (one lookup of
-// the file, not one a record); a segment removed since makes the read fail, as it would.
-async function slice(disk: Disk, seg: string, from: number, to: number, snapshots?: Map<string, Promise<Blob>>): Promise<Uint8Array> {
-  if (!snapshots) return disk.read(`${SEARCH_DIR}/${seg}`, from, to);
-  let blob = snapshots.get(seg);
-  if (!blob) snapshots.set(seg, (blob = disk.blob(`${SEARCH_DIR}/${seg}`)));
-  try {
-    return new Uint8Array(await (await blob).slice(from, to).arrayBuffer());
-  } catch (e) {
-    snapshots.delete(seg);
-    throw e;
-  }
+// A query's reads go through the segments' open files (segment-files.ts); without them, each read opens the file.
+function slice(disk: Disk, seg: string, from: number, to: number, files?: SegmentFiles): Promise<Uint8Array> {
+  return files ? files.read(seg, from, to) : disk.read(`${SEARCH_DIR}/${seg}`, from, to);
 }
 
 /** A session's words and facts as they lie (both checked), or null when missing or damaged. */
-export async function readFacts(disk: Disk, e: ManifestEntry, snapshots?: Map<string, Promise<Blob>>): Promise<{ words: string; facts: Uint8Array } | null> {
+export async function readFacts(disk: Disk, e: ManifestEntry, files?: SegmentFiles): Promise<{ words: string; facts: Uint8Array } | null> {
   try {
     const { w, r, c } = e.ref;
     // The two records are read in one go when they lie close (the words come first in a segment).
     const [wb, rb] =
       r[0] - w[1] < 256 * 1024
-        ? await slice(disk, e.ref.seg, w[0], r[1], snapshots).then((b) => [b.subarray(0, w[1] - w[0]), b.subarray(r[0] - w[0])])
-        : await Promise.all([slice(disk, e.ref.seg, w[0], w[1], snapshots), slice(disk, e.ref.seg, r[0], r[1], snapshots)]);
+        ? await slice(disk, e.ref.seg, w[0], r[1], files).then((b) => [b.subarray(0, w[1] - w[0]), b.subarray(r[0] - w[0])])
+        : await Promise.all([slice(disk, e.ref.seg, w[0], w[1], files), slice(disk, e.ref.seg, r[0], r[1], files)]);
     if (rb.length !== r[1] - r[0] || checksum(rb) !== c[1]) return null;
     const words = wordsOf(e, wb);
     return words === null ? null : { words, facts: rb };
@@ -130,9 +122,9 @@ export async function readFacts(disk: Disk, e: ManifestEntry, snapshots?: Map<st
 }
 
 /** Bytes [from, to) of a session's texts region (one chunk), or null when they cannot be read. */
-export async function readTexts(disk: Disk, ref: PartRef, from: number, to: number, snapshots?: Map<string, Promise<Blob>>): Promise<Uint8Array | null> {
+export async function readTexts(disk: Disk, ref: PartRef, from: number, to: number, files?: SegmentFiles): Promise<Uint8Array | null> {
   try {
-    const b = await slice(disk, ref.seg, ref.t[0] + from, ref.t[0] + to, snapshots);
+    const b = await slice(disk, ref.seg, ref.t[0] + from, ref.t[0] + to, files);
     return b.length === to - from ? b : null;
   } catch {
     return null;

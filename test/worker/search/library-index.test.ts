@@ -1,12 +1,14 @@
 // Issue 12, the index in Node over the memory disk: every planted word is found exactly where it was
 // planted and nowhere else; appends, labels, renames, deletes and variants change the answers; a
 // deleted or corrupted index is rebuilt from the files with the same answers; the filters.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import type { SearchResults } from '../../../src/worker/search-api.ts';
+import { LOCK } from '../../../src/worker/search/import-batch.ts';
 import { VERSION } from '../../../src/worker/search/segments.ts';
+import { withLock } from '../../../src/storage/locks.ts';
 import { editDistance } from '../../../src/worker/search/tokens.ts';
 import { once } from '../../../src/storage/chunks.ts';
 import { noiseSessions, type Plant, plantedSession, plantWords } from './planted.ts';
@@ -18,7 +20,15 @@ const ids = Array.from({ length: SESSIONS }, (_, i) => `5ea4c000-0000-7000-8000-
 function open(disk = createMemoryDisk()) {
   const store = createStore(disk, { flushDelay: 0 });
   let n = 0;
-  const api = createApi({ store, now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => (++n).toString(16).padStart(8, '0'), searchDisk: disk });
+  // Several workers share a disk here, and an earlier one lingers (a closed tab's would not): its open
+  // segments would hold up a later one's removals until they close, so they close soon after a query.
+  const api = createApi({
+    store,
+    now: () => new Date('2026-03-04T05:06:07.000Z'),
+    randomId: () => (++n).toString(16).padStart(8, '0'),
+    searchDisk: disk,
+    searchReaderIdleMs: 20,
+  });
   return { disk, store, api };
 }
 
@@ -173,6 +183,56 @@ describe('the index follows the library', () => {
     expect(where(await api.search({ query: label }))).toEqual([]);
     // Other sessions are still found.
     expect(where(await api.search({ query: plants[8].word }))).toEqual([`${ids[1]} u1`]);
+  });
+
+  test('another worker rebuilding the index is not held up by the segments this one keeps open while typing; this one then follows it', async () => {
+    const { disk, api, plants } = await library();
+    // Timers stand still from here: no pause in the typing closes the segments, only what this worker does next.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const p = plants[3];
+      expect(where(await api.search({ query: p.word, typing: false }))).toEqual([`${p.session} ${p.entry}`]);
+      const old = [...disk.files.keys()].filter((k) => k.includes('/seg-'));
+      // Kept open between keystrokes.
+      expect(old.every((k) => disk.readers.has(k))).toBe(true);
+      // Another worker finds an index of an older format: it rebuilds it whole, under the index's lock,
+      // and removes the old segments (which waits while this worker has them open).
+      const manifest = JSON.parse(new TextDecoder().decode(disk.files.get('search/manifest.json')!.bytes));
+      await disk.writeNew('search/manifest.json', once(new TextEncoder().encode(JSON.stringify({ ...manifest, v: 2 }))));
+      const rebuilt = open(disk).api.syncSearchIndex({});
+      // This worker's next keystroke sees the index changed: it lets go of its segments before it waits for the lock.
+      const next = await api.search({ query: p.word, typing: false });
+      await rebuilt;
+      expect(where(next)).toEqual([`${p.session} ${p.entry}`]);
+      expect([...disk.files.keys()].filter((k) => old.includes(k))).toEqual([]);
+      expect([...disk.readers.keys()].filter((k) => old.includes(k))).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("a keystroke with nothing changed answers without the index's lock; another worker's change is followed by the next", async () => {
+    const { disk, api, plants, spare } = await library();
+    const p = plants[5];
+    const found = [`${p.session} ${p.entry}`];
+    expect(where(await api.search({ query: p.word, typing: false }))).toEqual(found);
+    // Another tab holds the lock (its own long indexing): this worker's index is as the files say, so it answers.
+    let release: () => void = () => undefined;
+    const held = withLock(
+      LOCK,
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    );
+    expect(where(await api.search({ query: p.word, typing: false }))).toEqual(found);
+    release();
+    await held;
+    // Another worker labels an entry: the next keystroke here indexes it.
+    const other = open(disk);
+    await other.api.labelEntry({ id: ids[0], entryId: 'u1', label: `checkpoint ${spare[0]}` });
+    await other.store.flush();
+    expect(where(await api.search({ query: spare[0], typing: false }))).toEqual([`${ids[0]} u1`]);
   });
 
   test('a variant is found as its own session', async () => {
