@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef } from 'preact/hooks';
 import { useAfterFirstFrame } from './after-frame.ts';
 import { NewRowsPill, useFollowLive } from './follow.tsx';
 import { highlightMatches } from './highlight-matches.ts';
-import { ItemRow } from './ItemView.tsx';
 import type { ReaderModel } from './model.ts';
+import { PacedRow } from './paced-rows.tsx';
 import { VirtualList } from './VirtualList.tsx';
 
 /** The transcript tab: the branch's rows in a virtual list, find's marks, the "N new" pill. */
@@ -55,7 +55,7 @@ export function Transcript({ model }: { model: ReaderModel }) {
         onTop={onTop}
         hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
-        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
+        render={(i) => <PacedRow index={i} item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
       />
       <NewRowsPill model={model} />
     </div>
