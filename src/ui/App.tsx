@@ -1,6 +1,6 @@
 import type { ComponentChildren, ComponentType } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { useSignal } from '@preact/signals';
+import { signal, useSignal } from '@preact/signals';
 import { DropZone } from './library/DropZone.tsx';
 import { ImportPanel } from './library/ImportPanel.tsx';
 import { InstallButton } from './library/InstallButton.tsx';
@@ -34,10 +34,14 @@ export function App() {
   // Usage screen's chunk and first report (usage-host.tsx), so its first open only draws.
   // It is then drawn, hidden, ahead of its first open; again after the reader (which unmounts it).
   const onReader = current.name === 'reader';
+  const Rehearsal = rehearsal.value;
   useEffect(() => {
     if (onReader) dropUsagePrerender();
     void whenIdle()
       .then(() => preloadReader())
+      .then(() => {
+        if (!onReader) rehearseReader();
+      })
       .catch(() => undefined)
       .then(() => (onReader ? prepareUsage() : prerenderUsage()));
   }, [onReader]);
@@ -90,6 +94,13 @@ export function App() {
               <UsageHost day={current.name === 'usage' ? current.day : undefined} hidden={current.name !== 'usage'} prerender={usagePrerender.value} />
             </div>
           )}
+          {Rehearsal && (
+            <Rehearsal
+              onDone={() => {
+                rehearsal.value = null;
+              }}
+            />
+          )}
         </>
       )}
       <DropZone />
@@ -118,6 +129,25 @@ const readerModules = import.meta.glob<ReaderModule>('./reader/Reader.tsx');
 const loadReader = Object.values(readerModules)[0];
 let readerModule: ReaderModule | null = null;
 let readerLoading: Promise<ReaderModule> | null = null;
+
+// The reader's rehearsal (reader/rehearsal.tsx): its own chunk, after the reader's.
+const rehearsalModules = import.meta.glob<{ ReaderRehearsal: ComponentType<{ onDone(): void }> }>('./reader/rehearsal.tsx');
+const loadRehearsal = Object.values(rehearsalModules)[0];
+/** The reader being rehearsed, hidden, under the library (null when not, or no longer). */
+const rehearsal = signal<ComponentType<{ onDone(): void }> | null>(null);
+let rehearsed = false;
+
+/** Rehearses the reader once a page load, so its first real open does not pay for first runs (its code, style rules, fonts). */
+function rehearseReader() {
+  if (rehearsed || !loadRehearsal) return;
+  rehearsed = true;
+  loadRehearsal().then(
+    (m) => {
+      if (route.peek().name !== 'reader') rehearsal.value = m.ReaderRehearsal;
+    },
+    () => undefined,
+  );
+}
 
 /** Loads the reader's chunk once (a failed load may be tried again). */
 function preloadReader(): Promise<ReaderModule> {

@@ -257,6 +257,41 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
     expect((window as unknown as { __pwned?: unknown }).__pwned).toBeUndefined();
   });
 
+  test('ranking what waits reads no layout (an IntersectionObserver reports where each one is)', async () => {
+    // Ranking by getBoundingClientRect laid the page out in the task that ranked (the worker's
+    // reply, a slice): at 4× CPU while the reader scrolled, long tasks of forced layout.
+    const asked: string[][] = [];
+    cleanups.push(
+      setMarkdownSource(async (texts) => {
+        asked.push(texts);
+        return texts.map((t) => `<p>${t}</p>`);
+      }),
+    );
+    let reads = 0;
+    const read = Element.prototype.getBoundingClientRect;
+    Element.prototype.getBoundingClientRect = function (this: Element) {
+      reads++;
+      return read.call(this);
+    };
+    cleanups.push(() => {
+      Element.prototype.getBoundingClientRect = read;
+    });
+    const far = Array.from({ length: 30 }, () => {
+      const el = host();
+      el.style.cssText = 'position: absolute; top: 20000px';
+      return el;
+    });
+    const near = host();
+    const tag = Math.random();
+    const texts = far.map((_, i) => `far ${i} ${tag}`);
+    far.forEach((el, i) => showMarkdown(el, texts[i]));
+    showMarkdown(near, `near ${tag}`);
+    await expect.poll(() => [near, ...far].every((el) => el.dataset.md === 'html'), { timeout: 20_000 }).toBe(true);
+    expect(reads).toBe(0);
+    // Asked for in batches of 24, in the order they came (none was laid out yet when the first batch went).
+    expect(asked[0]).toEqual(texts.slice(0, 24));
+  });
+
   test('a cancelled upgrade leaves the plain text; a failing source leaves it plain for good', async () => {
     let release: (() => void) | null = null;
     cleanups.push(

@@ -79,6 +79,73 @@ test.describe('reader', () => {
     await expect(page.locator('.rd-select-stub')).toHaveCount(0);
   });
 
+  test("the task that delivers the worker's reply builds the page but no row: the list comes after the frame that shows it", async ({ page }) => {
+    // The reply's task (the session's title and tree put in) and its first frame were the open's
+    // longest at 4× CPU: the list's first row now comes in a task after that frame, then its own.
+    const id = await importFixture(page, SAMPLE);
+    const seen = await page.evaluate(async (id) => {
+      let frames = 0;
+      const tick = () => {
+        frames++;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      const at: { titled?: number; rowsWithTitle?: number; row?: number } = {};
+      await new Promise<void>((done) => {
+        new MutationObserver((_, observer) => {
+          const title = document.querySelector('.rd-title')?.textContent ?? '';
+          if (at.titled === undefined && title && title !== 'Opening…') {
+            at.titled = frames;
+            at.rowsWithTitle = document.querySelectorAll('.vl-row').length;
+          }
+          if (at.titled !== undefined && document.querySelector('.vl-row')) {
+            at.row = frames;
+            observer.disconnect();
+            done();
+          }
+        }).observe(document.body, { childList: true, subtree: true, characterData: true });
+        location.hash = `#/s/${encodeURIComponent(id)}`;
+      });
+      return at;
+    }, id);
+    expect(seen.rowsWithTitle).toBe(0);
+    expect(seen.row!).toBeGreaterThan(seen.titled!);
+    // And it still opens at the last message.
+    await expect(row(page, 'd7e8f90a')).toBeInViewport();
+  });
+
+  test('the reader is rehearsed, hidden, under the idle library: every kind of sample row drawn, then gone', async ({ page }) => {
+    // A first open used to pay for the reader's first runs (its code, style rules and fonts): the
+    // library rehearses it once its chunk is loaded, on a made-up session, and removes it after.
+    await page.addInitScript(() => {
+      // Every kind of row seen while it was there, and whether any of it was ever visible or focused.
+      const w = window as unknown as { rehearsal: { kinds: string[]; visible: boolean; focused: boolean; gone: boolean } };
+      w.rehearsal = { kinds: [], visible: false, focused: false, gone: false };
+      const kinds = ['.rd-user', '.rd-assistant', '.rd-tool', '.rd-thinking', '[data-md="html"]'];
+      new MutationObserver((_, observer) => {
+        const host = document.querySelector<HTMLElement>('.rd-rehearsal');
+        const r = w.rehearsal;
+        if (host) {
+          r.kinds = kinds.filter((k) => r.kinds.includes(k) || host.querySelector(k));
+          r.visible ||= [...host.querySelectorAll('.vl-row')].some((e) => e.checkVisibility({ visibilityProperty: true }));
+          r.focused ||= host.contains(document.activeElement);
+        } else if (r.kinds.length) {
+          r.gone = true;
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    await openEmptyLibrary(page);
+    await page.waitForFunction(() => (window as unknown as { rehearsal: { gone: boolean } }).rehearsal.gone);
+    expect(await page.evaluate(() => (window as unknown as { rehearsal: unknown }).rehearsal)).toEqual({
+      kinds: ['.rd-user', '.rd-assistant', '.rd-tool', '.rd-thinking', '[data-md="html"]'],
+      visible: false,
+      focused: false,
+      gone: true,
+    });
+    await expect(page.locator('.rd')).toHaveCount(0);
+  });
+
   test('attachments as chips with the typed text apart, a picture as a blob: image, a text file on tap', async ({ page }) => {
     const id = await importFixture(page, SAMPLE);
     await page.goto(`/#/s/${encodeURIComponent(id)}?entry=0a1b2c3d`);

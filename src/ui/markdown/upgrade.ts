@@ -55,17 +55,42 @@ function remember(text: string, value: string) {
   if (html.size > CACHE_SIZE) html.delete(html.keys().next().value as string);
 }
 
-/** How far an element is from the viewport in pixels (0 when on screen). */
+/** Rank of an element whose place is not known yet (not laid out since it came): after those on screen, before the hidden. */
+const UNKNOWN_RANK = HIDDEN_RANK / 2;
+
+/**
+ * How far each waiting element was from the viewport when last laid out (0 when on screen), as an
+ * IntersectionObserver reports it right after the frame's layout. Reading the element's box
+ * instead (getBoundingClientRect) laid the page out inside the task that ranked (the worker's reply,
+ * a slice): at 4× CPU while scrolling, 15–50 ms of forced layout in tasks of their own.
+ */
+const places = new WeakMap<Element, number>();
+const watcher =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver((entries) => {
+        for (const e of entries) {
+          const box = e.boundingClientRect;
+          const bottom = e.rootBounds?.bottom ?? window.innerHeight;
+          places.set(e.target, box.width === 0 && box.height === 0 ? HIDDEN_RANK : e.isIntersecting ? 0 : Math.max(0, box.top - bottom, -box.bottom));
+        }
+      })
+    : null;
+
+/** How far an element is from the viewport in pixels (0 when on screen), as last reported. */
 function distance(el: HTMLElement): number {
-  const box = el.getBoundingClientRect();
-  if (box.width === 0 && box.height === 0) return HIDDEN_RANK;
-  const bottom = window.innerHeight;
-  return Math.max(0, box.top - bottom, -box.bottom);
+  return places.get(el) ?? UNKNOWN_RANK;
+}
+
+/** Stops watching an element's place (upgraded, cancelled or given another text). */
+function forget(el: HTMLElement) {
+  watcher?.unobserve(el);
+  places.delete(el);
 }
 
 /** Swaps the element's plain text for its sanitized markdown (code already coloured by the worker). */
 function apply(el: HTMLElement, text: string, value: string) {
   waiting.delete(el);
+  forget(el);
   if (!el.isConnected || shown.get(el) !== text) return;
   if (!value) {
     el.dataset.md = 'plain';
@@ -139,9 +164,11 @@ export function showMarkdown(el: HTMLElement, text: string): () => void {
     waiting.set(el, { text, job });
     queueFetch();
   }
+  watcher?.observe(el);
   scheduler.add(job);
   return () => {
     scheduler.cancel(job);
     waiting.delete(el);
+    forget(el);
   };
 }

@@ -1,23 +1,21 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
-import type { ItemFilter } from '../../core/view/types.ts';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { ItemFilter, SessionView } from '../../core/view/types.ts';
+import { whenIdle } from '../idle.ts';
 import { exportActiveBranch, exportTargets } from '../models/exports.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
-import { NewRowsPill, useFollowLive } from './follow.tsx';
 import { openShare } from '../share/share-model.ts';
-import { highlightMatches } from './highlight-matches.ts';
-import { ItemRow } from './ItemView.tsx';
 import { KeysHelp } from './KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
-import { createReaderModel, type ReaderModel, type ReaderTab } from './model.ts';
+import { createReaderModel, type ReaderTab } from './model.ts';
 import { useAfterFirstFrame } from './after-frame.ts';
 import { StatsPanel } from './StatsPanel.tsx';
 import { ParentBanner } from './Subagents.tsx';
 import { agentLabel } from '../../core/agent.ts';
 import { Tree } from './Tree.tsx';
-import { VirtualList } from './VirtualList.tsx';
+import { Transcript } from './Transcript.tsx';
 import { ImageViewer } from './viewer/ImageViewer.tsx';
 import './reader.css';
 
@@ -33,6 +31,8 @@ export interface ReaderProps {
   onBack?(): void;
   /** More buttons for the bar (the app's export menu). */
   actions?: ComponentChildren;
+  /** Shows this view (in an idle period after mounting) instead of opening `id`, with no keyboard shortcuts: the rehearsal's (rehearsal.tsx). */
+  sample?: SessionView;
 }
 
 const TABS: Array<[ReaderTab, string, string]> = [
@@ -48,62 +48,20 @@ const FILTERS: Array<[ItemFilter, string]> = [
   ['labelled', 'Labelled only'],
 ];
 
-function Transcript({ model }: { model: ReaderModel }) {
-  const view = model.view.value!;
-  const version = model.version.value;
-  const hit = model.hits.value[model.hitAt.value]?.index ?? -1;
-  const host = useRef<HTMLDivElement>(null);
-  const query = model.query.value;
-  useFollowLive(model, () => host.current);
-  // What the current hit's row opens for: the query the hits were found for.
-  const needle = model.foundFor.value.trim().toLowerCase();
-  const onTop = useCallback(
-    (i: number) => {
-      model.topIndex.value = i;
-    },
-    [model],
-  );
-  useEffect(() => {
-    // Re-mark matches after rows change, and after markdown replaces a row's plain text (rd-markdown).
-    let frame = 0;
-    const mark = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => highlightMatches(host.current, model.findOpen.value ? query : ''));
-    };
-    mark();
-    const el = host.current;
-    if (query) el?.addEventListener('rd-markdown', mark);
-    return () => {
-      cancelAnimationFrame(frame);
-      el?.removeEventListener('rd-markdown', mark);
-    };
-  });
-  if (view.count === 0) {
-    return <p class="rd-pad muted">{view.filter === 'all' ? 'This branch has no entries.' : 'Nothing on this branch matches the filter.'}</p>;
-  }
-  return (
-    <div ref={host} class="rd-transcript">
-      <VirtualList
-        count={view.count}
-        version={version + (model.showThinking.value ? 0.5 : 0)}
-        resetKey={model.listKey.value}
-        scroll={model.scroll.value}
-        onTop={onTop}
-        hints={model.heightHints}
-        label={`Transcript: ${view.count} items`}
-        render={(i) => <ItemRow item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
-      />
-      <NewRowsPill model={model} />
-    </div>
-  );
-}
-
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
-export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions }: ReaderProps) {
+export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions, sample }: ReaderProps) {
   const model = useMemo(() => createReaderModel(id), [id]);
   const opened = useRef<string | null>(null);
 
   useEffect(() => {
+    if (sample) {
+      // As an open does: the page first, the view in a later task.
+      let live = true;
+      void whenIdle().then(() => live && model.show(sample));
+      return () => {
+        live = false;
+      };
+    }
     const key = `${leafId ?? ''}`;
     if (opened.current === key && model.view.value) {
       if (entryId) void model.reveal(entryId);
@@ -118,7 +76,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions 
     void model.open(leafId, entryId);
   }, [model, leafId, entryId]);
 
-  useReaderKeys(model);
+  useReaderKeys(model, !sample);
   // The filter's <select> comes after the page's first frame (see useAfterFirstFrame: a form
   // control added with the page makes Chromium lay the whole page out inside the route change's task).
   const controls = useAfterFirstFrame();

@@ -19,9 +19,10 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 }
 
-/** Installs the reader's keyboard navigation while it is mounted. */
-export function useReaderKeys(model: ReaderModel): void {
+/** Installs the reader's keyboard navigation while it is mounted (and `enabled`). */
+export function useReaderKeys(model: ReaderModel, enabled = true): void {
   useEffect(() => {
+    if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
         // The browser's own find cannot see rows that are not rendered.
@@ -75,5 +76,5 @@ export function useReaderKeys(model: ReaderModel): void {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [model]);
+  }, [model, enabled]);
 }

@@ -122,6 +122,19 @@ export function createReaderModel(id: string) {
     version.value++;
   }
 
+  /**
+   * Shows a view made on the page rather than opened by the worker (the rehearsal's, rehearsal.tsx)
+   * at its end, as an open would. It stays `loading`: nothing follows it or asks the worker for it.
+   */
+  function show(next: SessionView) {
+    ++generation;
+    batch(() => {
+      takeView(next);
+      listKey.value = `shown:${next.id}`;
+    });
+    scrollTo(Math.max(0, next.count - 1), 'end');
+  }
+
   /** Opens the session on a branch; scrolls to the entry or to the end. */
   async function open(leafId?: string, entryId?: string) {
     const gen = ++generation;
@@ -424,6 +437,7 @@ export function createReaderModel(id: string) {
       return hints;
     },
     open,
+    show,
     grow,
     showFresh,
     reveal,

@@ -1,4 +1,4 @@
-/** The virtual list's (VirtualList.tsx) hooks onto the browser: its ResizeObserver, the user's scrolling, the next slice's task. */
+/** The virtual list's (VirtualList.tsx) hooks onto the browser: its ResizeObserver, the user's scrolling, the next slice's task, the task after a frame. */
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { postTask } from '../markdown/scheduler.ts';
 
@@ -85,6 +85,29 @@ export function afterSlice(first: boolean, fn: () => void) {
   const fallback = setTimeout(run, 100);
   if (first) nextTask(run);
   else requestAnimationFrame(() => nextTask(run));
+}
+
+/**
+ * Runs `fn` in a task after the next frame (soon at the latest, where no frame comes: a hidden
+ * page); returns a cancel function. While the user scrolls the page is never idle: this is when
+ * the rows ahead of the viewport can be added between frames.
+ */
+export function afterNextFrame(fn: () => void): () => void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    cancelAnimationFrame(frame);
+    fn();
+  };
+  const fallback = setTimeout(run, 100);
+  const frame = requestAnimationFrame(() => nextTask(run));
+  return () => {
+    done = true;
+    clearTimeout(fallback);
+    cancelAnimationFrame(frame);
+  };
 }
 
 /** Ends a pin at any sign of the user's own scrolling; a window resize settles the list again. */

@@ -1,0 +1,63 @@
+// The reader's paced rows (src/ui/reader/paced-rows.tsx) in Chromium: rows whose items arrive at
+// once (a page from the worker) are filled over several slices after frames, nearest first, not
+// all in the task that brought them.
+import { expect, test } from 'vitest';
+import { waitForTurn, waitingRows } from '../../src/ui/reader/paced-rows.tsx';
+
+/** Spends `ms` of main-thread time (a row as costly as a rich one on a slow phone). */
+function busy(ms: number) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    /* work */
+  }
+}
+
+test('a dozen rows arriving together are shown over several tasks after frames, nearest the top row first', async () => {
+  let frames = 0;
+  let counting = true;
+  const tick = () => {
+    frames++;
+    if (counting) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  const shownAt: Array<{ index: number; frame: number }> = [];
+  const top = 5;
+  // Queued in one task, as a page's rows are when its reply comes: the far ones first.
+  for (const index of [11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5])
+    waitForTurn(
+      () => {
+        busy(3);
+        shownAt.push({ index, frame: frames });
+      },
+      () => Math.abs(index - top),
+    );
+  const queuedAt = frames;
+  await expect.poll(() => shownAt.length).toBe(12);
+  counting = false;
+  expect(waitingRows()).toBe(0);
+  // Nothing in the task that queued them; the first after a frame.
+  expect(shownAt[0].frame).toBeGreaterThan(queuedAt);
+  // Slices of 8 ms: rows of 3 ms come three at a time at most, in more than one frame.
+  const perFrame = new Map<number, number>();
+  for (const { frame } of shownAt) perFrame.set(frame, (perFrame.get(frame) ?? 0) + 1);
+  expect(Math.max(...perFrame.values())).toBeLessThanOrEqual(3);
+  expect(perFrame.size).toBeGreaterThan(3);
+  // Nearest the top row first.
+  const distances = shownAt.map(({ index }) => Math.abs(index - top));
+  expect(distances).toEqual([...distances].sort((a, b) => a - b));
+});
+
+test('a row taken off the queue (unmounted, or shown another way) is never shown', async () => {
+  const shown: number[] = [];
+  const cancel = waitForTurn(
+    () => shown.push(1),
+    () => 0,
+  );
+  waitForTurn(
+    () => shown.push(2),
+    () => 1,
+  );
+  cancel();
+  await expect.poll(() => shown).toEqual([2]);
+  expect(waitingRows()).toBe(0);
+});
