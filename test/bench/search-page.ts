@@ -38,9 +38,17 @@ export async function setupLibrary(args: { totalMb: number; sessions: number }) 
   const per = Math.floor((args.totalMb * 1024 * 1024) / args.sessions);
   const files: File[] = [];
   const g0 = performance.now();
+  // The generated files are written to a folder of the origin's private file system and imported
+  // from there, as files from a disk are: 500 MB of Blobs made in the page overran Chromium 156's
+  // blob storage ("The requested file could not be read" in the import, before this change too).
+  const genDir = await (await navigator.storage.getDirectory()).getDirectoryHandle(`${root}-gen`, { create: true });
   for (let i = 0; i < args.sessions; i++) {
     const text = generateSessionText({ seed: 1000 + i, targetBytes: per, flavor: i % 3 === 2 ? 'omp' : 'pi', startMs: Date.UTC(2025, 0, 1) + i * 3600_000 });
-    files.push(new File([text], `s-${i}.jsonl`));
+    const handle = await genDir.getFileHandle(`s-${i}.jsonl`, { create: true });
+    const writable = await handle.createWritable();
+    await writable.write(text);
+    await writable.close();
+    files.push(await handle.getFile());
   }
   const genMs = performance.now() - g0;
   const sessionBytes = files.reduce((n, f) => n + f.size, 0);
@@ -159,5 +167,6 @@ export async function cleanup() {
   if (!bench) return;
   bench.worker.terminate();
   await (await navigator.storage.getDirectory()).removeEntry(bench.root, { recursive: true }).catch(() => undefined);
+  await (await navigator.storage.getDirectory()).removeEntry(`${bench.root}-gen`, { recursive: true }).catch(() => undefined);
   bench = null;
 }
