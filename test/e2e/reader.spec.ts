@@ -6,6 +6,19 @@ import { dropFiles, importFixture, openEmptyLibrary, shots } from './app-helpers
 const SAMPLE = 'samples/welcome.jsonl';
 const row = (page: Page, entryId: string) => page.locator(`.rd-row[data-entry="${entryId}"]`);
 
+/** Starts a count of animation frames in the page (`window.frames_`), for tests that tell which frame a change came in. */
+async function countFrames(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { frames_: number };
+    w.frames_ = 0;
+    const tick = () => {
+      w.frames_++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
 /** Serious or critical axe violations, as short strings. */
 async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).include('.rd').analyze();
@@ -46,24 +59,20 @@ test.describe('reader', () => {
     // Chromium's autofill lays the whole page out in a microtask of any task that adds a <select>
     // or an <input>: with the reader's page, that made the route change a long task at 4× CPU.
     const id = await importFixture(page, SAMPLE);
+    await countFrames(page);
     const seen = await page.evaluate(async (id) => {
-      let frames = 0;
-      const tick = () => {
-        frames++;
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
+      const frames = () => (window as unknown as { frames_: number }).frames_;
       const at: { shell?: number; controlsWithShell?: number; control?: number } = {};
       await new Promise<void>((done) => {
         new MutationObserver((_, observer) => {
           const shell = document.querySelector('.rd');
           if (!shell) return;
           if (at.shell === undefined) {
-            at.shell = frames;
+            at.shell = frames();
             at.controlsWithShell = shell.querySelectorAll('select, input, textarea').length;
           }
           if (shell.querySelector('select')) {
-            at.control = frames;
+            at.control = frames();
             observer.disconnect();
             done();
           }
@@ -83,23 +92,19 @@ test.describe('reader', () => {
     // The reply's task (the session's title and tree put in) and its first frame were the open's
     // longest at 4× CPU: the list's first row now comes in a task after that frame, then its own.
     const id = await importFixture(page, SAMPLE);
+    await countFrames(page);
     const seen = await page.evaluate(async (id) => {
-      let frames = 0;
-      const tick = () => {
-        frames++;
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
+      const frames = () => (window as unknown as { frames_: number }).frames_;
       const at: { titled?: number; rowsWithTitle?: number; row?: number } = {};
       await new Promise<void>((done) => {
         new MutationObserver((_, observer) => {
           const title = document.querySelector('.rd-title')?.textContent ?? '';
           if (at.titled === undefined && title && title !== 'Opening…') {
-            at.titled = frames;
+            at.titled = frames();
             at.rowsWithTitle = document.querySelectorAll('.vl-row').length;
           }
           if (at.titled !== undefined && document.querySelector('.vl-row')) {
-            at.row = frames;
+            at.row = frames();
             observer.disconnect();
             done();
           }
