@@ -65,7 +65,8 @@ test.describe('reader', () => {
       const at: { shell?: number; controlsWithShell?: number; control?: number } = {};
       await new Promise<void>((done) => {
         new MutationObserver((_, observer) => {
-          const shell = document.querySelector('.rd');
+          // The reader opened, not the one the library rehearses hidden at idle (rehearsal.tsx).
+          const shell = [...document.querySelectorAll('.rd')].find((el) => !el.closest('.rd-rehearsal'));
           if (!shell) return;
           if (at.shell === undefined) {
             at.shell = frames();
@@ -98,12 +99,14 @@ test.describe('reader', () => {
       const at: { titled?: number; rowsWithTitle?: number; row?: number } = {};
       await new Promise<void>((done) => {
         new MutationObserver((_, observer) => {
-          const title = document.querySelector('.rd-title')?.textContent ?? '';
+          // The reader opened, not the one the library rehearses hidden at idle (rehearsal.tsx).
+          const shell = [...document.querySelectorAll('.rd')].find((el) => !el.closest('.rd-rehearsal'));
+          const title = shell?.querySelector('.rd-title')?.textContent ?? '';
           if (at.titled === undefined && title && title !== 'Opening…') {
             at.titled = frames();
-            at.rowsWithTitle = document.querySelectorAll('.vl-row').length;
+            at.rowsWithTitle = shell!.querySelectorAll('.vl-row').length;
           }
-          if (at.titled !== undefined && document.querySelector('.vl-row')) {
+          if (at.titled !== undefined && shell?.querySelector('.vl-row')) {
             at.row = frames();
             observer.disconnect();
             done();
