@@ -36,7 +36,11 @@ export function App() {
   const onReader = current.name === 'reader';
   const Rehearsal = rehearsal.value;
   useEffect(() => {
-    if (onReader) dropUsagePrerender();
+    if (onReader) {
+      dropUsagePrerender();
+      // A real open warms the reader itself: a rehearsal it cut short is not drawn again on the way back.
+      rehearsal.value = null;
+    }
     void whenIdle()
       .then(() => preloadReader())
       .then(() => {
