@@ -5,8 +5,11 @@
  *
  *   PROFILE_PORT=4305 npx tsx test/bench/profile-import.ts [sizeMb=100] [folder=500]
  *   LATER=1: a worker that leaves the search index for later (`?index=later`). THROTTLE=4: CPU slowed.
+ *   DISK=1: a browser profile on disk (Playwright's default keeps OPFS in memory). ONLY=big|folder.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
@@ -26,9 +29,12 @@ const server = await createServer({
   optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
 });
 await server.listen();
-const browser = await chromium.launch(chromiumLaunchOptions());
+const dir = process.env.DISK ? mkdtempSync(join(tmpdir(), 'rho-profile-')) : null;
+const context = dir
+  ? await chromium.launchPersistentContext(dir, chromiumLaunchOptions())
+  : await (await chromium.launch(chromiumLaunchOptions())).newContext();
 try {
-  const page = await browser.newPage();
+  const page = await context.newPage();
   await page.goto(`http://localhost:${PORT}/__storage_bench__`);
   const cdp = await page.context().newCDPSession(page);
   if (process.env.THROTTLE) await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
@@ -53,6 +59,7 @@ try {
     console.log(summarizeProfile(which, profile));
   }
 } finally {
-  await browser.close();
+  await context.close();
   await server.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }

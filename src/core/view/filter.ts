@@ -1,6 +1,6 @@
 import type { ItemFilter, Marks, RenderItem } from './types.ts';
 
-import { ROW_ASSISTANT, ROW_ERROR, ROW_FOLDED, ROW_PROSE, ROW_TOOL, ROW_TOOL_ONLY, ROW_USER, type BranchScan } from './items.ts';
+import { ROW_ASSISTANT, ROW_ERROR, ROW_FOLDED, ROW_PROSE, ROW_TOOL, ROW_TOOL_ONLY, ROW_USER, type BranchScan } from './branch-scan.ts';
 
 /** Whether a row passes a transcript filter, from its scan flags and label. */
 export function passes(flags: number, labelled: boolean, filter: ItemFilter): boolean {

@@ -1,7 +1,8 @@
 // The reader's view models (pure): entries → render items, outline, stats, context view.
 export type * from './types.ts';
 export { VIEW_PAGE } from './types.ts';
-export { buildItem, scanBranch, ownerRow, type BranchScan } from './items.ts';
+export { buildItem } from './items.ts';
+export { scanBranch, ownerRow, type BranchScan } from './branch-scan.ts';
 export { buildOutline, forksOf, previewOf } from './outline.ts';
 export { filterRows, passes, buildMarks, isError, searchableText, findItems } from './filter.ts';
 export { buildStats, emptyTotals } from './stats.ts';

@@ -1,6 +1,7 @@
 import { walkIndexBranch } from '../envelopes.ts';
 import { buildMarks, filterRows, findItems } from './filter.ts';
-import { buildItem, ownerRow, scanBranch, type BranchScan } from './items.ts';
+import { buildItem } from './items.ts';
+import { ownerRow, scanBranch, type BranchScan } from './branch-scan.ts';
 import { buildOutline, forksOf } from './outline.ts';
 import { newestLeaf, titleOf, type SessionSource } from './source.ts';
 import { VIEW_PAGE, type ItemFilter, type RenderItem, type SessionView } from './types.ts';
