@@ -1,6 +1,7 @@
 // JSONL framing: split on "\n" only (never a universal-newline splitter, §1.1) and keep each line's
 // byte range so the original bytes can be given back.
 import { escapedLine, firstNonAscii, highWords } from './ascii-line.ts';
+import { forEachLineRun } from './line-runs.ts';
 import { clip, problem } from './problems.ts';
 import type { Problem } from './types.ts';
 
@@ -42,16 +43,20 @@ export function forEachLine(input: string | Uint8Array, visit: LineVisitor): num
 }
 
 function forEachByteLine(bytes: Uint8Array, visit: LineVisitor): number {
-  let pos = 0;
+  if (bytes.length === 0) return 0;
+  const last = bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
   let line = 0;
-  while (pos < bytes.length) {
-    line++;
-    const nl = bytes.indexOf(10, pos);
-    const end = nl < 0 ? bytes.length : nl;
-    plainLine(bytes, pos, end, line, nl >= 0, visit);
-    if (nl < 0) break;
-    pos = nl + 1;
-  }
+  forEachLineRun(
+    bytes,
+    highWords(bytes),
+    0,
+    last,
+    (text, start, end) => {
+      line++;
+      if (!isBlank(text)) visit(text, line, start, end, end < bytes.length, false);
+    },
+    (start, end) => plainLine(bytes, start, end, ++line, end < bytes.length, visit),
+  );
   return line;
 }
 
@@ -71,20 +76,27 @@ export type RecordVisitor = (value: Record<string, unknown>, line: number, start
  */
 export function forEachRecord(input: string | Uint8Array, problems: Problem[], visit: RecordVisitor): number {
   if (typeof input === 'string') return forEachTextLine(input, plainRecord(problems, visit));
+  if (input.length === 0) return 0;
   const plain = plainRecord(problems, visit);
   const words = highWords(input);
-  let pos = 0;
+  const last = input[input.length - 1] === 10 ? input.length - 1 : input.length;
   let line = 0;
-  while (pos < input.length) {
-    line++;
-    const nl = input.indexOf(10, pos);
-    const end = nl < 0 ? input.length : nl;
-    const value = nl < 0 ? undefined : escapedRecord(input, words, pos, end);
-    if (value) visit(value, line, pos, end);
-    else plainLine(input, pos, end, line, nl >= 0, plain);
-    if (nl < 0) break;
-    pos = nl + 1;
-  }
+  forEachLineRun(
+    input,
+    words,
+    0,
+    last,
+    (text, start, end) => {
+      line++;
+      if (!isBlank(text)) plain(text, line, start, end, end < input.length, false);
+    },
+    (start, end) => {
+      line++;
+      const value = end < input.length ? escapedRecord(input, words, start, end) : undefined;
+      if (value) visit(value, line, start, end);
+      else plainLine(input, start, end, line, end < input.length, plain);
+    },
+  );
   return line;
 }
 

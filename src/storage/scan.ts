@@ -31,7 +31,9 @@ import {
   type UsageDigest,
 } from '../core/index.ts';
 import { EntryMap } from '../core/entry-map.ts';
+import { highWords } from '../core/ascii-line.ts';
 import { decodeLine, isBlank, parseLine } from '../core/jsonl.ts';
+import { forEachLineRun } from '../core/line-runs.ts';
 import { problem } from '../core/problems.ts';
 import { looksLikeTitleSlot } from '../core/title-slot.ts';
 import { concatBytes } from './chunks.ts';
@@ -124,9 +126,13 @@ export function createScanner(opts: { validate?: boolean; onValue?: (value: Reco
   const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
 
   // One physical line, as the core's parse sees it (same problems, same migration, same checks).
+  // A line's bytes on their own (one carried across chunks, or one holding non-ASCII).
   const onLine = (bytes: Uint8Array, terminated: boolean) => {
-    line++;
     const { text: s, invalidUtf8 } = decodeLine(bytes, 0, bytes.length);
+    onText(s, invalidUtf8, terminated);
+  };
+  const onText = (s: string, invalidUtf8: boolean, terminated: boolean) => {
+    line++;
     if (isBlank(s)) return;
     if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
     const value = parseLine(s, line, terminated, problems);
@@ -154,7 +160,8 @@ export function createScanner(opts: { validate?: boolean; onValue?: (value: Reco
       }
       return;
     }
-    if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1]);
+    // Each hash copied out: a slice would keep the whole decoded run of lines it was cut from alive.
+    if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1].split('').join(''));
     const entry = value as Entry;
     // Before migration: the marks are what the writer put in the line.
     agent = addAgentMark(agent, agentMark(entry, 'entry'));
@@ -190,19 +197,31 @@ export function createScanner(opts: { validate?: boolean; onValue?: (value: Reco
     /** Feeds the next chunk of the file. */
     push(chunk: Uint8Array) {
       let pos = 0;
-      for (;;) {
-        const nl = chunk.indexOf(10, pos);
-        if (nl < 0) break;
-        const piece = chunk.subarray(pos, nl);
-        if (carry.length) {
-          carry.push(piece);
-          const whole = concatBytes(carry);
-          carry = [];
-          onLine(whole, true);
-        } else onLine(piece, true);
+      if (carry.length) {
+        const nl = chunk.indexOf(10);
+        if (nl < 0) {
+          // Copied: the caller may reuse its buffer for the next chunk.
+          carry.push(chunk.slice());
+          return;
+        }
+        carry.push(chunk.subarray(0, nl));
+        const whole = concatBytes(carry);
+        carry = [];
+        onLine(whole, true);
         pos = nl + 1;
       }
-      // Copied: the caller may reuse its buffer for the next chunk.
+      // The chunk's whole lines: ASCII ones decoded in runs, the others one by one as above.
+      const last = chunk.lastIndexOf(10);
+      if (last >= pos)
+        forEachLineRun(
+          chunk,
+          highWords(chunk),
+          pos,
+          last,
+          (text) => onText(text, false, true),
+          (start, end) => onLine(chunk.subarray(start, end), true),
+        );
+      if (last + 1 > pos) pos = last + 1;
       if (pos < chunk.length) carry.push(chunk.slice(pos));
     },
     /** Ends the file and computes the digest. */

@@ -28,8 +28,8 @@ function expected(b: Uint8Array) {
   };
 }
 
-async function actual(b: Uint8Array) {
-  const { digest, tree } = await scanSession(chunked(b));
+async function actual(b: Uint8Array, size = 977) {
+  const { digest, tree } = await scanSession(chunked(b, size));
   return {
     isSession: digest.isSession,
     title: digest.title,
@@ -46,6 +46,9 @@ describe('scanSession agrees with the core parse', () => {
   test.each(realFiles)('real fixture %s', async (name) => {
     const b = new Uint8Array(readFileSync(new URL(name, realDir)));
     expect(await actual(b)).toEqual(expected(b));
+    // Chunks of many whole lines (their ASCII runs decoded at once) and the whole file as one chunk.
+    expect(await actual(b, 64 * 1024 + 7)).toEqual(expected(b));
+    expect(await actual(b, b.length + 1)).toEqual(expected(b));
   });
 
   test('problems, branches, title slot, torn tail, multi-byte text across chunk edges', async () => {
