@@ -9,8 +9,9 @@
  *   a write) or DRIVE=wheel (CDP `Input.synthesizeScrollGesture` with a mouse wheel, as a user's
  *   scroll: no script touches the scroller; its speed is PX × 60 px/s); ROUNDS=n: passes;
  *   TRACE=1: also trace the pass (timeline events only) and print the main thread's longest tasks
- *   by thread time, which the machine's load barely changes (CPU throttling suspends the thread:
- *   a task's thread time is about its work at 1×, its wall time at 4× about four times that);
+ *   by thread time (throttling included: on a quiet machine a task's thread time and wall time
+ *   agree), which other processes' load changes far less than wall time; TOP_TASKS=n: what the
+ *   n longest did; CPU=1: a CPU profile of the pass (functions, self and inclusive ms);
  *   FLING=1: as the reader bench, each pass after its fling (1500 px a frame up, 1200 down), from
  *   where that left the list, rather than from the bottom.
  */
