@@ -11,7 +11,7 @@
  *   FORCED=1 (with LIGHT=1): the layouts and style recalcs inside the longest tasks, with the JS stack that forced each (none: the
  *   browser's own) and the calls each task ran; LOAF=1: no tracing at all, the open's long animation frames with their scripts
  *   and each script's forced style and layout time (the cheapest way to see which task forces a layout);
- *   PROFILE_OUT=dir: serve another build (e.g. main's, for a side-by-side run).
+ *   SCROLL_PX=250: scroll at 250 px a frame rather than the fling; PROFILE_OUT=dir: serve another build (e.g. main's, for a side-by-side run).
  */
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -186,11 +186,13 @@ function analyse(label: string, events: TraceEvent[], top = 5) {
   }
 }
 
+/** SCROLL_PX=250: the bench's slower scroll (px a frame each way) instead of its fling. */
+const [UP, DOWN] = process.env.SCROLL_PX ? [Number(process.env.SCROLL_PX), Number(process.env.SCROLL_PX)] : [1500, 1200];
 const SCROLL_SCRIPT = `(async () => {
   const el = document.querySelector('.vl');
   for (let i = 0; i < 240; i++) {
     if (i === 120) el.scrollTop = el.scrollHeight / 2;
-    else el.scrollTop += i < 120 ? -1500 : 1200;
+    else el.scrollTop += i < 120 ? -${UP} : ${DOWN};
     await new Promise((r) => requestAnimationFrame(r));
   }
   await new Promise((r) => setTimeout(r, 300));

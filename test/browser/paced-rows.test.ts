@@ -1,8 +1,11 @@
 // The reader's paced rows (src/ui/reader/paced-rows.tsx) in Chromium: rows whose items arrive at
 // once (a page from the worker) are filled over several slices after frames, nearest first, not
 // all in the task that brought them.
+import { h, render } from 'preact';
 import { expect, test } from 'vitest';
-import { waitForTurn, waitingRows } from '../../src/ui/reader/paced-rows.tsx';
+import type { RenderItem } from '../../src/core/view/types.ts';
+import type { ReaderModel } from '../../src/ui/reader/model.ts';
+import { PacedRow, waitForTurn, waitingRows } from '../../src/ui/reader/paced-rows.tsx';
 
 /** Spends `ms` of main-thread time (a row as costly as a rich one on a slow phone). */
 function busy(ms: number) {
@@ -60,4 +63,40 @@ test('a row taken off the queue (unmounted, or shown another way) is never shown
   cancel();
   await expect.poll(() => shown).toEqual([2]);
   expect(waitingRows()).toBe(0);
+});
+
+test('a row renders again only when its props change; an item that arrives is shown in a later slice', async () => {
+  const host = document.createElement('div');
+  document.body.append(host);
+  // What a row reads of the model while it waits: the top row's index.
+  const model = { topIndex: { peek: () => 0 } } as unknown as ReaderModel;
+  let renders = 0;
+  const original = PacedRow.prototype.render;
+  PacedRow.prototype.render = function (this: PacedRow, ...args: Parameters<typeof original>) {
+    renders++;
+    return original.apply(this, args);
+  };
+  try {
+    const draw = (item: RenderItem | undefined) => render(h(PacedRow, { index: 3, item, model, hit: false, reveal: '' }), host);
+    draw(undefined);
+    expect(host.querySelector('.rd-placeholder')).not.toBeNull();
+    // The list draws its rows again at every scroll step: the same props, no render.
+    draw(undefined);
+    draw(undefined);
+    expect(renders).toBe(1);
+    // The item comes (a folded tool result draws nothing): the placeholder stays until the row's turn.
+    const item = { kind: 'folded' } as RenderItem;
+    draw(item);
+    expect(host.querySelector('.rd-placeholder')).not.toBeNull();
+    expect(waitingRows()).toBe(1);
+    await expect.poll(() => host.querySelector('.rd-placeholder')).toBeNull();
+    expect(waitingRows()).toBe(0);
+    const shown = renders;
+    draw(item);
+    expect(renders).toBe(shown);
+  } finally {
+    PacedRow.prototype.render = original;
+    render(null, host);
+    host.remove();
+  }
 });

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from './model.ts';
-import { afterSlice, nextTask, usePinRelease, useSizes } from './virtual-hooks.ts';
-import { growSpan, indexAt, sumOffsets, whenIdle } from './virtual-layout.ts';
+import { afterSlice, drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes } from './virtual-hooks.ts';
+import { aheadRange, growSpan, indexAt, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
 
 export { indexAt } from './virtual-layout.ts';
 
@@ -20,13 +20,6 @@ const SETTLE_MS = 40;
 const SLICE_MS = 10;
 /** What a new row is guessed to cost (ms) before any has been timed. */
 const FIRST_ROW_MS = 5;
-
-/** The rows in the DOM; `fast`: a scroll jumped past everything rendered, so they are drawn as skeletons for now. */
-interface Range {
-  start: number;
-  end: number;
-  fast: boolean;
-}
 
 /** The last height a list's scroller had: the first guess of the next list's, before its own is known. */
 let lastViewHeight = 0;
@@ -70,6 +63,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   /** Set when every offset must be recomputed (estimates may have changed). */
   const dirty = useRef(true);
   const extendLater = useRef<(() => void) | null>(null);
+  /** A reader's scroll: its last position and direction, the task that draws the rows ahead of it. */
+  const reading = useRef(newReading());
   const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
   /** The scrollTop this component last set; any other position means someone else scrolled. */
   const placed = useRef(-1);
@@ -80,7 +75,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const observing = useRef(false);
   const [range, setRangeState] = useState<Range>({ start: 0, end: 0, fast: false });
   const rangeRef = useRef<Range>(range);
-  const realLater = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const realLater = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const setRange = (next: Range) => {
     const r = rangeRef.current;
     if (r.start === next.start && r.end === next.end && r.fast === next.fast) return;
@@ -138,50 +133,46 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
 
   /**
    * Recomputes the rendered range and the anchor from the scroll position (`at`: where it is about
-   * to be, before the scroller is laid out). The rows on screen are rendered at once (with those
-   * already rendered nearby); the overscan rows follow when the page is idle, so a scroll step only
-   * pays for what comes on screen. When the user's scrolling jumps past everything rendered (a
-   * fling, a drag of the scrollbar), the rows are drawn as skeletons of their known or estimated
-   * height until the list stays still for SETTLE_MS: a fling costs next to nothing per frame,
-   * whatever the rows hold.
+   * to be, before the scroller is laid out; `step`: a scroll event's, see planRange). The rows on
+   * screen are rendered at once; those ahead of a reader's scroll after the frame, the overscan at
+   * idle. A jump past everything rendered (a fling, a drag of the scrollbar) draws skeletons of the
+   * rows' heights until the list stays still for SETTLE_MS: a fling costs next to nothing a frame.
    */
   const update = useCallback(
-    (scrolling = false, at?: number) => {
+    (scrolling = false, at?: number, step = 0) => {
       const el = scroller.current;
       if (!el) return;
       const o = layout();
       const top = at ?? el.scrollTop;
       // A position still to be set (`at`) is not one the scroller has shown.
       seen.current = at === undefined ? top : -1;
-      const view = viewOf();
-      const first = indexAt(o, count, top);
-      anchor.current = { index: first, delta: top - o[first] };
-      onTop?.(first);
-      const last = Math.min(count, indexAt(o, count, top + view) + 1);
-      const start = indexAt(o, count, Math.max(0, top - OVERSCAN));
-      const end = Math.min(count, indexAt(o, count, top + view + OVERSCAN) + 1);
-      const r = rangeRef.current;
-      const rendered = r.end > r.start;
-      const overlaps = !r.fast && r.start < last && r.end > first;
+      const plan = planRange(o, count, rangeRef.current, { top, view: viewOf(), overscan: OVERSCAN, scrolling, step });
+      anchor.current = { index: plan.first, delta: top - o[plan.first] };
+      onTop?.(plan.first);
+      // (A cancel or clearTimeout of what has already run does nothing.)
       extendLater.current?.();
-      extendLater.current = null;
-      if (realLater.current !== null) clearTimeout(realLater.current);
-      realLater.current = null;
-      if (scrolling && rendered && (r.fast || !overlaps)) {
-        setRange({ start: first, end: last, fast: true });
-        realLater.current = setTimeout(() => {
-          realLater.current = null;
-          update();
-        }, SETTLE_MS);
+      clearTimeout(realLater.current);
+      setRange(plan.range);
+      if (plan.range.fast) {
+        realLater.current = setTimeout(() => update(), SETTLE_MS);
         return;
       }
-      // Keep what is rendered inside the overscan; add the visible rows.
-      const keep = overlaps && r.start < end && r.end > start;
-      setRange({ start: Math.min(first, keep ? Math.max(r.start, start) : first), end: Math.max(last, keep ? Math.min(r.end, end) : last), fast: false });
+      // A reader's scroll: the rows it is heading for are drawn, and laid out, in a task after this
+      // frame, so the frames that bring them on screen find them built.
+      const r = reading.current;
+      if (plan.reading)
+        drawAheadSoon(r, () => {
+          const next = aheadRange(layout(), count, rangeRef.current, { top: r.top, view: viewOf(), overscan: OVERSCAN, upward: r.upward });
+          if (!next) return;
+          // A task of its own, not an observer's callback: it may add rows.
+          observing.current = false;
+          r.layOutNow = true;
+          setRange(next);
+        });
       extendLater.current = whenIdle(() => {
         extendLater.current = null;
         const now = rangeRef.current;
-        setRange({ start: Math.min(now.start, start), end: Math.max(now.end, end), fast: false });
+        setRange({ start: Math.min(now.start, plan.start), end: Math.max(now.end, plan.end), fast: false });
       });
     },
     [count, layout, onTop],
@@ -229,12 +220,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   useEffect(
     () => () => {
       extendLater.current?.();
-      if (realLater.current !== null) clearTimeout(realLater.current);
+      reading.current.later?.();
+      clearTimeout(realLater.current);
     },
     [],
   );
 
-  const { measure, forgetDetached } = useSizes(scroller, heights, viewHeight, (from) => {
+  const { measure, measureNow, forgetDetached } = useSizes(scroller, heights, viewHeight, (from) => {
     dirtyFrom.current = Math.min(dirtyFrom.current, from);
     if (viewHeight.current >= 0) lastViewHeight = viewHeight.current;
     if (!observing.current) {
@@ -261,20 +253,26 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   /** A scroll we did not make (scrollbar, keys, assistive tech, script) ends the pin. */
   const onScroll = () => {
     const el = scroller.current;
-    const user = Math.abs((el?.scrollTop ?? 0) - placed.current) > 1;
+    const top = el?.scrollTop ?? 0;
+    const user = Math.abs(top - placed.current) > 1;
     if (el && pin.current && user) pin.current = null;
-    update(user);
+    update(user, undefined, takeStep(reading.current, top));
   };
 
   // Forget detached elements; time the rows this render added; ask for the next slice.
   useLayoutEffect(() => {
     forgetDetached();
     const { t0, added } = timing.current;
+    // Rows drawn ahead of a scroll (and those it left behind taken out): their style and layout
+    // now, in this task between frames, timed with them (the next slices then hold fewer rows), and
+    // their heights taken (the anchor kept) here rather than by the observer inside the next frame.
+    if (reading.current.layOutNow) measureNow();
     if (added > 0) {
       const each = (performance.now() - t0) / added;
       rowMs.current = Math.max(0.05, rowMs.current * 0.5 + each * 0.5);
       timing.current = { t0: 0, added: 0 };
     }
+    reading.current.layOutNow = false;
     const d = drawn.current;
     const r = rangeRef.current;
     const short = !r.fast && (d.start > Math.max(0, r.start) || d.end < Math.min(r.end, count));
@@ -285,6 +283,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       afterSlice(d.end <= d.start, () => {
         morePosted.current = false;
         observing.current = false;
+        reading.current.layOutNow = performance.now() - reading.current.at < 200;
         setTick((t) => t + 1);
       });
     }
@@ -297,9 +296,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   let from = start;
   if (range.fast) {
     drawn.current = { start: 0, end: 0, key: resetKey };
-    for (let i = start; i < end; i++) {
+    for (let i = start; i < end; i++)
       rows.push(<div key={`${resetKey}:s${i}`} class="vl-row vl-skeleton" data-index={i} aria-hidden="true" style={{ height: `${o[i + 1] - o[i]}px` }} />);
-    }
   } else if (end > start) {
     // The rows already drawn stay; new ones are added from the pinned (or top) row outwards, as
     // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks. A new list draws
@@ -316,19 +314,18 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
         end,
         seed: p ? (p.align === 'end' ? Math.min(p.index, end - 1) : p.index) : anchor.current.index,
         budget: observing.current ? (reseed ? 1 : 0) : fresh ? 1 : Math.max(1, Math.floor(SLICE_MS / rowMs.current)),
-        upFirst: p?.align === 'end',
+        upFirst: p ? p.align === 'end' : reading.current.upward,
       },
     );
     drawn.current = { start: a, end: b, key: resetKey };
     timing.current = { t0: performance.now(), added };
     from = a;
-    for (let i = a; i < b; i++) {
+    for (let i = a; i < b; i++)
       rows.push(
         <div key={`${resetKey}:${i}`} ref={measure(i)} class="vl-row" data-index={i} role="article" aria-posinset={i + 1} aria-setsize={count}>
           {render(i)}
         </div>,
       );
-    }
   }
   return (
     <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>

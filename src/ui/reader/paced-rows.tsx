@@ -4,7 +4,7 @@
  * rather than all in the task that brings the page: at 4× CPU a page's rows rendered at once, with
  * the layout they then forced, made the longest task of a scroll.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { Component } from 'preact';
 import { ItemRow } from './ItemView.tsx';
 import type { RenderItem } from '../../core/view/types.ts';
 import type { ReaderModel } from './model.ts';
@@ -52,32 +52,58 @@ export function waitingRows(): number {
   return waiting.size;
 }
 
-/**
- * Row `index` of the transcript: its item (`model.item(index)`, passed in so that its arrival
- * changes the props) at once when it is at hand as the row is drawn, else a placeholder until the
- * item has come and the row's turn in a slice (waitForTurn).
- */
-export function PacedRow({
-  index,
-  item,
-  model,
-  hit,
-  reveal,
-}: {
+interface RowProps {
   index: number;
   item: RenderItem | undefined;
   model: ReaderModel;
   hit: boolean;
   reveal: string;
-}) {
-  const [shown, setShown] = useState(item !== undefined);
-  const arrived = item !== undefined;
-  useEffect(() => {
-    if (shown || !arrived) return;
-    return waitForTurn(
-      () => setShown(true),
-      () => Math.abs(index - model.topIndex.peek()),
+}
+
+/**
+ * Row `index` of the transcript: its item (`model.item(index)`, passed in so that its arrival
+ * changes the props) at once when it is at hand as the row is drawn, else a placeholder until the
+ * item has come and the row's turn in a slice (waitForTurn). It renders again only when its own
+ * props or state change: the list renders all its rows again at every scroll step and measurement.
+ */
+export class PacedRow extends Component<RowProps, { shown: boolean }> {
+  private cancel: (() => void) | null = null;
+
+  constructor(props: RowProps) {
+    super(props);
+    this.state = { shown: props.item !== undefined };
+  }
+
+  shouldComponentUpdate(next: RowProps, state: { shown: boolean }): boolean {
+    const p = this.props;
+    return state.shown !== this.state.shown || next.item !== p.item || next.hit !== p.hit || next.reveal !== p.reveal || next.model !== p.model;
+  }
+
+  componentDidMount() {
+    this.wait();
+  }
+
+  componentDidUpdate() {
+    this.wait();
+  }
+
+  componentWillUnmount() {
+    this.cancel?.();
+  }
+
+  /** Once the item has come, waits for the row's turn to show it. */
+  private wait() {
+    if (this.state.shown || this.props.item === undefined || this.cancel) return;
+    this.cancel = waitForTurn(
+      () => {
+        this.cancel = null;
+        this.setState({ shown: true });
+      },
+      () => Math.abs(this.props.index - this.props.model.topIndex.peek()),
     );
-  }, [shown, arrived, index, model]);
-  return <ItemRow item={shown ? item : undefined} model={model} hit={hit} reveal={reveal} />;
+  }
+
+  render({ item, model, hit, reveal }: RowProps, { shown }: { shown: boolean }) {
+    return <ItemRow item={shown ? item : undefined} model={model} hit={hit} reveal={reveal} />;
+  }
 }

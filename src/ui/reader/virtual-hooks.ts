@@ -10,7 +10,8 @@ export const nextTask = postTask();
  * effect: it observes the scroller in the task that mounts it, so its first report (the scroller's
  * height, in `view`) comes right after the first layout, before the first paint. `measure(i)` is
  * the ref of row i's element; `changed(from)` hears of new heights (`from`: the first row whose
- * height changed, or heights.length when only the scroller's did).
+ * height changed, or heights.length when only the scroller's did). `measureNow()` reads the rows'
+ * heights at once (a task that has just laid them out), so the observer later finds them known.
  */
 export function useSizes(
   scroller: { current: HTMLElement | null },
@@ -22,30 +23,34 @@ export function useSizes(
   const elements = useRef(new Map<Element, number>());
   const latest = useRef(changed);
   latest.current = changed;
-  useLayoutEffect(() => {
-    const ro = new ResizeObserver((entries) => {
-      let from = Number.POSITIVE_INFINITY;
-      let any = false;
-      for (const entry of entries) {
-        const el = entry.target as HTMLElement;
-        if (el === scroller.current) {
-          if (el.clientHeight !== view.current) {
-            view.current = el.clientHeight;
-            any = true;
-          }
-          continue;
-        }
-        const index = elements.current.get(el);
-        if (index === undefined) continue;
-        const height = el.offsetHeight;
-        if (heights.current[index] !== height) {
-          heights.current[index] = height;
-          from = Math.min(from, index);
+  /** Takes the heights of `targets` (rows, or the scroller); tells `changed` of any new one. */
+  const take = (targets: Iterable<Element>) => {
+    let from = Number.POSITIVE_INFINITY;
+    let any = false;
+    for (const target of targets) {
+      const el = target as HTMLElement;
+      if (el === scroller.current) {
+        if (el.clientHeight !== view.current) {
+          view.current = el.clientHeight;
           any = true;
         }
+        continue;
       }
-      if (any) latest.current(Math.min(from, heights.current.length));
-    });
+      const index = elements.current.get(el);
+      if (index === undefined) continue;
+      const height = el.offsetHeight;
+      if (heights.current[index] !== height) {
+        heights.current[index] = height;
+        from = Math.min(from, index);
+        any = true;
+      }
+    }
+    if (any) latest.current(Math.min(from, heights.current.length));
+  };
+  const takeNow = useRef(take);
+  takeNow.current = take;
+  useLayoutEffect(() => {
+    const ro = new ResizeObserver((entries) => takeNow.current(entries.map((e) => e.target)));
     observer.current = ro;
     if (scroller.current) ro.observe(scroller.current);
     for (const el of elements.current.keys()) ro.observe(el);
@@ -57,6 +62,7 @@ export function useSizes(
       elements.current.set(el, index);
       observer.current?.observe(el);
     },
+    measureNow: () => take([...elements.current.keys()]),
     /** Stops observing the rows no longer in the document. */
     forgetDetached() {
       for (const [el] of elements.current) {
@@ -138,4 +144,46 @@ export function usePinRelease(scroller: { current: HTMLElement | null }, pin: { 
       window.removeEventListener('resize', settle);
     };
   }, [scroller, pin, settle]);
+}
+
+/**
+ * What the list keeps of a reader's scroll: where the last scroll event found the scroller (-1:
+ * none yet), whether it went up (rows are then added above first) and when; the task that draws
+ * the rows ahead (its cancel function); `layOutNow`: the render in such a task lays its rows out
+ * there, not in the next frame.
+ */
+export interface Reading {
+  top: number;
+  upward: boolean;
+  at: number;
+  later: (() => void) | null;
+  layOutNow: boolean;
+}
+
+/** A reading of no scroll yet. */
+export function newReading(): Reading {
+  return { top: -1, upward: false, at: Number.NEGATIVE_INFINITY, later: null, layOutNow: false };
+}
+
+/**
+ * Takes a scroll event's position: the step since the last one (0 for the first), whoever made it
+ * (the user's own scroll may have been taken as the list's by an observer's settle before its event).
+ */
+export function takeStep(r: Reading, top: number): number {
+  const step = r.top >= 0 ? top - r.top : 0;
+  r.top = top;
+  if (step !== 0) r.upward = step < 0;
+  return step;
+}
+
+/**
+ * Runs `draw` (which draws the rows ahead of the scroll) in a task after this frame, one such task
+ * at a time: it reads where the scroll is when it runs, since Chromium may draw another frame first.
+ */
+export function drawAheadSoon(r: Reading, draw: () => void) {
+  r.at = performance.now();
+  r.later ??= afterNextFrame(() => {
+    r.later = null;
+    draw();
+  });
 }

@@ -68,3 +68,52 @@ export function whenIdle(fn: () => void): () => void {
   const id = setTimeout(fn, 50);
   return () => clearTimeout(id);
 }
+
+/** The rows in the DOM; `fast`: a scroll jumped past everything rendered, so they are drawn as skeletons for now. */
+export interface Range {
+  start: number;
+  end: number;
+  fast: boolean;
+}
+
+/**
+ * The rows to render for scroll position `top` (`r`: those rendered now): the visible ones
+ * (`first`…), with those already rendered inside the overscan (`start`–`end`); skeletons of the
+ * visible ones when the user's scroll jumped past everything rendered. `reading`: a step shorter
+ * than the viewport (a reader's scroll), which keeps every row rendered (the rows it left behind
+ * go with those drawn ahead of it, aheadRange, in a task between frames).
+ */
+export function planRange(o: Float64Array, count: number, r: Range, at: { top: number; view: number; overscan: number; scrolling: boolean; step: number }) {
+  const { top, view, overscan, scrolling, step } = at;
+  const first = indexAt(o, count, top);
+  const last = Math.min(count, indexAt(o, count, top + view) + 1);
+  const start = indexAt(o, count, Math.max(0, top - overscan));
+  const end = Math.min(count, indexAt(o, count, top + view + overscan) + 1);
+  const overlaps = !r.fast && r.start < last && r.end > first;
+  if (scrolling && r.end > r.start && (r.fast || !overlaps)) return { first, start, end, reading: false, range: { start: first, end: last, fast: true } };
+  const reading = step !== 0 && Math.abs(step) < view;
+  const keep = overlaps && r.start < end && r.end > start;
+  const from = keep ? (reading ? r.start : Math.max(r.start, start)) : first;
+  const to = keep ? (reading ? r.end : Math.min(r.end, end)) : last;
+  return { first, start, end, reading, range: { start: Math.min(first, from), end: Math.max(last, to), fast: false } };
+}
+
+/**
+ * The range after a reader's scroll step (`upward` or down) from `r`: the rows up to the
+ * overscan's edge ahead added; behind, once they reach past twice the overscan, those beyond it
+ * taken out (at least one row stays: taking rows out above moves every row below in the list's
+ * layer, which then paints them all again, so it is done every few steps, not every one); null
+ * when nothing changes, or when `r` is nowhere near the overscan (the scroll event's own range
+ * comes first: rows ahead are never drawn out of a far-off range).
+ */
+export function aheadRange(o: Float64Array, count: number, r: Range, at: { top: number; view: number; overscan: number; upward: boolean }): Range | null {
+  if (r.fast || count === 0 || r.end <= r.start) return null;
+  const start = indexAt(o, count, Math.max(0, at.top - at.overscan));
+  const end = Math.min(count, indexAt(o, count, at.top + at.view + at.overscan) + 1);
+  if (r.end <= start || r.start >= end) return null;
+  const far = at.upward ? Math.min(count, indexAt(o, count, at.top + at.view + 2 * at.overscan) + 1) : indexAt(o, count, Math.max(0, at.top - 2 * at.overscan));
+  const next = at.upward
+    ? { start: Math.min(r.start, start), end: r.end <= far ? r.end : Math.max(end, r.start + 1), fast: false }
+    : { start: r.start >= far ? r.start : Math.min(start, r.end - 1), end: Math.max(r.end, end), fast: false };
+  return next.start === r.start && next.end === r.end ? null : next;
+}
