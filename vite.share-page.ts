@@ -88,7 +88,20 @@ async function bundle(entry: string, plugins: Plugin[]): Promise<Rollup.OutputBu
     },
   });
   const outputs = Array.isArray(out) ? out : [out];
-  return outputs.flatMap((o) => ('output' in o ? o.output : []));
+  const items = outputs.flatMap((o) => ('output' in o ? o.output : []));
+  // SHARE_PAGE_MODULES=n: the n largest modules of each bundle, to see what a page carries.
+  if (process.env.SHARE_PAGE_MODULES)
+    for (const o of items)
+      if (o.type === 'chunk')
+        console.log(
+          `${entry}:\n${Object.entries(o.modules)
+            .map(([id, m]) => [m.renderedLength, id.replace(root, '')] as const)
+            .sort((a, b) => b[0] - a[0])
+            .slice(0, Number(process.env.SHARE_PAGE_MODULES))
+            .map(([n, id]) => `  ${n} ${id}`)
+            .join('\n')}`,
+        );
+  return items;
 }
 
 /** Text that can sit inside a <script> element: nothing in it may close the element or open an HTML comment. */

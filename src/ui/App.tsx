@@ -1,4 +1,6 @@
 import type { ComponentChildren, ComponentType } from 'preact';
+import type { ReaderLibrary } from './reader/Reader.tsx';
+import { appReaderLibrary } from './reader/reader-library.ts';
 import { useEffect } from 'preact/hooks';
 import { signal, useSignal } from '@preact/signals';
 import { DropZone } from './library/DropZone.tsx';
@@ -124,6 +126,7 @@ interface ReaderModule {
     onNavigate(r: { leafId?: string; entryId?: string }): void;
     onBack(): void;
     actions?: ComponentChildren;
+    library?: ReaderLibrary;
   }>;
 }
 
@@ -203,6 +206,7 @@ function ReaderHost({ route }: { route: Extract<Route, { name: 'reader' }> }) {
       find={route.find}
       onBack={back}
       actions={<ExportMenu id={route.id} leafId={route.leafId} />}
+      library={appReaderLibrary}
       onNavigate={(next) => navigate({ name: 'reader', id: route.id, ...next }, { replace: true })}
     />
   );

@@ -63,6 +63,11 @@ test('a real session opens from a file at its last message, offline, with no req
   const watch = await openOffline(page, url);
   await expectAtEnd(page, lastMessageLine(bytes));
   await expect(page).toHaveTitle('pi-mono large session');
+  // A copy with no library: nothing offered that would write to one (these failed or did nothing in a page).
+  await expect(page.locator('.rd-row').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Share a copy' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Export this branch' })).toHaveCount(0);
+  await expect(page.locator('.rd-label-btn')).toHaveCount(0);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(csp).toContain("default-src 'none'");
   expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+';/);

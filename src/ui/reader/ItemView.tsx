@@ -61,7 +61,7 @@ export function ItemMeta({
           )}
           {children}
         </span>
-        {item.entryId && !model.readOnly.value && <LabelButton item={item} model={model} editing={editing} />}
+        {item.entryId && model.canLabel.value && <LabelButton item={item} model={model} editing={editing} />}
         {item.entryId && (
           <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
             #{item.line}

@@ -2,10 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ItemFilter, SessionView } from '../../core/view/types.ts';
 import { whenIdle } from '../idle.ts';
-import { exportActiveBranch, exportTargets } from '../models/exports.ts';
 import { ContextPanel } from './ContextPanel.tsx';
 import { FindBar } from './FindBar.tsx';
-import { openShare } from '../share/share-model.ts';
 import { KeysHelp } from './KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
@@ -33,6 +31,17 @@ export interface ReaderProps {
   actions?: ComponentChildren;
   /** Shows this view (in an idle period after mounting) instead of opening `id`, with no keyboard shortcuts: the rehearsal's (rehearsal.tsx). */
   sample?: SessionView;
+  /**
+   * What the library around the reader does with a session (the app's: reader-library.ts). Without it
+   * (the share page: a copy with no library) there is no share button, no branch export and no labels.
+   */
+  library?: ReaderLibrary;
+}
+
+/** The library's actions on the session being read. */
+export interface ReaderLibrary {
+  share(target: { id: string; title: string; leafId?: string }): void;
+  exportBranch(id: string, leafId?: string): void;
 }
 
 const TABS: Array<[ReaderTab, string, string]> = [
@@ -49,8 +58,8 @@ const FILTERS: Array<[ItemFilter, string]> = [
 ];
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
-export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions, sample }: ReaderProps) {
-  const model = useMemo(() => createReaderModel(id), [id]);
+export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions, sample, library }: ReaderProps) {
+  const model = useMemo(() => createReaderModel(id, { labels: Boolean(library) }), [id]);
   const opened = useRef<string | null>(null);
 
   useEffect(() => {
@@ -112,16 +121,18 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
           >
             <SearchIcon />
           </button>
-          <button
-            type="button"
-            class="rd-icon"
-            aria-label="Share a copy"
-            title="Share a copy"
-            disabled={!view}
-            onClick={() => view && openShare({ id, title: view.title, leafId: view.leafId ?? undefined })}
-          >
-            ⇪
-          </button>
+          {library && (
+            <button
+              type="button"
+              class="rd-icon"
+              aria-label="Share a copy"
+              title="Share a copy"
+              disabled={!view}
+              onClick={() => view && library.share({ id, title: view.title, leafId: view.leafId ?? undefined })}
+            >
+              ⇪
+            </button>
+          )}
           <button
             type="button"
             class="rd-branches-btn"
@@ -221,12 +232,9 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
-          {view && (
+          {view && library && (
             <div class="rd-side-actions">
-              <button
-                type="button"
-                onClick={() => void exportActiveBranch(id, exportTargets().includes('share') ? 'share' : 'download', view.leafId ?? undefined)}
-              >
+              <button type="button" onClick={() => library.exportBranch(id, view.leafId ?? undefined)}>
                 Export this branch
               </button>
             </div>

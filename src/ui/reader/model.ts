@@ -50,7 +50,11 @@ export interface ScrollRequest {
 }
 
 /** The state of one open session on the page: outline, loaded item pages, view toggles, find. */
-export function createReaderModel(id: string) {
+/**
+ * The reader's state for session `id`. `labels`: whether entries can be labelled here (false in a
+ * share page, which has no library to write to).
+ */
+export function createReaderModel(id: string, { labels = true }: { labels?: boolean } = {}) {
   const view = signal<SessionView | null>(null);
   const error = signal<string | null>(null);
   const loading = signal(true);
@@ -74,6 +78,8 @@ export function createReaderModel(id: string) {
   const family = signal<SessionFamily | null>(null);
   /** A Claude Code or Codex session: shown from its pi conversion and never written to (no labels). */
   const readOnly = computed(() => isForeignAgent(family.value?.self?.agent));
+  /** Whether the label buttons show: a session of this library written by pi or omp. */
+  const canLabel = computed(() => labels && !readOnly.value);
   /** The list's identity: a new branch or filter makes a new list; rows added live keep it. */
   const listKey = signal('');
   /** Rows that arrived live while the reader was scrolled up (the "N new" pill), and where they start. */
@@ -422,6 +428,7 @@ export function createReaderModel(id: string) {
     stats,
     family,
     readOnly,
+    canLabel,
     listKey,
     fresh,
     topIndex,

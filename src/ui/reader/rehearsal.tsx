@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { Reader } from './Reader.tsx';
+import { appReaderLibrary } from './reader-library.ts';
 import { REHEARSAL_VIEW } from './rehearsal-sample.ts';
 import './rehearsal.css';
 
@@ -33,7 +34,7 @@ export function ReaderRehearsal({ onDone }: { onDone(): void }) {
   }, []);
   return (
     <div ref={host} class="rd-rehearsal">
-      <Reader id={REHEARSAL_VIEW.id} sample={REHEARSAL_VIEW} onNavigate={() => undefined} />
+      <Reader id={REHEARSAL_VIEW.id} sample={REHEARSAL_VIEW} onNavigate={() => undefined} library={appReaderLibrary} />
     </div>
   );
 }
