@@ -6,8 +6,9 @@
  *   PROFILE_PORT=4305 npx tsx test/bench/profile-import.ts [sizeMb=100] [folder=500]
  *   LATER=1: a worker that leaves the search index for later (`?index=later`). THROTTLE=4: CPU slowed.
  *   DISK=1: a browser profile on disk (Playwright's default keeps OPFS in memory). ONLY=big|folder.
+ *   PROFILE_OUT=dir: each raw profile written there as `<which>.cpuprofile` (for Chrome's DevTools).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +58,7 @@ try {
     const { profile } = (await send('Profiler.stop')) as { profile: Profile };
     console.log(`\n##### ${which}: import ${ms.toFixed(0)} ms, raw write ${raw.toFixed(0)} ms (${(ms / raw).toFixed(2)}×)`);
     console.log(summarizeProfile(which, profile));
+    if (process.env.PROFILE_OUT) writeFileSync(resolve(process.env.PROFILE_OUT, `${which}.cpuprofile`), JSON.stringify(profile));
   }
 } finally {
   await context.close();
