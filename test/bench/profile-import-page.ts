@@ -1,15 +1,39 @@
 // The in-page half of profile-import.ts: the storage bench's inputs, one import worker, the raw baseline.
 import { connectWorker } from '../../src/worker/client.ts';
+import { generateSessionText } from '../gen/session.ts';
 import { rawWriter, sessionGenerator } from './storage-page.ts';
+
+// The search bench's generator is written for Node; these two Buffer calls are all it uses of it.
+const utf8 = new TextEncoder();
+(globalThis as { Buffer?: unknown }).Buffer ??= {
+  byteLength: (s: string) => utf8.encode(s).length,
+  from: (bytes: Uint8Array) => ({
+    toString: () => {
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(bin);
+    },
+  }),
+};
 
 let state: { big: File[]; folder: File[]; query: string; writer: ReturnType<typeof rawWriter>; n: number } | null = null;
 
-/** Makes the inputs and starts the import worker (which the Node side attaches its profiler to). */
-export async function setup(args: { sizeMb: number; folder: number; query: string }) {
+/**
+ * Makes the inputs and starts the import worker (which the Node side attaches its profiler to).
+ * `gen`: the folder is the search bench's sessions instead (test/gen, `sessions` totalling `totalMb`).
+ */
+export async function setup(args: { sizeMb: number; folder: number; query: string; gen?: { sessions: number; totalMb: number } }) {
   const { makeSession, rand } = sessionGenerator();
   const big = [new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl')];
   const folder: File[] = [];
-  for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
+  const gen = args.gen;
+  if (gen) {
+    const per = Math.floor((gen.totalMb * 1024 * 1024) / gen.sessions);
+    for (let i = 0; i < gen.sessions; i++) {
+      const text = generateSessionText({ seed: 1000 + i, targetBytes: per, flavor: i % 3 === 2 ? 'omp' : 'pi', startMs: Date.UTC(2025, 0, 1) + i * 3600_000 });
+      folder.push(new File([text], `s${i}.jsonl`));
+    }
+  } else for (let i = 0; i < args.folder; i++) folder.push(new File([makeSession(`folder-${i}`, 5_000 + Math.floor(rand() * 95_000))], `s${i}.jsonl`));
   state = { big, folder, query: args.query, writer: rawWriter(), n: 0 };
   worker = new Worker(`/src/worker/main.ts?root=profile-${Date.now()}${args.query}`, { type: 'module' });
   api = connectWorker(worker);

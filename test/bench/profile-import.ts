@@ -6,8 +6,10 @@
  *   PROFILE_PORT=4305 npx tsx test/bench/profile-import.ts [sizeMb=100] [folder=500]
  *   LATER=1: a worker that leaves the search index for later (`?index=later`). THROTTLE=4: CPU slowed.
  *   DISK=1: a browser profile on disk (Playwright's default keeps OPFS in memory). ONLY=big|folder.
+ *   GEN=sessions:totalMb: the folder is the search bench's generated sessions (test/gen), e.g. GEN=300:42.
+ *   PROFILE_OUT=dir: each raw profile written there as `<which>.cpuprofile` (for Chrome's DevTools).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +48,9 @@ try {
   );
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   const query = process.env.LATER ? '&index=later' : '';
-  await page.evaluate(`import('/test/bench/profile-import-page.ts').then((m) => m.setup(${JSON.stringify({ sizeMb, folder, query })}))`);
+  const [genSessions, genMb] = (process.env.GEN ?? '').split(':').map(Number);
+  const gen = genSessions ? { sessions: genSessions, totalMb: genMb || 42 } : undefined;
+  await page.evaluate(`import('/test/bench/profile-import-page.ts').then((m) => m.setup(${JSON.stringify({ sizeMb, folder, query, gen })}))`);
   const send = workerChannel(cdp, await attached);
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 200 });
@@ -57,6 +61,7 @@ try {
     const { profile } = (await send('Profiler.stop')) as { profile: Profile };
     console.log(`\n##### ${which}: import ${ms.toFixed(0)} ms, raw write ${raw.toFixed(0)} ms (${(ms / raw).toFixed(2)}×)`);
     console.log(summarizeProfile(which, profile));
+    if (process.env.PROFILE_OUT) writeFileSync(resolve(process.env.PROFILE_OUT, `${which}.cpuprofile`), JSON.stringify(profile));
   }
 } finally {
   await context.close();

@@ -2,7 +2,7 @@
 // (what was said, thought, called, answered, summarized, labelled, noticed), and the session's
 // facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
 // Images, signatures and extension state are left out; tool outputs and arguments are capped.
-import { noticeKind, text, thinking, toolCalls } from '../../core/index.ts';
+import { noticeKind, parts, text } from '../../core/index.ts';
 import { isIndexable, normalizeWord, words } from './tokens.ts';
 
 /** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
@@ -67,6 +67,32 @@ function argumentText(v: unknown, out: string[], budget: { left: number }): void
   else if (v && typeof v === 'object') for (const x of Object.values(v)) argumentText(x, out, budget);
 }
 
+// What the index reads of a message's parts, in one walk: its text and its readable thinking (each
+// joined with "\n" as core's `text` and `thinking` join them, and capped; parts past the cap are not
+// gathered), and its tool calls (as core's `toolCalls` reads them).
+function readParts(m: unknown, n: number): { text: string; thinking: string; calls: Array<{ name: string; arguments: unknown }> } {
+  const texts: string[] = [];
+  const thoughts: string[] = [];
+  const calls: Array<{ name: string; arguments: unknown }> = [];
+  // The length of each joined so far (-1: nothing yet, so the first part has no "\n" before it).
+  let textLen = -1;
+  let thoughtLen = -1;
+  for (const p of parts(m)) {
+    if (p.type === 'text') {
+      if (typeof p.text === 'string' && textLen < n) {
+        texts.push(p.text);
+        textLen += p.text.length + 1;
+      }
+    } else if (p.type === 'thinking') {
+      if (p.redacted !== true && typeof p.thinking === 'string' && thoughtLen < n) {
+        thoughts.push(p.thinking);
+        thoughtLen += p.thinking.length + 1;
+      }
+    } else if (p.type === 'toolCall') calls.push({ name: String(p.name ?? ''), arguments: p.arguments ?? {} });
+  }
+  return { text: cap(texts.join('\n'), n), thinking: cap(thoughts.join('\n'), n), calls };
+}
+
 const hasImage = (content: unknown) => Array.isArray(content) && content.some((p) => p && typeof p === 'object' && (p as { type?: unknown }).type === 'image');
 
 /** The searchable document of one parsed line (null for entries nobody searches: model changes, extension state…). */
@@ -81,19 +107,20 @@ export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
       if (!m || typeof m !== 'object') return null;
       const image = hasImage(m.content) ? HAS_IMAGE : 0;
       const ts2 = ts || timeOf(m.timestamp);
-      if (m.role === 'user') return doc('user', cap(text(m), TEXT_CAP), image, { ts: ts2 });
+      if (m.role === 'user') return doc('user', readParts(m, TEXT_CAP).text, image, { ts: ts2 });
       if (m.role === 'assistant') {
-        const parts = [cap(text(m), TEXT_CAP), cap(thinking(m), TEXT_CAP)];
-        const calls = toolCalls(m);
+        const read = readParts(m, TEXT_CAP);
+        const pieces = [read.text, read.thinking];
+        const calls = read.calls;
         const budget = { left: OUTPUT_CAP };
         for (const c of calls) {
-          parts.push(c.name);
-          argumentText(c.arguments, parts, budget);
+          pieces.push(c.name);
+          argumentText(c.arguments, pieces, budget);
         }
         const error = m.stopReason === 'error';
-        if (error && typeof m.errorMessage === 'string') parts.push(cap(m.errorMessage, OUTPUT_CAP));
+        if (error && typeof m.errorMessage === 'string') pieces.push(cap(m.errorMessage, OUTPUT_CAP));
         const tools = calls.map((c) => c.name.toLowerCase()).filter(Boolean);
-        return doc('assistant', parts.filter(Boolean).join('\n'), (error ? HAS_ERROR : 0) | image, {
+        return doc('assistant', pieces.filter(Boolean).join('\n'), (error ? HAS_ERROR : 0) | image, {
           ts: ts2,
           ...(tools.length ? { tools } : {}),
           ...(typeof m.model === 'string' ? { model: m.model } : {}),
@@ -101,7 +128,7 @@ export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
       }
       if (m.role === 'toolResult') {
         const name = typeof m.toolName === 'string' ? m.toolName : '';
-        const body = [name, cap(text(m), OUTPUT_CAP)].filter(Boolean).join('\n');
+        const body = [name, readParts(m, OUTPUT_CAP).text].filter(Boolean).join('\n');
         return doc('tool', body, (m.isError === true ? HAS_ERROR : 0) | image, { ts: ts2, ...(name ? { tools: [name.toLowerCase()] } : {}) });
       }
       if (m.role === 'bashExecution') {
@@ -109,7 +136,7 @@ export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
         const body = [typeof m.command === 'string' ? m.command : '', typeof m.output === 'string' ? cap(m.output, OUTPUT_CAP) : ''];
         return doc('bash', body.filter(Boolean).join('\n'), failed ? HAS_ERROR : 0, { ts: ts2, tools: ['bash'] });
       }
-      if (m.role === 'custom') return doc('notice', cap(text(m), TEXT_CAP), noticeKind(m) === 'error' ? HAS_ERROR : 0, { ts: ts2 });
+      if (m.role === 'custom') return doc('notice', readParts(m, TEXT_CAP).text, noticeKind(m) === 'error' ? HAS_ERROR : 0, { ts: ts2 });
       if (m.role === 'branchSummary' || m.role === 'compactionSummary')
         return doc('summary', typeof m.summary === 'string' ? cap(m.summary, TEXT_CAP) : '', 0, { ts: ts2 });
       return null;

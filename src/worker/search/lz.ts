@@ -11,8 +11,6 @@ const MAX_OFFSET = 65535;
 const table = new Int32Array(1 << HASH_BITS);
 let generation = 0;
 
-const read32 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-
 /** Compresses bytes. */
 export function compress(src: Uint8Array): Uint8Array {
   const n = src.length;
@@ -42,8 +40,11 @@ export function compress(src: Uint8Array): Uint8Array {
     const m = match - MIN_MATCH;
     out[o++] = (Math.min(lit, 15) << 4) | (match ? Math.min(m, 15) : 0);
     if (lit >= 15) length(lit - 15);
-    out.set(src.subarray(anchor, end), o);
-    o += lit;
+    // Most literal runs are a few bytes: copied by hand, no view made for each (a view costs more than the copy).
+    if (lit > 64) {
+      out.set(src.subarray(anchor, end), o);
+      o += lit;
+    } else for (let k = anchor; k < end; k++) out[o++] = src[k];
     if (!match) return;
     out[o++] = offset & 255;
     out[o++] = offset >> 8;
@@ -52,14 +53,20 @@ export function compress(src: Uint8Array): Uint8Array {
   let anchor = 0;
   let i = 0;
   const last = n - MIN_MATCH - 1;
+  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   while (i < last) {
-    const seq = read32(src, i);
+    const seq = view.getInt32(i, true);
     const h = Math.imul(seq, 0x9e3779b1) >>> (32 - HASH_BITS);
     const ref = table[h] - gen;
     table[h] = i + gen;
-    if (ref >= 0 && i - ref <= MAX_OFFSET && read32(src, ref) === seq) {
+    if (ref >= 0 && i - ref <= MAX_OFFSET && view.getInt32(ref, true) === seq) {
       let m = i + MIN_MATCH;
       let r = ref + MIN_MATCH;
+      // Four bytes at a time, then the last few one by one.
+      while (m + 4 <= n && view.getInt32(m, true) === view.getInt32(r, true)) {
+        m += 4;
+        r += 4;
+      }
       while (m < n && src[m] === src[r]) {
         m++;
         r++;

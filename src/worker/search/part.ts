@@ -7,7 +7,7 @@
 // So a query decides which entries match, and which pass the entry filters, from the facts alone.
 import type { EntryDoc, EntryKind } from './extract.ts';
 import { compress, decompress } from './lz.ts';
-import { eachWord } from './tokens.ts';
+import { TermTable } from './terms.ts';
 
 /** Characters of text gathered into one chunk (compressed alone). */
 const TEXT_CHUNK = 24 * 1024;
@@ -93,35 +93,13 @@ class In {
 
 /** Builds a session's part from its entry documents: one pass over each text for its words and postings. */
 export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
-  const ids = new Map<string, number>();
-  const terms: string[] = [];
-  const lists: number[][] = [];
-  let di = 0;
-  const add = (w: string) => {
-    const t = ids.get(w);
-    if (t === undefined) {
-      ids.set(w, terms.length);
-      terms.push(w);
-      lists.push([di]);
-      return;
-    }
-    const l = lists[t];
-    if (l[l.length - 1] !== di) l.push(di);
-  };
-  // Tool names are the session's words (tool:… finds them) but not an entry's: its text is what it holds.
-  const toolWord = (w: string) => {
-    if (!ids.has(w)) {
-      ids.set(w, terms.length);
-      terms.push(w);
-      lists.push([]);
-    }
-  };
+  const table = new TermTable();
   const tools = new Map<string, number>();
   const out = new Out();
   out.uint(docs.length);
-  for (di = 0; di < docs.length; di++) {
+  for (let di = 0; di < docs.length; di++) {
     const d = docs[di];
-    eachWord(d.text, add);
+    table.addText(d.text, di);
     out.uint(KIND_CODE.get(d.kind) ?? 0);
     out.uint(d.flags);
     out.f64(d.ts);
@@ -130,18 +108,20 @@ export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
       let k = tools.get(t);
       if (k === undefined) tools.set(t, (k = tools.size));
       out.uint(k);
-      eachWord(t, toolWord);
+      // Tool names are the session's words (tool:… finds them) but not an entry's: its text is what it holds.
+      table.addTerms(t);
     }
   }
   out.bytes(encoder.encode(JSON.stringify([...tools.keys()])));
+  const terms = table.terms;
   out.uint(terms.length);
-  for (const l of lists) {
-    out.uint(l.length);
+  for (let t = 0; t < terms.length; t++) {
+    out.uint(table.size(t));
     let prev = 0;
-    for (const e of l) {
+    table.forEachPosting(t, (e) => {
       out.uint(e - prev);
       prev = e;
-    }
+    });
   }
   // The texts, chunk by chunk: a header of lengths (UTF-16 units), then the ids and texts as UTF-8.
   const chunks: Uint8Array[] = [];

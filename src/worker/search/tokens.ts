@@ -6,7 +6,8 @@
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Any character outside ASCII. */
 export const NON_ASCII = /[^\x00-\x7f]/;
-const MAX_WORD = 32;
+/** The longest word kept (longer runs are hashes, base64…). */
+export const MAX_WORD = 32;
 const LONG_NUMBER = /^\d{9,}$/;
 const MARKS = /\p{M}+/gu;
 
@@ -45,7 +46,8 @@ export function words(text: string): string[] {
 const UNIT = new Uint8Array(65536);
 for (let c = 0; c < 128; c++) UNIT[c] = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 2;
 const ONE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
-const isWordUnit = (c: number): boolean => {
+/** Whether a UTF-16 unit (not a surrogate of a pair) is a letter or digit. */
+export const isWordUnit = (c: number): boolean => {
   let k = UNIT[c];
   if (k === 0) k = UNIT[c] = ONE_WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
   return k === 1;
