@@ -108,7 +108,17 @@ export async function loseIndex() {
   if (!bench) throw new Error('no library');
   bench.worker.terminate();
   const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(bench.root);
-  await dir.removeEntry('search', { recursive: true });
+  // The terminated worker's read-only segment handles are let go a moment later, and until then
+  // the folder cannot be removed (NoModificationAllowedError): try again until they are.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await dir.removeEntry('search', { recursive: true });
+      break;
+    } catch (e) {
+      if ((e as DOMException).name !== 'NoModificationAllowedError' || attempt >= 500) throw e;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
   const { api, worker } = start(bench.root);
   bench = { ...bench, api, worker };
   await api.listSessions({});
