@@ -32,6 +32,16 @@ const WATCH = `(() => {
     new PerformanceObserver((l) => window.__tasks.push(...l.getEntries().map((e) => e.duration)))];
   window.__obs[0].observe({ type: 'long-animation-frame', buffered: false });
   window.__obs[1].observe({ type: 'longtask', buffered: false });
+  // Markdown as each row came in: already HTML (laid out once) or plain text waiting for its swap.
+  window.__md = { html: 0, pending: 0, swapped: 0 };
+  document.addEventListener('rd-markdown', () => window.__md.swapped++);
+  const mo = new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) for (const md of n.querySelectorAll('.md')) {
+      if (md.dataset.md === 'html') window.__md.html++; else if (md.dataset.md === 'pending') window.__md.pending++;
+    }
+  });
+  mo.observe(document.querySelector('.vl'), { childList: true, subtree: true });
+  window.__obs.push(mo);
 })()`;
 
 /** The bench's own scroll: up 120 frames, a jump to the middle, down 120 frames. */
@@ -96,7 +106,21 @@ function printProfile(profile: Profile) {
       .map(([n, v]) => `${n}=${v.toFixed(0)}`)
       .join(' ; ');
   console.log(`self: ${top(self, 25)}`);
-  console.log(`inclusive: ${top(incl, 50)}`);
+  // UNDER=name: self time of what ran inside the named function only.
+  const under = process.env.UNDER;
+  if (under) {
+    const inside = new Map<string, number>();
+    profile.samples.forEach((leaf, i) => {
+      const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+      for (let n: number | undefined = parent.get(leaf); n !== undefined; n = parent.get(n))
+        if (name(n).startsWith(`${under} `)) {
+          inside.set(name(leaf), (inside.get(name(leaf)) ?? 0) + ms);
+          break;
+        }
+    });
+    console.log(`self inside ${under}: ${top(inside, 40)}`);
+  }
+  console.log(`inclusive: ${top(incl, Number(process.env.TOP_FNS ?? 50))}`);
 }
 
 interface TraceEvent {
@@ -142,6 +166,13 @@ function printTasks(json: { traceEvents?: TraceEvent[] } | TraceEvent[]) {
         .split('/')
         .pop()}:${e.args?.data?.lineNumber}:${e.args?.data?.columnNumber}`;
     if (calls.length) console.log(`    calls: ${calls.map((e) => `${where(e)} ${ms(e.tdur)}`).join(' ; ')}`);
+    // Style recalcs (elements restyled) and layouts (objects dirty of all) inside the task.
+    const work = mine.filter((e) => (e.name === 'UpdateLayoutTree' || e.name === 'Layout') && e.ts >= task.ts && e.ts <= end && (e.tdur ?? 0) > 500);
+    const size = (e: TraceEvent) => {
+      const a = e.args as { elementCount?: number; beginData?: { dirtyObjects?: number; totalObjects?: number } } | undefined;
+      return e.name === 'Layout' ? `${a?.beginData?.dirtyObjects}/${a?.beginData?.totalObjects} objects` : `${a?.elementCount} elements`;
+    };
+    if (work.length) console.log(`    style/layout: ${work.map((e) => `${e.name} ${ms(e.tdur)} (${size(e)})`).join(' ; ')}`);
   }
 }
 
@@ -179,11 +210,12 @@ async function main() {
       if (process.env.TRACE) printTasks(JSON.parse((await browser.stopTracing()).toString('utf8')));
       if (cdp) printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
       await page.waitForTimeout(300);
-      const { frames, tasks } = (await page.evaluate(() => {
+      const { frames, tasks, md } = (await page.evaluate(() => {
         const w = window as unknown as { __loaf: Array<Record<string, any>>; __tasks: number[]; __obs: PerformanceObserver[] };
         for (const o of w.__obs) o.disconnect();
-        return { frames: w.__loaf, tasks: w.__tasks };
-      })) as { frames: Array<Record<string, any>>; tasks: number[] };
+        return { frames: w.__loaf, tasks: w.__tasks, md: (w as unknown as { __md: unknown }).__md };
+      })) as { frames: Array<Record<string, any>>; tasks: number[]; md: { html: number; pending: number; swapped: number } };
+      console.log(`markdown as rows came in: ${md.html} already HTML, ${md.pending} plain waiting for it; ${md.swapped} swapped in`);
       const long = tasks.filter((t) => t >= 50);
       // Measures a diagnostic build may add (performance.measure around its own tasks), 25 ms and over.
       const measures = (await page.evaluate(

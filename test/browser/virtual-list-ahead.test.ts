@@ -87,3 +87,86 @@ test('a reader scrolling with no idle time between frames finds the rows ahead d
     })
     .toBe(true);
 });
+
+test('the heights just taken move the list without laying it out again: its position is read before the new height is written', async () => {
+  // Rows drawn ahead of a scroll are laid out in their task and their heights taken; the list's new
+  // total height then went in before the scroll position was read, and the read laid the list out a
+  // second time in the same task (the same in each observer report). A read of the position with a
+  // height written since the last read of a size or of the position (each lays out what is pending)
+  // or the last write of the position (which does too) is counted.
+  const host = document.createElement('div');
+  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
+  document.body.append(host);
+  hosts.push(host);
+  const css = document.createElement('style');
+  css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
+  host.append(css);
+  const row = (i: number) => h('div', { style: { padding: '4px' } }, `row ${i} `.repeat(5 + ((i * 7) % 40)));
+  const mount = document.createElement('div');
+  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
+  host.append(mount);
+  render(h(VirtualList, { count: 2000, version: 1, resetKey: 'k', estimate: 20, scroll: null, render: row, label: 'rows' }), mount);
+  const scroller = host.querySelector<HTMLElement>('.vl')!;
+  const inner = host.querySelector<HTMLElement>('.vl-inner')!;
+  await expect.poll(() => scroller.querySelectorAll('.vl-row').length).toBeGreaterThan(3);
+  // The total height as last laid out (by a read of a size or of the position, or a write of the position).
+  let laidOut = inner.style.height;
+  let mine = false;
+  let secondLayouts = 0;
+  let heights = 0;
+  const patch = (proto: object, name: string, get: (this: unknown) => void, set?: (this: unknown) => void) => {
+    const d = Object.getOwnPropertyDescriptor(proto, name)!;
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      get(this: unknown) {
+        get.call(this);
+        return d.get!.call(this);
+      },
+      set(this: unknown, v: unknown) {
+        set?.call(this);
+        d.set!.call(this, v);
+      },
+    });
+    return () => Object.defineProperty(proto, name, d);
+  };
+  const flushed = () => {
+    if (inner.style.height !== laidOut) heights++;
+    laidOut = inner.style.height;
+  };
+  const restore = [
+    patch(
+      Element.prototype,
+      'scrollTop',
+      function (this: unknown) {
+        // (A scroll event's read comes at the start of a frame, after the layout that followed the observer's report.)
+        const inScrollEvent = (window as { event?: Event }).event?.type === 'scroll';
+        if (this === scroller && !mine && !inScrollEvent && inner.style.height !== laidOut) secondLayouts++;
+        flushed();
+      },
+      flushed,
+    ),
+    patch(HTMLElement.prototype, 'offsetHeight', flushed),
+    patch(Element.prototype, 'clientHeight', flushed),
+  ];
+  try {
+    // Rows above the top of the screen grow (a picture loads, markdown comes): the list keeps the
+    // row on top in place, each time in its observer's report, right after the frame's layout.
+    mine = true;
+    scroller.scrollTop = 3000;
+    mine = false;
+    for (let i = 0; i < 10; i++) await frame();
+    for (let k = 0; k < 5; k++) {
+      mine = true;
+      const top = Number(scroller.querySelector<HTMLElement>('.vl-row')!.dataset.index);
+      const first = scroller.querySelector<HTMLElement>(`.vl-row[data-index="${top}"] > div`)!;
+      mine = false;
+      first.style.paddingBottom = `${40 + k * 10}px`;
+      for (let i = 0; i < 3; i++) await frame();
+    }
+  } finally {
+    for (const r of restore) r();
+  }
+  // The list's height changed with each of them.
+  expect(heights).toBeGreaterThanOrEqual(5);
+  expect(secondLayouts).toBe(0);
+});

@@ -1,7 +1,7 @@
 // The virtual list's range arithmetic (src/ui/reader/virtual-layout.ts): what a scroll event
 // renders, and what the task after the frame draws ahead of a reader's scroll.
 import { describe, expect, test } from 'vitest';
-import { aheadRange, planRange, type Range } from '../../src/ui/reader/virtual-layout.ts';
+import { aheadRange, planRange, type Range, placeOf } from '../../src/ui/reader/virtual-layout.ts';
 
 /** Offsets of `count` rows of 100 px. */
 function rows(count: number): Float64Array {
@@ -69,4 +69,13 @@ describe('aheadRange', () => {
       fast: false,
     });
   });
+});
+
+test('placeOf: the pinned item at the top or its bottom at the bottom, else the anchor item, always within the list', () => {
+  const o = new Float64Array([0, 100, 300, 600, 1000]);
+  expect(placeOf(o, 4, 200, { index: 2, align: 'start' }, { index: 0, delta: 0 })).toBe(300);
+  expect(placeOf(o, 4, 200, { index: 1, align: 'end' }, { index: 0, delta: 0 })).toBe(100);
+  expect(placeOf(o, 4, 200, null, { index: 1, delta: 30 })).toBe(130);
+  expect(placeOf(o, 4, 200, null, { index: 3, delta: 300 })).toBe(800);
+  expect(placeOf(o, 4, 200, { index: 9, align: 'start' }, { index: 0, delta: 0 })).toBe(600);
 });

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from './model.ts';
 import { afterSlice, drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes } from './virtual-hooks.ts';
-import { aheadRange, growSpan, indexAt, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
+import { aheadRange, growSpan, indexAt, placeOf, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
 
 export { indexAt } from './virtual-layout.ts';
 
@@ -133,17 +133,17 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
 
   /**
    * Recomputes the rendered range and the anchor from the scroll position (`at`: where it is about
-   * to be, before the scroller is laid out; `step`: a scroll event's, see planRange). The rows on
-   * screen are rendered at once; those ahead of a reader's scroll after the frame, the overscan at
-   * idle. A jump past everything rendered (a fling, a drag of the scrollbar) draws skeletons of the
-   * rows' heights until the list stays still for SETTLE_MS: a fling costs next to nothing a frame.
+   * to be, before the scroller is laid out; `step`: a scroll event's, see planRange; `now`: where it
+   * is, already read). The rows on screen are rendered at once; those ahead of a reader's scroll
+   * after the frame, the overscan at idle. A jump past everything rendered (a fling, a drag of the
+   * scrollbar) draws skeletons of the rows' heights until the list stays still for SETTLE_MS.
    */
   const update = useCallback(
-    (scrolling = false, at?: number, step = 0) => {
+    (scrolling = false, at?: number, step = 0, now?: number) => {
       const el = scroller.current;
       if (!el) return;
       const o = layout();
-      const top = at ?? el.scrollTop;
+      const top = at ?? now ?? el.scrollTop;
       // A position still to be set (`at`) is not one the scroller has shown.
       seen.current = at === undefined ? top : -1;
       const plan = planRange(o, count, rangeRef.current, { top, view: viewOf(), overscan: OVERSCAN, scrolling, step });
@@ -178,42 +178,41 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     [count, layout, onTop],
   );
 
-  /** Puts the pinned item, or else the anchor item, back where it belongs; then recomputes the range. */
-  const settle = useCallback(() => {
-    const el = scroller.current;
-    if (!el || count === 0) return;
-    const o = layout();
-    // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
-    const height = `${o[count]}px`;
-    if (inner.current && inner.current.style.height !== height) inner.current.style.height = height;
-    const view = viewOf();
-    const p = pin.current;
-    let top: number;
-    if (p) {
-      const i = Math.min(p.index, count - 1);
-      top = p.align === 'start' ? o[i] : o[i + 1] - view;
-    } else {
+  /**
+   * Puts the pinned item, or else the anchor item, back where it belongs; then recomputes the range.
+   * `laidOut` (true): just laid out (the observer's report, the heights just taken), so the position
+   * is read before the new height goes in; read after it, it laid the list out again in that task.
+   */
+  const settle = useCallback(
+    (laidOut?: unknown) => {
+      const el = scroller.current;
+      if (!el || count === 0) return;
+      const o = layout();
+      const early = laidOut === true && viewHeight.current >= 0 ? el.scrollTop : -1;
+      // The new total height must be in place before scrollTop is set, or the browser clamps it to the old one.
+      const setHeight = () => inner.current && inner.current.style.height !== `${o[count]}px` && (inner.current.style.height = `${o[count]}px`);
+      if (early < 0) setHeight();
+      const view = viewOf();
       // Scrolled by someone else since the anchor was taken (a script's or the user's scroll whose
       // event is still to come, when an observer report lands first): that position stands. Read
       // only once laid out (the observer has reported): before, the read would force a layout.
-      const now = viewHeight.current >= 0 && seen.current >= 0 ? el.scrollTop : -1;
+      const now = !pin.current && viewHeight.current >= 0 && seen.current >= 0 ? (early >= 0 ? early : el.scrollTop) : -1;
       if (now >= 0 && Math.abs(now - seen.current) > 1) {
         const first = indexAt(o, count, now);
         anchor.current = { index: first, delta: now - o[first] };
       }
-      top = o[Math.min(anchor.current.index, count - 1)] + anchor.current.delta;
-    }
-    top = Math.max(0, Math.min(top, o[count] - view));
-    if (viewHeight.current < 0) {
+      const top = placeOf(o, count, view, pin.current, anchor.current);
       // Not laid out yet: its observer settles it again right after the frame's layout.
-      update(false, top);
-      return;
-    }
-    // One read of the position (the layout it needs is the frame's anyway), at most one write.
-    if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top;
-    placed.current = el.scrollTop;
-    update();
-  }, [count, layout, update]);
+      if (viewHeight.current < 0) return update(false, top);
+      if (early >= 0) setHeight();
+      // One read of the position, at most one write (a position past a shorter end moves, so is written).
+      const current = early >= 0 ? early : el.scrollTop;
+      if (Math.abs(current - top) >= 1) el.scrollTop = top;
+      placed.current = Math.abs(current - top) >= 1 ? el.scrollTop : current;
+      update(false, undefined, 0, placed.current);
+    },
+    [count, layout, update],
+  );
   const settleNow = useRef(settle);
   settleNow.current = settle;
 
@@ -235,7 +234,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
         observing.current = false;
       });
     }
-    settleNow.current();
+    settleNow.current(true);
     setTick((t) => t + 1);
   });
 

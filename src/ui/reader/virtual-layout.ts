@@ -117,3 +117,16 @@ export function aheadRange(o: Float64Array, count: number, r: Range, at: { top: 
     : { start: r.start >= far ? r.start : Math.min(start, r.end - 1), end: Math.max(r.end, end), fast: false };
   return next.start === r.start && next.end === r.end ? null : next;
 }
+
+/** Where the scroller belongs (within the list): the pinned item at the top or its bottom at the bottom, else the anchor item `delta` px above the top. */
+export function placeOf(
+  o: Float64Array,
+  count: number,
+  view: number,
+  pin: { index: number; align: 'start' | 'end' } | null,
+  anchor: { index: number; delta: number },
+): number {
+  const i = Math.min((pin ?? anchor).index, count - 1);
+  const top = !pin ? o[i] + anchor.delta : pin.align === 'start' ? o[i] : o[i + 1] - view;
+  return Math.max(0, Math.min(top, o[count] - view));
+}
