@@ -220,6 +220,9 @@ test('on launch a granted folder syncs without asking; a folder whose permission
   await agentWrites(page, `${PROJECT}/2026-11-29T10-00-00-000Z_${b}.jsonl`, makeSession(b, 'While closed'));
   await page.reload();
   await expect(card(page, 'While closed')).toBeVisible(SYNC);
+  // The card shows while the sync is still running; the folder's state (what the next sync compares
+  // with) is saved when it ends. A reload before that makes the next sync read the file again.
+  await expect(linked(page).getByRole('button', { name: 'Sync now' })).toBeVisible(SYNC);
 
   // An OPFS handle is always granted: the lapsed permission of a picked folder (the browser was
   // restarted) is played by queryPermission answering "prompt" until requestPermission is called.
