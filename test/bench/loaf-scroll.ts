@@ -15,9 +15,8 @@
  *   FLING=1: as the reader bench, each pass after its fling (1500 px a frame up, 1200 down), from
  *   where that left the list, rather than from the bottom.
  */
-import { chromium, type Page } from '@playwright/test';
-import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { importReaderSession, servePreview } from './reader-page.ts';
+import type { Page } from '@playwright/test';
+import { openReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4322);
 const thousands = Number(process.argv[2] ?? 10);
@@ -179,15 +178,7 @@ function printTasks(json: { traceEvents?: TraceEvent[] } | TraceEvent[]) {
 async function main() {
   const stop = await servePreview(PORT, { outDir: process.env.PROFILE_OUT });
   try {
-    const browser = await chromium.launch(chromiumLaunchOptions());
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const id = await importReaderSession(page, PORT, thousands * 1000);
-    await page.evaluate((id) => {
-      location.hash = `#/s/${encodeURIComponent(id)}`;
-    }, id);
-    await page.waitForSelector('.rd-row', { timeout: 60_000 });
-    await page.waitForTimeout(1500);
+    const { page, context, close } = await openReaderSession(PORT, thousands * 1000, 1500);
     if (process.env.THROTTLE) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
     for (let round = 0; round < ROUNDS; round++) {
       if (process.env.FLING) await page.evaluate(BENCH(1500, 1200));
@@ -239,7 +230,7 @@ async function main() {
           );
       }
     }
-    await browser.close();
+    await close();
   } finally {
     stop();
   }

@@ -1,12 +1,13 @@
 /**
- * What the reader bench and its two diagnostics (profile-reader.ts, compare-scroll.ts) share: the
+ * What the reader bench and its diagnostics (profile-reader.ts, compare-scroll.ts, loaf-scroll.ts, row-cost.ts) share: the
  * production build served by `vite preview`, and a generated session imported through the app's
  * file picker.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import { type BrowserContext, chromium, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { ensureReaderSession, readerSessionId } from './reader-fixture.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -46,4 +47,26 @@ export async function importReaderSession(page: Page, port: number, entries: num
   await (await chooser).setFiles(path);
   await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
   return id;
+}
+
+/**
+ * A laptop-sized page in a fresh browser showing the generated session of `entries` entries in the
+ * reader, once its rows are drawn and `settleMs` has passed (diagnostics, not tests: they look at
+ * a reader at rest). `close` ends the browser.
+ */
+export async function openReaderSession(
+  port: number,
+  entries: number,
+  settleMs: number,
+): Promise<{ page: Page; context: BrowserContext; close(): Promise<void> }> {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const id = await importReaderSession(page, port, entries);
+  await page.evaluate((id) => {
+    location.hash = `#/s/${encodeURIComponent(id)}`;
+  }, id);
+  await page.waitForSelector('.rd-row', { timeout: 60_000 });
+  await page.waitForTimeout(settleMs);
+  return { page, context, close: () => browser.close() };
 }

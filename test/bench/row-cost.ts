@@ -7,9 +7,7 @@
  *   npx vite build && THROTTLE=4 npx tsx test/bench/row-cost.ts 1
  *   PROFILE_PORT=4324; PROFILE_OUT=dir: serve another build; ROUNDS=5
  */
-import { chromium } from '@playwright/test';
-import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { importReaderSession, servePreview } from './reader-page.ts';
+import { openReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4324);
 const thousands = Number(process.argv[2] ?? 1);
@@ -40,15 +38,7 @@ const MEASURE = (rounds: number) => `(() => {
 async function main() {
   const stop = await servePreview(PORT, { outDir: process.env.PROFILE_OUT });
   try {
-    const browser = await chromium.launch(chromiumLaunchOptions());
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const id = await importReaderSession(page, PORT, thousands * 1000);
-    await page.evaluate((id) => {
-      location.hash = `#/s/${encodeURIComponent(id)}`;
-    }, id);
-    await page.waitForSelector('.rd-row', { timeout: 60_000 });
-    await page.waitForTimeout(2000);
+    const { page, context, close } = await openReaderSession(PORT, thousands * 1000, 2000);
     if (process.env.THROTTLE) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE) });
     console.log(`as built: ${await page.evaluate(MEASURE(ROUNDS))}`);
     for (const css of (process.env.EXTRA ?? '').split(';;').filter(Boolean)) {
@@ -61,7 +51,7 @@ async function main() {
       console.log(`with ${css}: ${await page.evaluate(MEASURE(ROUNDS))}`);
       await handle.evaluate((s) => s.remove());
     }
-    await browser.close();
+    await close();
   } finally {
     stop();
   }
