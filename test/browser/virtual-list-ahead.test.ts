@@ -2,35 +2,14 @@
 // heading for are drawn in a task after each frame, so the scroll event that brings them on screen
 // finds them built; when the scrolling stops, every row on screen is drawn, in order.
 import { h, render } from 'preact';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { VirtualList } from '../../src/ui/reader/VirtualList.tsx';
-
-const hosts: HTMLElement[] = [];
-afterEach(() => {
-  for (const host of hosts.splice(0)) {
-    render(null, host);
-    host.remove();
-  }
-});
-
-/** Spends `ms` of main-thread time. */
-function busy(ms: number) {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    /* work */
-  }
-}
+import { busy, listHost } from './list-host.ts';
 
 const frame = () => new Promise((r) => requestAnimationFrame(r));
 
 test('a reader scrolling with no idle time between frames finds the rows ahead drawn, not drawn in the scroll event', async () => {
-  const host = document.createElement('div');
-  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
-  document.body.append(host);
-  hosts.push(host);
-  const css = document.createElement('style');
-  css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
-  host.append(css);
+  const host = listHost(true);
   const count = 2000;
   /** Where each row was first drawn (the list calls `render` again for rows it keeps): inside a scroll event or elsewhere, and whether the reader was scrolling then. */
   const drawnIn = new Map<number, { scroll: boolean; scrolling: boolean }>();
@@ -94,13 +73,7 @@ test('the heights just taken move the list without laying it out again: its posi
   // second time in the same task (the same in each observer report). A read of the position with a
   // height written since the last read of a size or of the position (each lays out what is pending)
   // or the last write of the position (which does too) is counted.
-  const host = document.createElement('div');
-  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
-  document.body.append(host);
-  hosts.push(host);
-  const css = document.createElement('style');
-  css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
-  host.append(css);
+  const host = listHost(true);
   const row = (i: number) => h('div', { style: { padding: '4px' } }, `row ${i} `.repeat(5 + ((i * 7) % 40)));
   const mount = document.createElement('div');
   mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';

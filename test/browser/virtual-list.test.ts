@@ -4,28 +4,10 @@
 import { h, render } from 'preact';
 import { afterEach, expect, test } from 'vitest';
 import { VirtualList } from '../../src/ui/reader/VirtualList.tsx';
-
-const hosts: HTMLElement[] = [];
-afterEach(() => {
-  for (const host of hosts.splice(0)) {
-    render(null, host);
-    host.remove();
-  }
-});
-
-/** Spends `ms` of main-thread time (a row as costly as a rich one on a slow phone). */
-function busy(ms: number) {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    /* work */
-  }
-}
+import { busy, listHost } from './list-host.ts';
 
 test('a screen of costly rows comes over several tasks, the pinned last row first, and ends pinned to the bottom', async () => {
-  const host = document.createElement('div');
-  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
-  document.body.append(host);
-  hosts.push(host);
+  const host = listHost();
   const count = 1000;
   const drawnAt: number[] = [];
   let task = 0;
@@ -137,13 +119,7 @@ afterEach(() => {
 });
 
 test('mounting a pinned list reads no layout before the first frame, and no ResizeObserver loop error comes while it fills and scrolls', async () => {
-  const host = document.createElement('div');
-  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
-  document.body.append(host);
-  hosts.push(host);
-  const css = document.createElement('style');
-  css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
-  host.append(css);
+  const host = listHost(true);
   const loopErrors: string[] = [];
   const onError = (e: ErrorEvent) => {
     if (/ResizeObserver/.test(e.message)) loopErrors.push(e.message);

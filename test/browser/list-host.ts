@@ -1,0 +1,36 @@
+// What the virtual list's browser tests share: a host of a phone-ish 600 × 400 px box (with the
+// list's own layout rules when asked), removed after each test, and a way to spend main-thread time.
+import { render } from 'preact';
+import { afterEach } from 'vitest';
+
+const LIST_CSS = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
+
+const hosts: HTMLElement[] = [];
+afterEach(() => {
+  for (const host of hosts.splice(0)) {
+    render(null, host);
+    host.remove();
+  }
+});
+
+/** A 600 × 400 px flex column in the document, unmounted and removed after the test; `withCss`: the list's layout rules inside it. */
+export function listHost(withCss = false): HTMLElement {
+  const host = document.createElement('div');
+  host.style.cssText = 'height: 600px; width: 400px; display: flex; flex-direction: column';
+  document.body.append(host);
+  hosts.push(host);
+  if (withCss) {
+    const css = document.createElement('style');
+    css.textContent = LIST_CSS;
+    host.append(css);
+  }
+  return host;
+}
+
+/** Spends `ms` of main-thread time (a row as costly as a rich one on a slow phone). */
+export function busy(ms: number) {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    /* work */
+  }
+}
