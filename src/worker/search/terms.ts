@@ -5,7 +5,7 @@
 // costs no Map lookup; only a new term is sliced out. A word with a character beyond ASCII is
 // normalized as `normalizeWord` does and looked up as a string. Postings are chains in typed arrays
 // (no array per term), each entry counted once per term.
-import { eachWord, isIndexable, isWordUnit, MAX_WORD, normalizeWord } from './tokens.ts';
+import { eachWord, isIndexable, isWordUnit, MAX_WORD, normalizeWord, ONE_WORD_CHAR } from './tokens.ts';
 
 const FNV = 0x811c9dc5 | 0;
 const PRIME = 0x01000193;
@@ -125,7 +125,7 @@ export class TermTable {
       const t = slots[s] - 1;
       if (t < 0) break;
       if (hashes[t] === mixed && codeLen[t] === len && this.sameCodes(t, lower, start, len)) {
-        if (this.lastDoc[t] !== doc) this.post(t, doc);
+        this.post(t, doc);
         return;
       }
       s = (s + 1) & mask;
@@ -225,7 +225,6 @@ export class TermTable {
   }
 }
 
-const ONE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
 // The UTF-16 units of the letter or digit at i (2 for a surrogate pair), or 0 when it is none.
 function wordUnits(text: string, i: number, n: number): number {
   const c = text.charCodeAt(i);

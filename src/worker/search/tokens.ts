@@ -45,7 +45,8 @@ export function words(text: string): string[] {
 // Whether each UTF-16 unit is part of a word: ASCII by table, the rest looked up once by its class.
 const UNIT = new Uint8Array(65536);
 for (let c = 0; c < 128; c++) UNIT[c] = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 2;
-const ONE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** One letter or digit (a string of one character: a unit, or a surrogate pair). */
+export const ONE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
 /** Whether a UTF-16 unit (not a surrogate of a pair) is a letter or digit. */
 export const isWordUnit = (c: number): boolean => {
   let k = UNIT[c];
