@@ -4,7 +4,7 @@ export type * from './types.ts';
 export type * from './model-message.ts';
 
 // reading
-export { parse, read, serialize, isHeader, versionOf, checkEnvelope, headerProblems } from './parse.ts';
+export { parse, parseChunks, sessionParser, read, serialize, isHeader, versionOf, checkEnvelope, headerProblems, type SessionParser } from './parse.ts';
 export { readHeader } from './header.ts';
 export { CURRENT_SESSION_VERSION, v1Id, migrate, migrateV1Entry, migrateV2Entry } from './migrate.ts';
 export { isTitleSlot } from './title-slot.ts';

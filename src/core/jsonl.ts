@@ -1,6 +1,6 @@
 // JSONL framing: split on "\n" only (never a universal-newline splitter, §1.1) and keep each line's
 // byte range so the original bytes can be given back.
-import { escapedLine, firstNonAscii, highWords } from './ascii-line.ts';
+import { highWords } from './ascii-line.ts';
 import { forEachLineRun } from './line-runs.ts';
 import { clip, problem } from './problems.ts';
 import type { Problem } from './types.ts';
@@ -18,8 +18,8 @@ const encoder = new TextEncoder();
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** One line's bytes as text (a trailing "\r" dropped), and whether they were valid UTF-8. */
-export function decodeLine(bytes: Uint8Array, start: number, end: number): { text: string; invalidUtf8: boolean } {
+/** One line's bytes as text (a trailing "\r" dropped, and a BOM when the line starts the file), and whether they were valid UTF-8. */
+export function decodeLine(bytes: Uint8Array, start: number, end: number, fileStart = start === 0): { text: string; invalidUtf8: boolean } {
   let text: string;
   let invalidUtf8 = false;
   try {
@@ -28,7 +28,7 @@ export function decodeLine(bytes: Uint8Array, start: number, end: number): { tex
     text = lenientDecoder.decode(bytes.subarray(start, end));
     invalidUtf8 = true;
   }
-  if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (fileStart && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
   return { text, invalidUtf8 };
 }
@@ -68,63 +68,6 @@ function plainLine(bytes: Uint8Array, pos: number, end: number, line: number, te
 
 /** Receives one line that is a JSON object: the object, 1-based line number and byte range (end excludes "\n"). */
 export type RecordVisitor = (value: Record<string, unknown>, line: number, start: number, end: number) => void;
-
-/**
- * Every line that is a JSON object, in order, with the problems of the others pushed to `problems`
- * (`invalid-utf8`, then what `parseLine` reports): what a `forEachLine` visitor calling `parseLine`
- * gets, with less garbage. Returns the number of physical lines.
- */
-export function forEachRecord(input: string | Uint8Array, problems: Problem[], visit: RecordVisitor): number {
-  if (typeof input === 'string') return forEachTextLine(input, plainRecord(problems, visit));
-  if (input.length === 0) return 0;
-  const plain = plainRecord(problems, visit);
-  const words = highWords(input);
-  const last = input[input.length - 1] === 10 ? input.length - 1 : input.length;
-  let line = 0;
-  forEachLineRun(
-    input,
-    words,
-    0,
-    last,
-    (text, start, end) => {
-      line++;
-      if (!isBlank(text)) plain(text, line, start, end, end < input.length, false);
-    },
-    (start, end) => {
-      line++;
-      const value = end < input.length ? escapedRecord(input, words, start, end) : undefined;
-      if (value) visit(value, line, start, end);
-      else plainLine(input, start, end, line, end < input.length, plain);
-    },
-  );
-  return line;
-}
-
-function plainRecord(problems: Problem[], visit: RecordVisitor): LineVisitor {
-  return (text, line, start, end, terminated, invalidUtf8) => {
-    if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
-    const value = parseLine(text, line, terminated, problems);
-    if (value !== null) visit(value, line, start, end);
-  };
-}
-
-// A terminated line that starts with "{" and holds non-ASCII bytes, parsed from its ASCII-escaped
-// text (ascii-line.ts); undefined sends the line down the plain path (which reports any problem).
-function escapedRecord(bytes: Uint8Array, words: ReturnType<typeof highWords>, pos: number, end: number): Record<string, unknown> | undefined {
-  let start = pos;
-  if (pos === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-  const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
-  if (bytes[start] !== 123 /* { */) return undefined;
-  const high = firstNonAscii(bytes, words, start, stop);
-  if (high === stop) return undefined;
-  const text = escapedLine(bytes, words, start, stop, high);
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
 
 const NON_ASCII = /[^\u0000-\u007f]/;
 

@@ -1,6 +1,6 @@
 // Reading a session file (§0.1): one pass over the lines, then migration, then the tree check.
 export { headerProblems, isHeader, versionOf } from './head.ts';
-import { forEachRecord } from './jsonl.ts';
+import { forEachRecord, recordStream } from './record-stream.ts';
 import { migrate } from './migrate.ts';
 import { clip, problem } from './problems.ts';
 import { entryProblem } from './schemas.ts';
@@ -8,6 +8,7 @@ import { applyTitleSlot } from './title-slot.ts';
 import { classifyRecord, headerProblems, newHead, versionOf, type HeadState } from './head.ts';
 import { branch, checkTree } from './tree.ts';
 import { EntryMap } from './entry-map.ts';
+import type { RecordVisitor } from './jsonl.ts';
 import type { Entry, ParseOptions, ParsedSession, Problem, SessionRecord } from './types.ts';
 
 /** What the line pass collects before migration and the tree check. */
@@ -20,18 +21,18 @@ interface LinePass {
   lineCount: number;
 }
 
-// One pass over the lines: JSON.parse each, sort records into title slot, headers and entries.
-function readLines(input: string | Uint8Array): LinePass {
+// The line pass's visitor: sorts records into title slot, headers and entries.
+function newPass(): { pass: LinePass; visit: RecordVisitor } {
   const pass: LinePass = { problems: [], records: [], entries: [], entryLines: [], head: newHead(), lineCount: 0 };
   const { problems, records, entries, entryLines, head } = pass;
-  pass.lineCount = forEachRecord(input, problems, (value, line, start, end) => {
+  const visit: RecordVisitor = (value, line, start, end) => {
     const kind = classifyRecord(head, problems, value.type, value, line);
     records.push({ line, start, end, kind, value: value as Entry });
     if (kind !== 'entry') return;
     entries.push(value as Entry);
     entryLines.push(line);
-  });
-  return pass;
+  };
+  return { pass, visit };
 }
 
 /**
@@ -40,7 +41,44 @@ function readLines(input: string | Uint8Array): LinePass {
  * every problem with its line. Never throws on bad input.
  */
 export function parse(input: string | Uint8Array, opts: ParseOptions = {}): ParsedSession {
-  const pass = readLines(input);
+  if (typeof input !== 'string') return parseChunks([input], opts);
+  const { pass, visit } = newPass();
+  pass.lineCount = forEachRecord(input, pass.problems, visit);
+  return finishParse(pass, opts);
+}
+
+/** A session parser fed a file's bytes in order, a piece at a time: `finish()` gives what `parse` gives for the whole file. */
+export interface SessionParser {
+  push(chunk: Uint8Array): void;
+  finish(): ParsedSession;
+}
+
+/**
+ * Parses a session from its bytes as they are read (a file read in chunks is never held whole,
+ * so opening needs the parsed values and one chunk, not the file besides). Chunks may be reused
+ * by the caller once `push` returns.
+ */
+export function sessionParser(opts: ParseOptions = {}): SessionParser {
+  const { pass, visit } = newPass();
+  const stream = recordStream(pass.problems, visit);
+  return {
+    push: (chunk) => stream.push(chunk),
+    finish() {
+      pass.lineCount = stream.end();
+      return finishParse(pass, opts);
+    },
+  };
+}
+
+/** `parse` of the bytes the chunks hold one after another. */
+export function parseChunks(chunks: Iterable<Uint8Array>, opts: ParseOptions = {}): ParsedSession {
+  const parser = sessionParser(opts);
+  for (const chunk of chunks) parser.push(chunk);
+  return parser.finish();
+}
+
+/** Migration, the envelope checks, validation and the tree check, after the line pass. */
+function finishParse(pass: LinePass, opts: ParseOptions): ParsedSession {
   const { problems, entries, entryLines } = pass;
   const { header, titleSlot } = pass.head;
   problems.push(...headerProblems(header, pass.head.headerLine, pass.head.firstObjectLine));

@@ -2,7 +2,8 @@
 // plain path (decode the line, then parseLine) does: same values, same problems, same lines.
 import { describe, expect, test, vi } from 'vitest';
 import { escapedLine, firstNonAscii, highWords } from '../../src/core/ascii-line.ts';
-import { forEachLine, forEachRecord, parseLine } from '../../src/core/jsonl.ts';
+import { forEachLine, parseLine } from '../../src/core/jsonl.ts';
+import { forEachRecord } from '../../src/core/record-stream.ts';
 import { parse } from '../../src/core/index.ts';
 import { problem } from '../../src/core/problems.ts';
 import type { Problem } from '../../src/core/types.ts';

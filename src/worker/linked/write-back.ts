@@ -8,6 +8,7 @@ import type { FolderDisk } from '../../storage/folder.ts';
 import { piFileName } from '../../storage/names.ts';
 import type { SessionStore } from '../../storage/types.ts';
 import { relate } from '../import.ts';
+import { parseBlob } from '../parse-blob.ts';
 import { ApiFailure } from '../protocol.ts';
 
 /** One entry that a write-back will put in the folder. */
@@ -74,7 +75,7 @@ export async function planWriteBack(folder: FolderDisk, store: SessionStore, id:
   }
   // Diverged: ours goes beside theirs as a new file (pi's name: the time it is written, then the session id).
   const ours = await store.readBytes(id);
-  const theirIds = new Set(parse(new Uint8Array(await theirs.arrayBuffer()), { validate: false }).entries.map((e) => e.id as string));
+  const theirIds = new Set((await parseBlob(theirs, { validate: false })).entries.map((e) => e.id as string));
   const headerId = parse(ours.subarray(0, Math.min(ours.length, 64 * 1024)), { validate: false }).header?.id ?? id;
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
   let target = `${dir}${piFileName(headerId, now.toISOString())}`;

@@ -1,7 +1,7 @@
 // What the share API does, loaded on the first share call: secretlint's rules, the age library and
 // the Markdown renderer stay out of the worker's start (the reader's first screen waits for it).
 import { strToU8, zipSync } from 'fflate';
-import { parse } from '../../core/index.ts';
+import { parseChunks } from '../../core/index.ts';
 import { shareTitle } from '../../core/share/md-header.ts';
 import { renderMarkdown, type MarkdownOptions } from '../../core/share/markdown.ts';
 import { concatBytes } from '../../storage/chunks.ts';
@@ -31,11 +31,11 @@ export async function makeShared(
   const passphrase = params.passphrase || undefined;
   let made: { name: string; blob: Blob; encrypted?: boolean };
   if (params.format === 'jsonl') made = { name: `${base}.shared.jsonl`, blob: new Blob(parts as BlobPart[], { type: 'application/x-ndjson' }) };
-  else if (params.format === 'markdown') made = markdownFile(concatBytes(parts), base, params);
+  else if (params.format === 'markdown') made = markdownFile(parts, base, params);
   else {
     const bytes = concatBytes(parts);
     const inPage = passphrase && !params.ageFile ? passphrase : undefined;
-    const title = shareTitle(parse(bytes, { validate: false }));
+    const title = shareTitle(parseChunks(parts, { validate: false }));
     const blob = await htmlPage(bytes, { title, ...(params.leafId ? { leafId: params.leafId } : {}), ...(inPage ? { passphrase: inPage } : {}) });
     made = { name: `${base}.html`, blob: new Blob([blob], { type: 'text/html' }), encrypted: Boolean(inPage) };
   }
@@ -57,8 +57,9 @@ export async function decryptAll(
   return plain;
 }
 
-function markdownFile(bytes: Uint8Array, base: string, params: ShareRequest): { name: string; blob: Blob } {
-  const session = parse(bytes, { validate: false });
+function markdownFile(parts: Uint8Array[], base: string, params: ShareRequest): { name: string; blob: Blob } {
+  // Parsed from the cleaned parts as they are: the file is never joined into one array.
+  const session = parseChunks(parts, { validate: false });
   const options: MarkdownOptions = {
     mode: params.markdown?.mode ?? 'full',
     thinking: params.markdown?.thinking ?? false,

@@ -1,9 +1,10 @@
 // Subagent transcripts found in an import (a folder, a zip bundle, a linked folder) are stored as
 // children of their parent: the child's index record names the parent and the entry that started it.
 import { claudeSubagentPlace, sourceIds } from '../../core/formats/sources.ts';
-import { findSubagentStart, parentIdFromStem, parse, subagentPlace, type Entry, type SubagentLink } from '../../core/index.ts';
+import { findSubagentStart, parentIdFromStem, subagentPlace, type Entry, type SubagentLink } from '../../core/index.ts';
 import { HEAD_BYTES } from '../../storage/foreign.ts';
 import { piView } from '../../storage/pi-view.ts';
+import { parseBlob } from '../parse-blob.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
 
 /** A stored file of an import: the path it came with and the store id it got. */
@@ -53,7 +54,7 @@ export async function linkSubagents(
     }
     let entries = entriesOf.get(parentId);
     if (!entries) {
-      entries = parse(await pi.readBytes(parentId), { validate: false }).entries;
+      entries = (await parseBlob(await pi.readFile(parentId), { validate: false })).entries;
       entriesOf.set(parentId, entries);
     }
     const start = findSubagentStart(entries, { name: place.name, started: summary.created });
