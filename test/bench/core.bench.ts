@@ -235,7 +235,7 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   ctx.log(`${size}: peak memory (child processes${sizeMb >= 50 ? '' : ', median of 3'})`);
   const memTarget = atMost(3, '× file');
   for (const [task, label] of [
-    ['core-open', 'core open (the file read 1 MB at a time and parsed as it comes: sessionParser, as the worker's parseBlob)'],
+    ['core-open', 'core open (the file read 1 MB at a time and parsed as it comes: sessionParser, as parseBlob in the worker)'],
     ['core-open-whole', 'core open from the whole file in memory (parse of its bytes, as before session 9)'],
     ['pi-open', '(b) pi open'],
     ['json', '(a) JSON.parse lines'],
