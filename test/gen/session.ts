@@ -9,7 +9,10 @@
  */
 import type { Rng } from './prng.ts';
 import { createRng } from './prng.ts';
+import { assistantMessage, image, MODELS_PI, thinkingPart, titleSlot, toolBytes, toolCall, usage } from './session-parts.ts';
 import { base64Bytes, code, paragraph, path, sentence, toolOutput } from './text.ts';
+
+export { titleSlot } from './session-parts.ts';
 
 /** Which tool wrote the file (decides entry shapes). */
 export type Flavor = 'pi' | 'omp' | 'rho';
@@ -40,14 +43,6 @@ interface Node {
   type: string;
   role?: string;
 }
-
-const MODELS_PI = [
-  { api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5' },
-  { api: 'openai-codex-responses', provider: 'openai-codex', model: 'gpt-5' },
-  { api: 'google-generative-ai', provider: 'google', model: 'gemini-2.5-pro' },
-];
-const TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find'];
-const MIMES = ['image/png', 'image/jpeg', 'image/webp'];
 
 /** Generates the lines of one session file. */
 export function* generateSessionLines(opts: GenerateOptions): Generator<string> {
@@ -179,7 +174,7 @@ class SessionGen {
         api: 'anthropic-messages',
         provider: 'anthropic',
         model: 'claude-haiku-4-5',
-        usage: this.usageObj(),
+        usage: usage(this.rng),
         stopReason: 'stop',
       });
     if (this.flavor !== 'rho' && rng.chance(0.03)) {
@@ -361,69 +356,24 @@ class SessionGen {
 
   // ---- parts ----------------------------------------------------------------------------------
 
-  private toolCall(): { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown> } {
-    const rng = this.rng;
-    const name = rng.pick(TOOLS);
-    const id = rng.pick(['toolu_', 'call_', 'fc_']) + rng.hex(16) + (this.toolSeq++).toString(36);
-    const args: Record<string, unknown> =
-      name === 'bash'
-        ? { command: rng.pick(['npm test', 'ls src', 'git diff --stat']) }
-        : name === 'edit'
-          ? { path: path(rng), oldText: code(rng, 2), newText: code(rng, 3) }
-          : { path: path(rng), offset: rng.int(1, 400) };
-    return { type: 'toolCall', id, name, arguments: args };
+  private toolCall() {
+    return toolCall(this.rng, this.toolSeq++);
   }
 
-  private thinkingPart(): Record<string, unknown> {
-    const rng = this.rng;
-    const part: Record<string, unknown> = { type: 'thinking', thinking: paragraph(rng, rng.int(1, 5)) };
-    if (rng.chance(0.8)) part.thinkingSignature = base64Bytes(rng, rng.int(48, 300));
-    return part;
+  private thinkingPart() {
+    return thinkingPart(this.rng);
   }
 
-  private image(): Record<string, unknown> {
-    const rng = this.rng;
-    const [lo, hi] = this.o.imageBytes;
-    const mimeType = rng.pick(MIMES);
-    const decoded = rng.int(lo, hi);
-    if (this.flavor === 'omp' && decoded >= 768) return { type: 'image', data: `blob:sha256:${rng.hex(64)}`, mimeType };
-    return { type: 'image', data: base64Bytes(rng, decoded), mimeType };
+  private image() {
+    return image(this.rng, this.flavor, this.o.imageBytes);
   }
 
-  private toolBytes(): number {
-    const r = this.rng.next();
-    if (r < 0.6) return this.rng.int(80, 2000);
-    if (r < 0.9) return this.rng.int(2000, 12000);
-    return this.rng.int(12000, 50000);
+  private toolBytes() {
+    return toolBytes(this.rng);
   }
 
-  private usageObj(): Record<string, unknown> {
-    const rng = this.rng;
-    const input = rng.int(10, 5000),
-      output = rng.int(10, 3000),
-      cacheRead = rng.int(0, 100000),
-      cacheWrite = rng.int(0, 4000);
-    const c = (t: number, per: number) => Math.round(t * per) / 1e6;
-    const cost = { input: c(input, 3), output: c(output, 15), cacheRead: c(cacheRead, 0.3), cacheWrite: c(cacheWrite, 3.75), total: 0 };
-    cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost };
-  }
-
-  private assistantMsg(content: unknown[], stopReason: string, errorMessage?: string): Record<string, unknown> {
-    const m = MODELS_PI[this.modelIx];
-    const msg: Record<string, unknown> = {
-      role: 'assistant',
-      content,
-      api: m.api,
-      provider: m.provider,
-      model: m.model,
-      usage: stopReason === 'error' || stopReason === 'aborted' ? zeroUsage() : this.usageObj(),
-      stopReason,
-      timestamp: this.tick(),
-    };
-    if (errorMessage) msg.errorMessage = errorMessage;
-    if (this.rng.chance(0.3)) msg.responseId = 'resp_' + this.rng.hex(24);
-    return msg;
+  private assistantMsg(content: unknown[], stopReason: string, errorMessage?: string) {
+    return assistantMessage(this.rng, MODELS_PI[this.modelIx], content, stopReason, () => this.tick(), errorMessage);
   }
 
   // ---- records ----------------------------------------------------------------------------------
@@ -481,29 +431,4 @@ class SessionGen {
     const h = this.now.toString(16).padStart(12, '0') + '7' + this.rng.hex(3) + (8 + this.rng.int(0, 3)).toString(16) + this.rng.hex(15);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   }
-}
-
-function zeroUsage(): Record<string, unknown> {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-}
-
-/**
- * omp's fixed-width title slot (§1.3): key order `type,v,title,source?,updatedAt,pad`, the line
- * including its '\n' exactly 256 UTF-8 bytes; long titles are cut on code points.
- */
-export function titleSlot(title: string, updatedAt: string, source?: 'auto' | 'user'): string {
-  const build = (t: string, pad: string) =>
-    JSON.stringify(source ? { type: 'title', v: 1, title: t, source, updatedAt, pad } : { type: 'title', v: 1, title: t, updatedAt, pad });
-  const cps = Array.from(title);
-  let lo = 0,
-    hi = cps.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (Buffer.byteLength(build(cps.slice(0, mid).join(''), '')) + 1 <= 256) lo = mid;
-    else hi = mid - 1;
-  }
-  const t = cps.slice(0, lo).join('');
-  const line = build(t, ' '.repeat(256 - 1 - Buffer.byteLength(build(t, ''))));
-  if (Buffer.byteLength(line) + 1 !== 256) throw new Error('title slot is not 256 bytes');
-  return line;
 }
