@@ -4,7 +4,7 @@
 // store keeps) straight where they belong; appends cut the file back on failure.
 import { coalesce } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
-import type { ByteChunks, Disk, DiskEntry } from './types.ts';
+import type { ByteChunks, Disk, DiskEntry, InPlaceFile } from './types.ts';
 
 const TMP_DIR = 'tmp';
 /** Temp files older than this are leftovers of a crash (a live write takes seconds, not an hour). */
@@ -103,6 +103,60 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
     }
   }
 
+  // A file created for one whole write (writeInPlace, or the store opening a new session's file
+  // ahead of its turn): on any failure, or when discarded, it is closed and removed.
+  const openInPlace = async (path: string): Promise<InPlaceFile> => {
+    const [dir, name] = split(path);
+    const target = await dirFor(dir);
+    const handle = await target.getFileHandle(name, { create: true });
+    const remove = () => target.removeEntry(name).catch(() => undefined);
+    let access: FileSystemSyncAccessHandle | null;
+    try {
+      access = await retryBusy(() => handle.createSyncAccessHandle());
+    } catch (e) {
+      await remove();
+      throw e;
+    }
+    const closed = () => {
+      const a = access;
+      if (!a) throw new Error(`${path} was already written or discarded.`);
+      access = null;
+      return a;
+    };
+    return {
+      async write(chunks, opts = {}) {
+        const a = closed();
+        try {
+          let at = 0;
+          for await (const chunk of coalesce(chunks)) {
+            opts.signal?.throwIfAborted();
+            writeAll(a, chunk, at);
+            at += chunk.length;
+          }
+          // Longer: a leftover of the same name (a cache written before), cut to what was written.
+          // Shorter: the write did not complete.
+          const got = a.getSize();
+          if (got > at) {
+            a.truncate(at);
+            checkSize(a, at);
+          } else if (got < at) throw new DOMException('The write did not complete.', 'QuotaExceededError');
+          if (opts.flush !== false) a.flush();
+          a.close();
+          return at;
+        } catch (e) {
+          // No partial file: what was written so far goes.
+          a.close();
+          await remove();
+          throw e;
+        }
+      },
+      async discard() {
+        closed().close();
+        await remove();
+      },
+    };
+  };
+
   let tmpCounter = 0;
   const disk: Disk = {
     persistent: true,
@@ -185,35 +239,9 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       }
     },
     async writeInPlace(path, chunks: ByteChunks, opts = {}) {
-      const [dir, name] = split(path);
-      const target = await dirFor(dir);
-      const handle = await target.getFileHandle(name, { create: true });
-      let access: FileSystemSyncAccessHandle | null = await retryBusy(() => handle.createSyncAccessHandle());
-      try {
-        let at = 0;
-        for await (const chunk of coalesce(chunks)) {
-          opts.signal?.throwIfAborted();
-          writeAll(access, chunk, at);
-          at += chunk.length;
-        }
-        // Longer: a leftover of the same name (a cache written before), cut to what was written.
-        // Shorter: the write did not complete.
-        const got = access.getSize();
-        if (got > at) {
-          access.truncate(at);
-          checkSize(access, at);
-        } else if (got < at) throw new DOMException('The write did not complete.', 'QuotaExceededError');
-        if (opts.flush !== false) access.flush();
-        access.close();
-        access = null;
-        return at;
-      } catch (e) {
-        // No partial file: what was written so far goes.
-        access?.close();
-        await target.removeEntry(name).catch(() => undefined);
-        throw e;
-      }
+      return (await openInPlace(path)).write(chunks, opts);
     },
+    openInPlace,
     async openLog(path) {
       const handle = await fileHandle(path, true);
       const access = await retryBusy(() => handle.createSyncAccessHandle());
