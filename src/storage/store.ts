@@ -169,7 +169,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const path = sessionPath(id);
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
       if (!opts.checked && (await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
-      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue });
+      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue, pi: opts.pi });
       const scanned = tap(chunks, (c) => scanner.push(c));
       let size: number;
       const ahead = opts.checked ? locks.takeOpened(id) : null;

@@ -192,6 +192,8 @@ export interface SessionStore {
       onScan?: (scan: SessionScan) => void;
       onValue?: (value: Record<string, unknown>) => void;
       conversion?: Conversion | null;
+      /** The caller read a pi session header at the start of these bytes: no format detection. */
+      pi?: boolean;
     },
   ): Promise<SessionSummary>;
   /** Reads a stored session once through: digest, slim tree (for core `append`), blob refs. */

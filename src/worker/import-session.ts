@@ -211,6 +211,7 @@ async function writeSession(
     variantOf: main ? headerId : undefined,
     signal,
     conversion,
+    pi: !conversion,
     // family() just looked, under the lock: no file is at `id`.
     checked: true,
     onValue: sink?.value ? (v) => sink.value?.(v) : undefined,
