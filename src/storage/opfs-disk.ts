@@ -169,6 +169,7 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
           const bytes = encoder.encode(`${line}\n`);
           writeAll(access, bytes, at);
           at += bytes.length;
+          return bytes.length;
         },
         reserve(size: number) {
           if (access.getSize() >= size) return;

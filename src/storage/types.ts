@@ -133,8 +133,8 @@ export interface InPlaceFile {
 
 /** A file open for adding lines (Disk.openLog). */
 export interface LogFile {
-  /** Adds one line (a "\n" is added) after the last; throws when the disk refuses it (full). */
-  write(line: string): void;
+  /** Adds one line (a "\n" is added) after the last and gives its bytes' count; throws when the disk refuses it (full). */
+  write(line: string): number;
   /** Makes the file `size` bytes long (zeros after what was written), so later lines need no room; throws QuotaExceededError. */
   reserve(size: number): void;
   close(): void;
