@@ -35,7 +35,6 @@ interface Ahead {
   held: Promise<Look | null | false>;
   granted: Look | null | false | undefined;
   cancelled: boolean;
-  stop: AbortController;
   release: () => void;
 }
 
@@ -59,6 +58,16 @@ export function createWriteLocks(p: WriteLockParts) {
   const absentUnderLock = new Set<string>();
   const openedAhead = new Map<string, OpenedAhead>();
   const ahead = new Map<string, Ahead>();
+  // Stops the waits of reservations not yet granted when they are let go; one for all of them, and
+  // one signal that also hears the import's (`AbortSignal.any` per session costs a folder import ~1%).
+  let stop = new AbortController();
+  let cancels: { signal?: AbortSignal; stop: AbortController; both: AbortSignal } | null = null;
+  const cancelOf = (signal?: AbortSignal) => {
+    if (!cancels || cancels.signal !== signal || cancels.stop !== stop) {
+      cancels = { signal, stop, both: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal };
+    }
+    return cancels.both;
+  };
 
   const drop = async (o: OpenedAhead) => {
     try {
@@ -148,14 +157,13 @@ export function createWriteLocks(p: WriteLockParts) {
       if (id !== baseId(id) || ahead.has(id) || signal?.aborted) return;
       let release = () => {};
       const gone = new Promise<void>((r) => (release = r));
-      const stop = new AbortController();
-      const r: Ahead = { held: Promise.resolve(false), granted: undefined, cancelled: false, stop, release };
+      const r: Ahead = { held: Promise.resolve(false), granted: undefined, cancelled: false, release };
       r.held = new Promise((grant) => {
         const give = (v: Look | null | false) => {
           r.granted = v;
           grant(v);
         };
-        const cancel = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+        const cancel = cancelOf(signal);
         withLock(
           writeLockName(id),
           async () => {
@@ -178,9 +186,10 @@ export function createWriteLocks(p: WriteLockParts) {
     async releaseAll(): Promise<void> {
       const all = [...ahead.values()];
       ahead.clear();
+      stop.abort();
+      stop = new AbortController();
       for (const r of all) {
         r.cancelled = true;
-        r.stop.abort();
         const opened = r.granted ? r.granted.opened : null;
         if (opened) await drop(opened).catch(() => undefined);
         r.release();

@@ -24,11 +24,11 @@ const heldWriteLocks = async () => ((await navigator.locks.query()).held ?? []).
 describe('locks taken ahead in a folder import', () => {
   test('a cancel while a later session is busy elsewhere: the sessions before it whole, no empty file, no lock held', async () => {
     const { api, root } = open();
-    const ids = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+    const ids = ['ahead-1', 'ahead-2', 'ahead-3', 'ahead-4', 'ahead-5', 'ahead-6'];
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
     await new Promise<void>((taken) =>
-      navigator.locks.request('rho-sessions:write:a3', () => {
+      navigator.locks.request('rho-sessions:write:ahead-3', () => {
         taken();
         return held;
       }),
@@ -39,18 +39,20 @@ describe('locks taken ahead in a folder import', () => {
       () => 'resolved',
       (e) => e,
     );
-    // Waiting for a3's lock, with a4 (after it) opened ahead: its empty file is in sessions/.
+    // 1 and 2 stored, waiting for 3's lock, with 4 (after it) opened ahead: its empty file is in
+    // sessions/. (Locks are taken ahead from the start: 3's wait alone does not say 2 is done.)
+    await expect.poll(async () => (await api.listSessions({})).map((s) => s.id).sort(), { timeout: 30_000 }).toEqual(['ahead-1', 'ahead-2']);
     await expect
-      .poll(async () => ((await navigator.locks.query()).pending ?? []).some((l) => l.name === 'rho-sessions:write:a3'), { timeout: 30_000 })
+      .poll(async () => ((await navigator.locks.query()).pending ?? []).some((l) => l.name === 'rho-sessions:write:ahead-3'), { timeout: 30_000 })
       .toBe(true);
-    await expect.poll(async () => (await namesIn(root, 'sessions')).includes('a4.jsonl'), { timeout: 30_000 }).toBe(true);
+    await expect.poll(async () => (await namesIn(root, 'sessions')).includes('ahead-4.jsonl'), { timeout: 30_000 }).toBe(true);
     controller.abort();
     expect(await outcome).toMatchObject({ code: 'aborted' });
     // Let go as the call ends (the browser hears of it a moment later: wait for that, not a time).
-    await expect.poll(heldWriteLocks).toEqual(['rho-sessions:write:a3']);
+    await expect.poll(heldWriteLocks).toEqual(['rho-sessions:write:ahead-3']);
     release();
-    expect(await namesIn(root, 'sessions')).toEqual(['a1.jsonl', 'a2.jsonl']);
-    expect((await api.listSessions({})).map((s) => s.id).sort()).toEqual(['a1', 'a2']);
+    expect(await namesIn(root, 'sessions')).toEqual(['ahead-1.jsonl', 'ahead-2.jsonl']);
+    expect((await api.listSessions({})).map((s) => s.id).sort()).toEqual(['ahead-1', 'ahead-2']);
     // The batch's creation log is gone: every file it named was ended (written whole, or removed).
     expect((await namesIn(root, 'journal')).filter((n) => n.startsWith('+create-'))).toEqual([]);
     const again = await api.importFiles({ files: ids.map((id) => file(id)) });
@@ -60,29 +62,29 @@ describe('locks taken ahead in a folder import', () => {
 
   test('the same session twice in a folder: added, then unchanged, appended or kept as a variant, as without locks ahead', async () => {
     const { api, root } = open();
-    const base = sessionText('twice', 3);
-    const longer = sessionText('twice', 6);
+    const base = sessionText('ahead-twice', 3);
+    const longer = sessionText('ahead-twice', 6);
     const files = [
       new File([base], 'twice-1.jsonl'),
-      file('other-1'),
+      file('ahead-other-1'),
       new File([base], 'twice-2.jsonl'),
       new File([longer], 'twice-3.jsonl'),
-      file('twice', 3, 'f'),
-      file('other-2'),
+      file('ahead-twice', 3, 'f'),
+      file('ahead-other-2'),
     ];
     const report = await api.importFiles({ files });
     expect(report.items.map((i) => [i.id, i.outcome])).toEqual([
-      ['twice', 'added'],
-      ['other-1', 'added'],
-      ['twice', 'unchanged'],
-      ['twice', 'updated'],
-      ['twice~2', 'variant'],
-      ['other-2', 'added'],
+      ['ahead-twice', 'added'],
+      ['ahead-other-1', 'added'],
+      ['ahead-twice', 'unchanged'],
+      ['ahead-twice', 'updated'],
+      ['ahead-twice~2', 'variant'],
+      ['ahead-other-2', 'added'],
     ]);
     const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(root);
-    const stored = await (await (await dir.getDirectoryHandle('sessions')).getFileHandle('twice.jsonl')).getFile();
+    const stored = await (await (await dir.getDirectoryHandle('sessions')).getFileHandle('ahead-twice.jsonl')).getFile();
     expect(await textOf(stored)).toBe(longer);
-    expect(await namesIn(root, 'sessions')).toEqual(['other-1.jsonl', 'other-2.jsonl', 'twice.jsonl', 'twice~2.jsonl']);
+    expect(await namesIn(root, 'sessions')).toEqual(['ahead-other-1.jsonl', 'ahead-other-2.jsonl', 'ahead-twice.jsonl', 'ahead-twice~2.jsonl']);
     await expect.poll(heldWriteLocks).toEqual([]);
   });
 });
