@@ -129,12 +129,14 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
   // is as before.
   const ahead = new Map<Blob, Promise<Uint8Array>>();
   let current = 0;
+  // Set once the import is over (done, cancelled or failed): a read that lands later takes no lock.
+  let over = false;
   const readAhead = (j: number) => {
     const f = files[j];
     if (!f || ahead.has(f.file) || blobPathHash(f.path)) return;
     const read = firstBytes(f.file);
     read.then(
-      (first) => j > current && reserveFor(first),
+      (first) => !over && j > current && reserveFor(first),
       () => undefined,
     );
     ahead.set(f.file, read);
@@ -169,6 +171,7 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
       ctx.onBytes?.(base, f.path);
     }
   } finally {
+    over = true;
     await ctx.store.releaseReserved?.();
   }
   const items = itemsOf.flat();
