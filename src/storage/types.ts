@@ -217,7 +217,7 @@ export interface SessionStore {
    */
   withWriteLock<T>(id: string, fn: () => Promise<T>, signal?: AbortSignal, creating?: boolean): Promise<T>;
   /** Takes the lock of a session an import will write next, ahead of its turn (see write-locks.ts); `withWriteLock` uses it. */
-  reserve?(id: string, signal?: AbortSignal): void;
+  reserve?(id: string): void;
   /** Lets go of the locks `reserve` took that were not used (the end of an import). */
   releaseReserved?(): Promise<void>;
   /** Writes pending index records now (the store batches them). */

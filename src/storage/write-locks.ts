@@ -12,9 +12,14 @@
 // session's lock uses the reservation, so a lock held ahead never waits for itself; the import lets
 // go of those it did not use (`releaseAll`), removing the files it opened for them. A crash leaves
 // those files named and not ended in the creation log, which recovery removes as for any new file.
+//
+// No deadlock between tabs: a lock is taken ahead only when it is free at once (never waited for),
+// and before this store waits for a lock someone else holds it lets go of every lock it took ahead.
+// So no writer waits while holding a lock another may be waiting for (two tabs importing the same
+// sessions in other orders would otherwise each hold what the other waits for).
 import type { Creation, CreationLog } from './creations.ts';
 import type { Journal } from './journal.ts';
-import { withLock } from './locks.ts';
+import { withLock, withLockIfFree } from './locks.ts';
 import { baseId, sessionPath } from './names.ts';
 import { writeLockName } from './store-recovery.ts';
 import type { Disk, InPlaceFile } from './types.ts';
@@ -32,6 +37,7 @@ interface Look {
 }
 
 interface Ahead {
+  /** What was found under the lock (null: not told), or false: the lock was taken. */
   held: Promise<Look | null | false>;
   granted: Look | null | false | undefined;
   cancelled: boolean;
@@ -58,16 +64,6 @@ export function createWriteLocks(p: WriteLockParts) {
   const absentUnderLock = new Set<string>();
   const openedAhead = new Map<string, OpenedAhead>();
   const ahead = new Map<string, Ahead>();
-  // Stops the waits of reservations not yet granted when they are let go; one for all of them, and
-  // one signal that also hears the import's (`AbortSignal.any` per session costs a folder import ~1%).
-  let stop = new AbortController();
-  let cancels: { signal?: AbortSignal; stop: AbortController; both: AbortSignal } | null = null;
-  const cancelOf = (signal?: AbortSignal) => {
-    if (!cancels || cancels.signal !== signal || cancels.stop !== stop) {
-      cancels = { signal, stop, both: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal };
-    }
-    return cancels.both;
-  };
 
   const drop = async (o: OpenedAhead) => {
     try {
@@ -125,6 +121,17 @@ export function createWriteLocks(p: WriteLockParts) {
     return fn();
   };
 
+  const releaseAll = async (): Promise<void> => {
+    const all = [...ahead.values()];
+    ahead.clear();
+    for (const r of all) {
+      r.cancelled = true;
+      const opened = r.granted ? r.granted.opened : null;
+      if (opened) await drop(opened).catch(() => undefined);
+      r.release();
+    }
+  };
+
   return {
     absentUnderLock,
 
@@ -149,12 +156,21 @@ export function createWriteLocks(p: WriteLockParts) {
           }
         }
       }
+      if (ahead.size) {
+        // Taken at once if free; else the locks held ahead go before the wait (see the top).
+        const out: T[] = [];
+        const taken = await withLockIfFree(writeLockName(id), async () => {
+          out.push(await run(id, fn, null, creating));
+        });
+        if (taken) return out[0];
+        await releaseAll();
+      }
       return withLock(writeLockName(id), () => run(id, fn, null, creating), 'exclusive', signal);
     },
 
-    /** Takes the lock of session `id` (not a variant) ahead of its write, and looks and opens as above. */
-    reserve(id: string, signal?: AbortSignal): void {
-      if (id !== baseId(id) || ahead.has(id) || signal?.aborted) return;
+    /** Takes the lock of session `id` (not a variant) ahead of its write when it is free, and looks and opens as above. */
+    reserve(id: string): void {
+      if (id !== baseId(id) || ahead.has(id)) return;
       let release = () => {};
       const gone = new Promise<void>((r) => (release = r));
       const r: Ahead = { held: Promise.resolve(false), granted: undefined, cancelled: false, release };
@@ -163,37 +179,23 @@ export function createWriteLocks(p: WriteLockParts) {
           r.granted = v;
           grant(v);
         };
-        const cancel = cancelOf(signal);
-        withLock(
-          writeLockName(id),
-          async () => {
-            const found = r.cancelled ? null : await look(id).catch(() => null);
-            if (r.cancelled) {
-              if (found?.opened) await drop(found.opened).catch(() => undefined);
-              return give(false);
-            }
-            give(found);
-            await gone;
-          },
-          'exclusive',
-          cancel,
-        ).catch(() => give(false));
+        withLockIfFree(writeLockName(id), async () => {
+          const found = r.cancelled ? null : await look(id).catch(() => null);
+          if (r.cancelled) {
+            if (found?.opened) await drop(found.opened).catch(() => undefined);
+            return give(false);
+          }
+          give(found);
+          await gone;
+        }).then(
+          (taken) => taken || give(false),
+          () => give(false),
+        );
       });
       ahead.set(id, r);
     },
 
     /** Lets go of every lock taken ahead and not used (the end of an import), removing files opened for them. */
-    async releaseAll(): Promise<void> {
-      const all = [...ahead.values()];
-      ahead.clear();
-      stop.abort();
-      stop = new AbortController();
-      for (const r of all) {
-        r.cancelled = true;
-        const opened = r.granted ? r.granted.opened : null;
-        if (opened) await drop(opened).catch(() => undefined);
-        r.release();
-      }
-    },
+    releaseAll,
   };
 }

@@ -144,7 +144,7 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
   const reserveFor = (first: Uint8Array) => {
     if (!ctx.store.reserve || ctx.signal?.aborted || sniff(first) !== 'text') return;
     const { header, problem } = readHeader(first);
-    if (header && (!problem || problem.code === 'future-version')) ctx.store.reserve(header.id, ctx.signal);
+    if (header && (!problem || problem.code === 'future-version')) ctx.store.reserve(header.id);
   };
 
   try {

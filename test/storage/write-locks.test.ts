@@ -1,6 +1,7 @@
 // Write locks taken ahead (src/storage/write-locks.ts) over the in-process lock queue: the first
 // call of the store that reserved a lock runs under it, before anyone else waiting for it; a
-// reservation let go unused frees the lock; a reserved session is still seen as it is on disk.
+// reservation let go unused frees the lock; a store about to wait lets go of what it holds ahead
+// (no deadlock); a reserved session is still seen as it is on disk.
 import { describe, expect, test } from 'vitest';
 import { once } from '../../src/storage/chunks.ts';
 import { createMemoryDisk } from '../../src/storage/memory-disk.ts';
@@ -49,6 +50,17 @@ describe('locks taken ahead', () => {
     expect(ran).toBe(true);
     // And the next call of the reserving store takes the lock as usual.
     await mine.withWriteLock('s2', async () => undefined);
+  });
+
+  test('two stores each holding a lock ahead and then asking for the other one both go on (no deadlock)', async () => {
+    const [a, b] = twoStores();
+    a.reserve?.('x');
+    b.reserve?.('y');
+    const done = await Promise.all([a.withWriteLock('y', async () => 'a wrote y'), b.withWriteLock('x', async () => 'b wrote x')]);
+    expect(done).toEqual(['a wrote y', 'b wrote x']);
+    // Each let go of what it held ahead: the other sessions' locks are free again.
+    expect(await a.withWriteLock('x', async () => 'free')).toBe('free');
+    expect(await b.withWriteLock('y', async () => 'free')).toBe('free');
   });
 
   test('a session stored while reserved ahead is seen as stored by its writer', async () => {
