@@ -24,6 +24,7 @@ const lockOf = (name: string) => `rho-sessions:create:${name}`;
 // Held while a dead writer's log is settled: a second store waits for it rather than taking the
 // writer's lock for a live one and going on while the first is still removing a file it may be about to use.
 const recoverLockOf = (name: string) => `rho-sessions:create-recover:${name}`;
+const encoder = new TextEncoder();
 /** The log grows by this much at a time (zeros, ignored when read). */
 const GROW = 16 * 1024;
 
@@ -69,8 +70,7 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
   };
 
   const write = (log: Open, text: string) => {
-    log.file.write(text);
-    log.at += new TextEncoder().encode(`${text}\n`).length;
+    log.at += log.file.write(text);
   };
 
   return {
@@ -87,16 +87,15 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
           throw e;
         });
         log = await current;
-        const start_ = `+${path}`;
-        const end = `-${path}`;
-        const need = new TextEncoder().encode(`${start_}\n${end}\n`).length;
+        // "+path\n" and "-path\n".
+        const need = 2 * (encoder.encode(path).length + 2);
         // Room for the end record too, taken now: ending never needs room the disk may not have.
         if (log.at + need > log.size) {
           const grown = Math.max(log.size + GROW, log.at + need);
           log.file.reserve(grown);
           log.size = grown;
         }
-        write(log, start_);
+        write(log, `+${path}`);
       } catch (e) {
         users--;
         throw e;

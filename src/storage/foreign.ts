@@ -75,8 +75,11 @@ async function keyOnDisk(disk: Disk, path: string): Promise<string | null> {
 export const keyOfBytes = (bytes: Uint8Array) => keyOf(bytes.length, bytes.subarray(0, KEY_BYTES), bytes.subarray(Math.max(0, bytes.length - KEY_BYTES)));
 
 /** A scan of a file that decides by its first bytes whether it is pi (scanned as it streams) or another agent's (gathered, converted, and the conversion scanned). */
-export function createAnyScanner(opts: { conversion?: Conversion | null; file?: string; onValue?: (value: Record<string, unknown>) => void } = {}) {
-  let pi: ReturnType<typeof createScanner> | null = null;
+export function createAnyScanner(
+  opts: { conversion?: Conversion | null; file?: string; onValue?: (value: Record<string, unknown>) => void; pi?: boolean } = {},
+) {
+  // `pi`: the caller read a pi session header at the file's start, which is all detection would look for.
+  let pi: ReturnType<typeof createScanner> | null = opts.pi ? createScanner({ onValue: opts.onValue }) : null;
   let held: Uint8Array[] = [];
   let heldBytes = 0;
   let foreign = false;

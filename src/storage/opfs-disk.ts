@@ -4,7 +4,8 @@
 // store keeps) straight where they belong; appends cut the file back on failure.
 import { coalesce } from './chunks.ts';
 import { isNotFound, StoreError } from './errors.ts';
-import type { ByteChunks, Disk, DiskEntry } from './types.ts';
+import { checkSize, openInPlaceFile, retryBusy, writeAll } from './opfs-write.ts';
+import type { ByteChunks, Disk, DiskEntry, InPlaceFile } from './types.ts';
 
 const TMP_DIR = 'tmp';
 /** Temp files older than this are leftovers of a crash (a live write takes seconds, not an hour). */
@@ -18,41 +19,6 @@ export function hasOpfs(): boolean {
     typeof FileSystemFileHandle !== 'undefined' &&
     'createSyncAccessHandle' in FileSystemFileHandle.prototype
   );
-}
-
-// Another handle on the same file (another tab's writer) makes Chromium refuse for a moment, and a
-// File snapshot becomes unreadable (NotReadableError) when the file is replaced or grows while it is
-// read (the index swapped in by a flush): wait and try again, from a fresh snapshot.
-const RETRIED = new Set(['NoModificationAllowedError', 'InvalidStateError', 'NotReadableError']);
-async function retryBusy<T>(fn: () => Promise<T>, tries = 100): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const name = (e as DOMException)?.name;
-      if (i >= tries || !RETRIED.has(name)) throw e;
-      await new Promise((r) => setTimeout(r, 10 + i * 2));
-    }
-  }
-}
-
-/**
- * Writes all of `bytes` at `at` through a sync access handle. Chromium does not throw when a write
- * goes over quota: write() returns a bogus count (e.g. 4294967288) and writes nothing, so a count
- * outside (0, remaining] is taken as QuotaExceededError rather than trusted.
- */
-function writeAll(access: FileSystemSyncAccessHandle, bytes: Uint8Array, at: number): void {
-  let done = 0;
-  while (done < bytes.length) {
-    const n = access.write(done ? bytes.subarray(done) : bytes, { at: at + done });
-    if (!(n > 0 && n <= bytes.length - done)) throw new DOMException('The device has no room left for this write.', 'QuotaExceededError');
-    done += n;
-  }
-}
-
-// The file must hold exactly what we wrote before it is swapped in or kept.
-function checkSize(access: FileSystemSyncAccessHandle, expected: number): void {
-  if (access.getSize() !== expected) throw new DOMException('The write did not complete.', 'QuotaExceededError');
 }
 
 // A read-only sync access handle (Chromium 121+) reads in a few microseconds, where a Blob slice of a
@@ -102,6 +68,11 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       // In use by another tab's writer: leave it.
     }
   }
+
+  const openInPlace = async (path: string): Promise<InPlaceFile> => {
+    const [dir, name] = split(path);
+    return openInPlaceFile(await dirFor(dir), name, path);
+  };
 
   let tmpCounter = 0;
   const disk: Disk = {
@@ -185,35 +156,9 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
       }
     },
     async writeInPlace(path, chunks: ByteChunks, opts = {}) {
-      const [dir, name] = split(path);
-      const target = await dirFor(dir);
-      const handle = await target.getFileHandle(name, { create: true });
-      let access: FileSystemSyncAccessHandle | null = await retryBusy(() => handle.createSyncAccessHandle());
-      try {
-        let at = 0;
-        for await (const chunk of coalesce(chunks)) {
-          opts.signal?.throwIfAborted();
-          writeAll(access, chunk, at);
-          at += chunk.length;
-        }
-        // Longer: a leftover of the same name (a cache written before), cut to what was written.
-        // Shorter: the write did not complete.
-        const got = access.getSize();
-        if (got > at) {
-          access.truncate(at);
-          checkSize(access, at);
-        } else if (got < at) throw new DOMException('The write did not complete.', 'QuotaExceededError');
-        if (opts.flush !== false) access.flush();
-        access.close();
-        access = null;
-        return at;
-      } catch (e) {
-        // No partial file: what was written so far goes.
-        access?.close();
-        await target.removeEntry(name).catch(() => undefined);
-        throw e;
-      }
+      return (await openInPlace(path)).write(chunks, opts);
     },
+    openInPlace,
     async openLog(path) {
       const handle = await fileHandle(path, true);
       const access = await retryBusy(() => handle.createSyncAccessHandle());
@@ -224,6 +169,7 @@ export async function openOpfsDisk(rootName?: string): Promise<Disk> {
           const bytes = encoder.encode(`${line}\n`);
           writeAll(access, bytes, at);
           at += bytes.length;
+          return bytes.length;
         },
         reserve(size: number) {
           if (access.getSize() >= size) return;

@@ -6,16 +6,17 @@ import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-in
 import { isNotFound, StoreError } from './errors.ts';
 import { createAnyScanner, dropConversion, freshConversion } from './foreign.ts';
 import { sortSummaries } from './index-file.ts';
-import { createRecovery, writeLockName } from './store-recovery.ts';
+import { createRecovery } from './store-recovery.ts';
 import { createCreationLog } from './creations.ts';
 import { createJournal, JOURNAL_DIR } from './journal.ts';
 import { createLinks, type ParentLink } from './links.ts';
 import { withLock } from './locks.ts';
-import { BLOBS_DIR, baseId, idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
+import { BLOBS_DIR, idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
 import { createIndexState, INDEX_LOCK, SPOOL_DIR } from './store-index.ts';
 import { keptScan, scanStored, summaryOf } from './summary.ts';
 import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
 import { familyOf } from './variants.ts';
+import { createWriteLocks } from './write-locks.ts';
 
 /** How the store is built: its clock, who hears about changes, how long index writes are batched. */
 export interface StoreOptions {
@@ -41,8 +42,6 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   let spools = 0;
   // Writes in progress per session id in this store (their journal marks are not ours to remove).
   const active = new Map<string, number>();
-  // Sessions whose file was absent when their write lock was taken here (and the lock is still held).
-  const absentUnderLock = new Set<string>();
   // Subagent transcripts' parents (links/), put on every summary made of a child.
   const links = createLinks(disk);
   const journal = createJournal(disk, active);
@@ -70,6 +69,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   };
 
   const { settle, dropUnfinished, recover } = createRecovery({ disk, journal, creations, index, active });
+  const locks = createWriteLocks({ disk, journal, creations, active, ready: () => open(), dropUnfinished, settle });
+  const { absentUnderLock } = locks;
 
   // Opening is cheap: the index is used as it is, and checked against the file names in the
   // background (a 2,000-name directory walk takes a second on a busy phone). What the check finds
@@ -168,10 +169,18 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const path = sessionPath(id);
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
       if (!opts.checked && (await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
-      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue });
+      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue, pi: opts.pi });
       const scanned = tap(chunks, (c) => scanner.push(c));
       let size: number;
-      if (opts.checked && creations.usable && disk.writeInPlace) {
+      const ahead = opts.checked ? locks.takeOpened(id) : null;
+      if (ahead) {
+        // Opened under this lock, named in the creation log first (write-locks.ts).
+        try {
+          size = await ahead.file.write(scanned, { signal: opts.signal });
+        } finally {
+          ahead.creation.end();
+        }
+      } else if (opts.checked && creations.usable && disk.writeInPlace) {
         // Under the session's lock with no file at `path`: written in place, named in the creation
         // log first (a crash leaves nothing half written that recovery does not remove).
         const creation = await creations.begin(path);
@@ -246,34 +255,9 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       await disk.move(from, path);
       return rescan(id, path);
     },
-    withWriteLock(id, fn, signal) {
-      return withLock(
-        writeLockName(id),
-        async () => {
-          // Holding the lock, any mark of this session (or its variants) was left by a dead writer:
-          // settle it before the caller reads sizes or bytes.
-          const base = baseId(id);
-          // A session not stored yet (an import's new session, the usual case): no mark of a dead
-          // writer bears on it (a mark's file exists; its variants are not read while it is absent),
-          // so the journal is not listed, and family() need not look again.
-          if (id === base && (await disk.size(sessionPath(id))) === null) {
-            absentUnderLock.add(id);
-            try {
-              return await fn();
-            } finally {
-              absentUnderLock.delete(id);
-            }
-          }
-          const names = await journal.names();
-          // A dead writer's half-written new file (this one's, or any other's) goes first.
-          await dropUnfinished(names);
-          for (const marked of await journal.markedIds(names)) if (baseId(marked) === base && !active.has(marked)) await settle(marked);
-          return fn();
-        },
-        'exclusive',
-        signal,
-      );
-    },
+    withWriteLock: locks.withWriteLock,
+    reserve: locks.reserve,
+    releaseReserved: locks.releaseAll,
     async flush() {
       // The end of an import batch: its creation log goes once nothing is written under it.
       await creations.close();

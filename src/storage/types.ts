@@ -98,6 +98,8 @@ export interface Disk {
    * `flush: false` skips the fsync (a cache). Optional: a disk without it has only `writeNew`.
    */
   writeInPlace?(path: string, chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean }): Promise<number>;
+  /** Creates (or opens a leftover of) `path` for `writeInPlace`'s write, done later through what it gives; on a failure nothing is left at `path`. */
+  openInPlace?(path: string): Promise<InPlaceFile>;
   /** Opens a file to add lines at its end, synchronously (the store's creation log); one opener at a time. */
   openLog?(path: string): Promise<LogFile>;
   /** Appends bytes (or chunks) at the end; on any failure the file is cut back to its previous size. */
@@ -121,10 +123,18 @@ export interface FileReaderAt {
   close(): void;
 }
 
+/** A file created for one whole write in place (Disk.openInPlace). */
+export interface InPlaceFile {
+  /** Writes the whole file as `writeInPlace` does (removed on a failure) and closes it; once. */
+  write(chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean }): Promise<number>;
+  /** Closes and removes it unwritten. */
+  discard(): Promise<void>;
+}
+
 /** A file open for adding lines (Disk.openLog). */
 export interface LogFile {
-  /** Adds one line (a "\n" is added) after the last; throws when the disk refuses it (full). */
-  write(line: string): void;
+  /** Adds one line (a "\n" is added) after the last and gives its bytes' count; throws when the disk refuses it (full). */
+  write(line: string): number;
   /** Makes the file `size` bytes long (zeros after what was written), so later lines need no room; throws QuotaExceededError. */
   reserve(size: number): void;
   close(): void;
@@ -182,6 +192,8 @@ export interface SessionStore {
       onScan?: (scan: SessionScan) => void;
       onValue?: (value: Record<string, unknown>) => void;
       conversion?: Conversion | null;
+      /** The caller read a pi session header at the start of these bytes: no format detection. */
+      pi?: boolean;
     },
   ): Promise<SessionSummary>;
   /** Reads a stored session once through: digest, slim tree (for core `append`), blob refs. */
@@ -198,8 +210,16 @@ export interface SessionStore {
   trash(id: string): Promise<string>;
   /** Brings a trashed session back. */
   restore(token: string): Promise<SessionSummary>;
-  /** Runs `fn` holding the one-writer lock of a session (Web Locks across tabs); an abort while waiting for it rejects. */
-  withWriteLock<T>(id: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Runs `fn` holding the one-writer lock of a session (Web Locks across tabs); an abort while
+   * waiting for it rejects. `creating`: `fn` may create the session (an import), so a file opened
+   * for it ahead (`reserve`) is kept for `create`.
+   */
+  withWriteLock<T>(id: string, fn: () => Promise<T>, signal?: AbortSignal, creating?: boolean): Promise<T>;
+  /** Takes the lock of a session an import will write next, ahead of its turn (see write-locks.ts); `withWriteLock` uses it. */
+  reserve?(id: string): void;
+  /** Lets go of the locks `reserve` took that were not used (the end of an import). */
+  releaseReserved?(): Promise<void>;
   /** Writes pending index records now (the store batches them). */
   flush(): Promise<void>;
   /** Resolves when the check of the index against the files, started when the store opened, is done. */

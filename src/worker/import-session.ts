@@ -159,7 +159,7 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
     return rejection(name, found.problem, blob, head);
   }
   const headerId = found.header.id;
-  return store.withWriteLock(headerId, () => writeSession(name, blob, head, headerId, ctx, conversion), signal);
+  return store.withWriteLock(headerId, () => writeSession(name, blob, head, headerId, ctx, conversion), signal, true);
 }
 
 // Under the session's write lock: compare with what is stored, then append, keep or add.
@@ -211,6 +211,7 @@ async function writeSession(
     variantOf: main ? headerId : undefined,
     signal,
     conversion,
+    pi: !conversion,
     // family() just looked, under the lock: no file is at `id`.
     checked: true,
     onValue: sink?.value ? (v) => sink.value?.(v) : undefined,

@@ -23,7 +23,7 @@ async function textIn(root: string, dir: string, name: string): Promise<string |
 }
 
 /** Stores the precious sessions through the app's worker, then kills a writer halfway through a batch's third session. */
-async function crashMidBatch(keepApp = false) {
+async function crashMidBatch(keepApp = false, ahead: string[] = []) {
   const root = freshRoot();
   roots.push(root);
   const precious = { 'precious-a': sessionText('precious-a', 3), 'precious-b': sessionText('precious-b', 50) };
@@ -44,8 +44,10 @@ async function crashMidBatch(keepApp = false) {
     writer.onmessage = () => res();
     writer.onerror = (e) => rej(new Error(e.message));
   });
-  writer.postMessage({ root, whole, partial });
+  writer.postMessage({ root, whole, partial, ahead });
   await stalled;
+  // Sessions after it, opened ahead: their empty files are there too.
+  for (const id of ahead) await expect.poll(async () => (await namesIn(root, 'sessions')).includes(`${id}.jsonl`), { timeout: 30_000 }).toBe(true);
   writer.terminate();
   // The kill landed mid-write: half of batch-3 is in sessions/, and its creation log is in journal/.
   const left = await textIn(root, 'sessions', 'batch-3.jsonl');
@@ -78,6 +80,18 @@ describe('a writer killed mid-batch (creation log)', () => {
     const report = await app.api.importFiles({ files: [new File([again], 'batch-3.jsonl')] });
     expect(report.items.map((i) => i.outcome)).toEqual(['added']);
     expect(await textIn(root, 'sessions', 'batch-3.jsonl')).toBe(again);
+  });
+
+  test('sessions opened ahead of the cut-off one (a folder import) are removed with it; every earlier one kept', async () => {
+    const { root, kept } = await crashMidBatch(false, ['batch-4', 'batch-5']);
+    const app = startWorker(root);
+    stops.push(app.stop);
+    await expect
+      .poll(async () => (await app.api.listSessions({})).map((s) => s.id).sort(), { timeout: 30_000 })
+      .toEqual(['batch-1', 'batch-2', 'precious-a', 'precious-b']);
+    expect(await namesIn(root, 'sessions')).toEqual(['batch-1.jsonl', 'batch-2.jsonl', 'precious-a.jsonl', 'precious-b.jsonl']);
+    expect(await namesIn(root, 'journal')).toEqual([]);
+    await expectEveryEarlierSession(root, kept);
   });
 
   test('a store that was open before the crash removes the half-written session before it writes that session', async () => {
