@@ -142,7 +142,7 @@ interface TraceEvent {
  */
 function printKinds(tasks: TraceEvent[], all: TraceEvent[]): Map<TraceEvent, string> {
   const events = all.filter((e) => e.name !== 'RunTask').sort((a, b) => a.ts - b.ts);
-  const by = new Map<string, { n: number; tdur: number[]; style: number }>();
+  const by = new Map<string, { n: number; tdur: number[]; style: number; big: number }>();
   const kinds = new Map<TraceEvent, string>();
   let k = 0;
   for (const task of [...tasks].sort((a, b) => a.ts - b.ts)) {
@@ -150,12 +150,14 @@ function printKinds(tasks: TraceEvent[], all: TraceEvent[]): Map<TraceEvent, str
     while (k < events.length && events[k].ts < task.ts) k++;
     const seen = new Set<string>();
     let first = '';
+    let big = 0;
     let style = 0;
     for (let j = k; j < events.length && events[j].ts <= end; j++) {
       const e = events[j];
       seen.add(e.name === 'FunctionCall' && /\/worker-[^/]*\.js/.test(String(e.args?.data?.url)) ? 'worker' : e.name);
       first ||= e.name;
       if (e.name === 'Layout' || e.name === 'UpdateLayoutTree') style += e.tdur ?? 0;
+      if (e.name === 'Layout' && ((e.args as { beginData?: { dirtyObjects?: number } })?.beginData?.dirtyObjects ?? 0) > 20) big++;
     }
     // A MessageChannel task the page posted itself (the list's slices, its draw-ahead) starts with its script.
     const kind = ['Paint', 'PrePaint', 'Commit'].some((n) => seen.has(n))
@@ -170,17 +172,18 @@ function printKinds(tasks: TraceEvent[], all: TraceEvent[]): Map<TraceEvent, str
               ? 'posted task'
               : 'other';
     kinds.set(task, kind);
-    const s = by.get(kind) ?? { n: 0, tdur: [], style: 0 };
+    const s = by.get(kind) ?? { n: 0, tdur: [], style: 0, big: 0 };
     s.n++;
     s.tdur.push(task.tdur ?? 0);
     s.style += style;
+    s.big += big;
     by.set(kind, s);
   }
   const ms = (us = 0) => (us / 1000).toFixed(1);
   for (const [kind, s] of by) {
     s.tdur.sort((a, b) => b - a);
     console.log(
-      `  ${kind}: ${s.n}, longest ${ms(s.tdur[0])}, 90th pct ${ms(s.tdur[Math.floor(s.n * 0.1)])}, ≥ 25 ms ${s.tdur.filter((t) => t >= 25_000).length}, thread ${ms(s.tdur.reduce((a, b) => a + b, 0))} (style+layout ${ms(s.style)})`,
+      `  ${kind}: ${s.n}, longest ${ms(s.tdur[0])}, 90th pct ${ms(s.tdur[Math.floor(s.n * 0.1)])}, ≥ 25 ms ${s.tdur.filter((t) => t >= 25_000).length}, thread ${ms(s.tdur.reduce((a, b) => a + b, 0))} (style+layout ${ms(s.style)}, layouts of over 20 objects ${s.big})`,
     );
   }
   return kinds;
