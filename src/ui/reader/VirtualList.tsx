@@ -80,10 +80,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
    * styled and laid out in its task, which lands mid-scroll; the next slice or draw-ahead adds them).
    */
   const observing = useRef<Quiet>(false);
-  const quietUntilNextTask = (why: 'quiet' | 'drew' = 'quiet') => {
+  /** `newTask`: the first render of a task of its own (an observer's report, a scroll event), which a 'drew' set before does not hold back. */
+  const quietUntilNextTask = (why: 'quiet' | 'drew' = 'quiet', newTask = false) => {
     if (!observing.current) nextTask(() => (observing.current = false));
-    observing.current = observing.current === 'drew' ? 'drew' : why;
+    observing.current = observing.current === 'drew' && !newTask ? 'drew' : why;
   };
+  /** Set while the layout effect takes the heights of the rows just drawn (not an observer's report). */
+  const measuring = useRef(false);
   const [range, setRangeState] = useState<Range>({ start: 0, end: 0, fast: false });
   const rangeRef = useRef<Range>(range);
   const realLater = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -241,7 +244,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const { measure, measureNow, forgetDetached } = useSizes(scroller, heights, viewHeight, (from) => {
     dirtyFrom.current = Math.min(dirtyFrom.current, from);
     if (viewHeight.current >= 0) lastViewHeight = viewHeight.current;
-    quietUntilNextTask();
+    quietUntilNextTask('quiet', !measuring.current);
     settleNow.current(true);
     setTick((t) => t + 1);
   });
@@ -263,6 +266,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const top = el?.scrollTop ?? 0;
     const user = Math.abs(top - placed.current) > 1;
     if (el && pin.current && user) pin.current = null;
+    // A task of its own: the share of rows a task before it drew does not hold back the rows it brings on screen.
+    if (observing.current === 'drew') observing.current = false;
     update(user, undefined, takeStep(reading.current, top));
   };
 
@@ -273,7 +278,9 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     // Rows drawn ahead of a scroll (and those it left behind taken out): their style and layout
     // now, in this task between frames, timed with them (the next slices then hold fewer rows), and
     // their heights taken (the anchor kept) here rather than by the observer inside the next frame.
+    measuring.current = true;
     if (reading.current.layOutNow) measureNow();
+    measuring.current = false;
     if (added > 0) {
       // (Light rows, a unit at least: the render of the list and the rows it takes out cost too.)
       const each = (performance.now() - t0) / Math.max(1, added);
