@@ -103,3 +103,35 @@ test('a reader scrolling through heavy rows: a task that draws rows ahead draws 
   expect(withHeavy.length).toBeGreaterThan(5);
   expect(withHeavy.filter((rows) => rows.length > 1)).toEqual([]);
 });
+
+test('after a jump, a reader scrolling on at a reading pace gets the real rows while still scrolling, none drawn in a scroll event', async () => {
+  const mount = mountPoint();
+  const inScrollEvent = new Set<number>();
+  const drawn = new Set<number>();
+  const row = (i: number) => {
+    if (!drawn.has(i)) {
+      drawn.add(i);
+      if ((window as { event?: Event }).event?.type === 'scroll') inScrollEvent.add(i);
+      busy(2);
+    }
+    return h('div', { style: { padding: '4px' } }, `row ${i} `.repeat(5 + ((i * 7) % 40)));
+  };
+  render(h(VirtualList, { count: 2000, version: 1, resetKey: 'k', estimate: 60, scroll: null, render: row, label: 'rows' }), mount);
+  const scroller = mount.querySelector<HTMLElement>('.vl')!;
+  await expect.poll(() => scroller.querySelectorAll('.vl-row').length).toBeGreaterThan(3);
+  for (let i = 0; i < 5; i++) await frame();
+  // A jump (a drag of the scrollbar): skeletons.
+  scroller.scrollTop += 50_000;
+  await frame();
+  expect(scroller.querySelector('.vl-skeleton')).not.toBeNull();
+  // Then on at 150 px a frame, never still long enough for the skeletons' own turn to end.
+  let realWhileScrolling = false;
+  for (let i = 0; i < 40 && !realWhileScrolling; i++) {
+    scroller.scrollTop += 150;
+    await frame();
+    busy(12);
+    realWhileScrolling = scroller.querySelector('.vl-skeleton') === null && scroller.querySelector('.vl-row') !== null;
+  }
+  expect(realWhileScrolling).toBe(true);
+  expect(inScrollEvent.size).toBe(0);
+});

@@ -36,14 +36,6 @@ describe('planRange', () => {
     // The list's own settle (not scrolling) draws the real rows there.
     expect(planRange(o, 1000, r, at(50_000, 0, false)).range).toEqual({ start: 500, end: 507, fast: false });
   });
-
-  test('after a jump, skeletons stay while the scroll jumps on; a reader’s step draws the real rows', () => {
-    const skeletons: Range = { start: 500, end: 507, fast: true };
-    expect(planRange(o, 1000, skeletons, at(51_500, 1500)).range).toEqual({ start: 515, end: 522, fast: true });
-    const plan = planRange(o, 1000, skeletons, at(50_250, 250));
-    expect(plan.range).toEqual({ start: 502, end: 509, fast: false });
-    expect(plan.reading).toBe(true);
-  });
 });
 
 describe('aheadRange', () => {

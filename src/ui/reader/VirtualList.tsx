@@ -165,12 +165,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       const plan = planRange(o, count, rangeRef.current, { top, view: viewOf(), overscan: OVERSCAN, scrolling, step });
       anchor.current = { index: plan.first, delta: top - o[plan.first] };
       onTop?.(plan.first);
-      // (A cancel or clearTimeout of what has already run does nothing.)
       extendLater.current?.();
       clearTimeout(realLater.current);
       setRange(plan.range);
       if (plan.range.fast) {
         realLater.current = setTimeout(() => update(), SETTLE_MS);
+        // A reader's step over skeletons (at a reading pace the list never stays still for SETTLE_MS): the rows, in a task after the frame.
+        if (step !== 0 && Math.abs(step) < viewOf()) drawAheadSoon(reading.current, () => update());
         return;
       }
       // A reader's scroll: the rows it is heading for are drawn, and laid out, in a task after this

@@ -87,8 +87,7 @@ export interface Range {
 /**
  * The rows to render for scroll position `top` (`r`: those rendered now): the visible ones
  * (`first`…), with those already rendered inside the overscan (`start`–`end`); skeletons of the
- * visible ones when the user's scroll jumped past everything rendered (until a reader's step: at a
- * reading pace the list never stays still for the skeletons' turn to end). `reading`: a step shorter
+ * visible ones when the user's scroll jumped past everything rendered. `reading`: a step shorter
  * than the viewport (a reader's scroll), which keeps every row rendered (the rows it left behind
  * go with those drawn ahead of it, aheadRange, in a task between frames).
  */
@@ -99,10 +98,8 @@ export function planRange(o: Float64Array, count: number, r: Range, at: { top: n
   const start = indexAt(o, count, Math.max(0, top - overscan));
   const end = Math.min(count, indexAt(o, count, top + view + overscan) + 1);
   const overlaps = !r.fast && r.start < last && r.end > first;
+  if (scrolling && r.end > r.start && (r.fast || !overlaps)) return { first, start, end, reading: false, range: { start: first, end: last, fast: true } };
   const reading = step !== 0 && Math.abs(step) < view;
-  // Skeletons from a jump stay while the scroll jumps on; a reader's step after it draws the rows.
-  if (scrolling && r.end > r.start && (r.fast ? !reading : !overlaps))
-    return { first, start, end, reading: false, range: { start: first, end: last, fast: true } };
   const keep = overlaps && r.start < end && r.end > start;
   const from = keep ? (reading ? r.start : Math.max(r.start, start)) : first;
   const to = keep ? (reading ? r.end : Math.min(r.end, end)) : last;
