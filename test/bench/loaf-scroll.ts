@@ -10,10 +10,12 @@
  *   scroll: no script touches the scroller; its speed is PX × 60 px/s); ROUNDS=n: passes;
  *   TRACE=1: also trace the pass (timeline events only) and print the main thread's longest tasks
  *   by thread time (throttling included: on a quiet machine a task's thread time and wall time
- *   agree), which other processes' load changes far less than wall time; TOP_TASKS=n: what the
- *   n longest did; CPU=1: a CPU profile of the pass (functions, self and inclusive ms);
+ *   agree), which other processes' load changes far less than wall time, and the tasks by kind
+ *   (frames, worker replies, tasks the page posted itself, timers); TOP_TASKS=n: what the n longest
+ *   did (KIND='worker reply': of that kind only); CPU=1: a CPU profile of the pass (functions, self and inclusive ms);
  *   FLING=1: as the reader bench, each pass after its fling (1500 px a frame up, 1200 down), from
- *   where that left the list, rather than from the bottom.
+ *   where that left the list, rather than from the bottom. MEASURE_MIN=ms: the diagnostic build's
+ *   measures of that length and over (25).
  */
 import type { Page } from '@playwright/test';
 import { openReaderSession, servePreview } from './reader-page.ts';
@@ -112,7 +114,7 @@ function printProfile(profile: Profile) {
     profile.samples.forEach((leaf, i) => {
       const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
       for (let n: number | undefined = parent.get(leaf); n !== undefined; n = parent.get(n))
-        if (name(n).startsWith(`${under} `)) {
+        if (name(n) === under || name(n).startsWith(`${under} `)) {
           inside.set(name(leaf), (inside.get(name(leaf)) ?? 0) + ms);
           break;
         }
@@ -133,6 +135,60 @@ interface TraceEvent {
   args?: { name?: string; data?: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number } };
 }
 
+/**
+ * What kind each task was (a frame, a worker's reply, a task the page posted to itself through a
+ * MessageChannel, a timer, an idle callback): per kind, how many, the longest and the 90th
+ * percentile by thread time, and the style and layout they held (ms, all of them together).
+ */
+function printKinds(tasks: TraceEvent[], all: TraceEvent[]): Map<TraceEvent, string> {
+  const events = all.filter((e) => e.name !== 'RunTask').sort((a, b) => a.ts - b.ts);
+  const by = new Map<string, { n: number; tdur: number[]; style: number; big: number }>();
+  const kinds = new Map<TraceEvent, string>();
+  let k = 0;
+  for (const task of [...tasks].sort((a, b) => a.ts - b.ts)) {
+    const end = task.ts + (task.dur ?? 0);
+    while (k < events.length && events[k].ts < task.ts) k++;
+    const seen = new Set<string>();
+    let first = '';
+    let big = 0;
+    let style = 0;
+    for (let j = k; j < events.length && events[j].ts <= end; j++) {
+      const e = events[j];
+      seen.add(e.name === 'FunctionCall' && /\/worker-[^/]*\.js/.test(String(e.args?.data?.url)) ? 'worker' : e.name);
+      first ||= e.name;
+      if (e.name === 'Layout' || e.name === 'UpdateLayoutTree') style += e.tdur ?? 0;
+      if (e.name === 'Layout' && ((e.args as { beginData?: { dirtyObjects?: number } })?.beginData?.dirtyObjects ?? 0) > 20) big++;
+    }
+    // A MessageChannel task the page posted itself (the list's slices, its draw-ahead) starts with its script.
+    const kind = ['Paint', 'PrePaint', 'Commit'].some((n) => seen.has(n))
+      ? 'frame'
+      : seen.has('worker') || seen.has('HandlePostMessage')
+        ? 'worker reply'
+        : seen.has('TimerFire')
+          ? 'timer'
+          : seen.has('FireIdleCallback')
+            ? 'idle'
+            : first === 'FunctionCall'
+              ? 'posted task'
+              : 'other';
+    kinds.set(task, kind);
+    const s = by.get(kind) ?? { n: 0, tdur: [], style: 0, big: 0 };
+    s.n++;
+    s.tdur.push(task.tdur ?? 0);
+    s.style += style;
+    s.big += big;
+    by.set(kind, s);
+  }
+  const ms = (us = 0) => (us / 1000).toFixed(1);
+  for (const [kind, s] of by) {
+    s.tdur.sort((a, b) => b - a);
+    console.log(
+      `  ${kind}: ${s.n}, longest ${ms(s.tdur[0])}, 90th pct ${ms(s.tdur[Math.floor(s.n * 0.1)])}, ≥ 25 ms ${s.tdur.filter((t) => t >= 25_000).length}, thread ${ms(s.tdur.reduce((a, b) => a + b, 0))} (style+layout ${ms(s.style)}, layouts of over 20 objects ${s.big})`,
+    );
+  }
+  return kinds;
+}
+
 /** TRACE=1: the renderer main thread's longest tasks by thread time (and their wall time), and how many took 12.5 ms or more. */
 function printTasks(json: { traceEvents?: TraceEvent[] } | TraceEvent[]) {
   const events = Array.isArray(json) ? json : (json.traceEvents ?? []);
@@ -144,6 +200,7 @@ function printTasks(json: { traceEvents?: TraceEvent[] } | TraceEvent[]) {
     const tasks = all.filter((e) => e.name === 'RunTask');
     if (tasks.length > best.length) [best, mine] = [tasks, all];
   }
+  const kinds = printKinds(best, mine);
   const byThread = best.sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0));
   const ms = (us = 0) => (us / 1000).toFixed(1);
   console.log(
@@ -152,13 +209,14 @@ function printTasks(json: { traceEvents?: TraceEvent[] } | TraceEvent[]) {
       .map((t) => `${ms(t.tdur)} (${ms(t.dur)})`)
       .join(', ')}; ≥ 50 ms: ${best.filter((t) => (t.tdur ?? 0) >= 50_000).length}; total thread time ${ms(best.reduce((s, t) => s + (t.tdur ?? 0), 0))} ms`,
   );
-  // What the longest ones did: their events' thread time by name (nested events count in each).
-  for (const task of byThread.slice(0, Number(process.env.TOP_TASKS ?? 0))) {
+  // What the longest ones (of a KIND, e.g. KIND='worker reply') did: their events' thread time by name (nested events count in each).
+  const kind = process.env.KIND;
+  for (const task of byThread.filter((t) => !kind || kinds.get(t) === kind).slice(0, Number(process.env.TOP_TASKS ?? 0))) {
     const end = task.ts + (task.dur ?? 0);
     const by = new Map<string, number>();
     for (const e of mine) if (e !== task && e.ts >= task.ts && e.ts <= end) by.set(e.name, (by.get(e.name) ?? 0) + (e.tdur ?? 0));
     const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 9);
-    console.log(`  ${ms(task.tdur)}: ${top.map(([n, d]) => `${n} ${ms(d)}`).join(' | ')}`);
+    console.log(`  ${ms(task.tdur)} (${kinds.get(task)}): ${top.map(([n, d]) => `${n} ${ms(d)}`).join(' | ')}`);
     const calls = mine.filter((e) => e.name === 'FunctionCall' && e.ts >= task.ts && e.ts <= end && (e.tdur ?? 0) > 1000);
     const where = (e: TraceEvent) =>
       `${e.args?.data?.functionName || '(anon)'}@${String(e.args?.data?.url ?? '')
@@ -210,7 +268,7 @@ async function main() {
       const long = tasks.filter((t) => t >= 50);
       // Measures a diagnostic build may add (performance.measure around its own tasks), 25 ms and over.
       const measures = (await page.evaluate(
-        `performance.getEntriesByType('measure').filter((m) => m.duration >= 25).map((m) => m.name + ' ' + Math.round(m.duration))`,
+        `performance.getEntriesByType('measure').filter((m) => m.duration >= ${Number(process.env.MEASURE_MIN ?? 25)}).map((m) => m.name + ' ' + Math.round(m.duration))`,
       )) as string[];
       await page.evaluate('performance.clearMeasures()');
       if (measures.length) console.log(`measures ≥ 25 ms: ${measures.join(', ')}`);

@@ -292,6 +292,28 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
     expect(asked[0]).toEqual(texts.slice(0, 24));
   });
 
+  test('a slice lays out the markdown it swapped in, in its own task (not in the next frame, with its paint)', async () => {
+    cleanups.push(setMarkdownSource(async (texts) => texts.map((t) => `<p>${t}</p><ul><li>one</li><li>two</li></ul>`)));
+    const el = host();
+    /** Whether the swapped element's layout was read before the slice's task ended. */
+    let laidOutInTask: boolean | null = null;
+    let reads = 0;
+    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (this === el) reads++;
+        return d.get!.call(this);
+      },
+    });
+    cleanups.push(() => Object.defineProperty(HTMLElement.prototype, 'offsetHeight', d));
+    // The swap's event comes inside the slice; a microtask queued there runs once the slice's own work is done.
+    el.addEventListener('rd-markdown', () => queueMicrotask(() => (laidOutInTask = reads > 0)));
+    showMarkdown(el, `laid out ${Math.random()}`);
+    await expect.poll(() => laidOutInTask).not.toBeNull();
+    expect(laidOutInTask).toBe(true);
+  });
+
   test('a cancelled upgrade leaves the plain text; a failing source leaves it plain for good', async () => {
     let release: (() => void) | null = null;
     cleanups.push(

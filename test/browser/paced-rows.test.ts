@@ -100,3 +100,35 @@ test('a row renders again only when its props change; an item that arrives is sh
     host.remove();
   }
 });
+
+test('a slice lays out the rows it showed, in its own task (not in the next frame, with its paint)', async () => {
+  let reads = 0;
+  const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      reads++;
+      return d.get!.call(this);
+    },
+  });
+  try {
+    /** Reads of a layout from the row's show to the end of its slice (a task queued by the show runs after the slice). */
+    let inSlice: number | null = null;
+    waitForTurn(
+      () => {
+        const start = reads;
+        const next = new MessageChannel();
+        next.port1.onmessage = () => {
+          inSlice = reads - start;
+          next.port1.close();
+        };
+        next.port2.postMessage(null);
+      },
+      () => 0,
+    );
+    await expect.poll(() => inSlice).not.toBeNull();
+    expect(inSlice).toBeGreaterThan(0);
+  } finally {
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', d);
+  }
+});

@@ -1,7 +1,7 @@
 // The virtual list's range arithmetic (src/ui/reader/virtual-layout.ts): what a scroll event
 // renders, and what the task after the frame draws ahead of a reader's scroll.
 import { describe, expect, test } from 'vitest';
-import { aheadRange, planRange, type Range, placeOf } from '../../src/ui/reader/virtual-layout.ts';
+import { aheadRange, growSpan, planRange, type Range, placeOf } from '../../src/ui/reader/virtual-layout.ts';
 
 /** Offsets of `count` rows of 100 px. */
 function rows(count: number): Float64Array {
@@ -78,4 +78,34 @@ test('placeOf: the pinned item at the top or its bottom at the bottom, else the 
   expect(placeOf(o, 4, 200, null, { index: 1, delta: 30 })).toBe(130);
   expect(placeOf(o, 4, 200, null, { index: 3, delta: 300 })).toBe(800);
   expect(placeOf(o, 4, 200, { index: 9, align: 'start' }, { index: 0, delta: 0 })).toBe(600);
+});
+
+describe('growSpan', () => {
+  const span = { a: 10, b: 12, reseed: false };
+  const grow = (budget: number, costOf?: (i: number) => number) => growSpan(span, { start: 0, end: 100, seed: 11, budget, upFirst: false, costOf });
+
+  test('rows of one cost each: as many as the budget holds, at least one, none for no budget', () => {
+    expect(grow(3)).toEqual({ a: 10, b: 15, added: 3, cost: 3 });
+    expect(grow(0.2)).toEqual({ a: 10, b: 13, added: 1, cost: 1 });
+    expect(grow(0)).toEqual({ a: 10, b: 12, added: 0, cost: 0 });
+  });
+
+  test('by cost: light rows fill the budget; a heavy row (half the budget or more) comes first in a task, and alone', () => {
+    // Rows 12–14 light (0.5), 15 heavy (6), then light again.
+    const costOf = (i: number) => (i === 15 ? 6 : 0.5);
+    expect(grow(10, costOf)).toEqual({ a: 10, b: 15, added: 3, cost: 1.5 });
+    expect(growSpan({ a: 10, b: 15, reseed: false }, { start: 0, end: 100, seed: 11, budget: 10, upFirst: false, costOf })).toEqual({
+      a: 10,
+      b: 16,
+      added: 1,
+      cost: 6,
+    });
+    // A row dearer than the whole budget is still drawn, alone.
+    expect(growSpan({ a: 10, b: 15, reseed: false }, { start: 0, end: 100, seed: 11, budget: 2, upFirst: false, costOf })).toEqual({
+      a: 10,
+      b: 16,
+      added: 1,
+      cost: 6,
+    });
+  });
 });

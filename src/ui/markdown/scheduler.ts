@@ -24,6 +24,8 @@ export interface SchedulerOptions {
   post?: (fn: () => void) => void;
   /** Runs `fn` after the current synchronous work (resets the inline budget). */
   afterSync?: (fn: () => void) => void;
+  /** Called at the end of a task that ran jobs (e.g. to lay out what they changed there, not in the next frame). */
+  afterPass?: () => void;
 }
 
 /** A `post` that queues a task without setTimeout's clamping (MessageChannel). */
@@ -77,6 +79,7 @@ export function createSliceScheduler(options: SchedulerOptions) {
         reportError(e);
       }
     }
+    if (ran > 0) options.afterPass?.();
     if (ran < ready.length) schedule();
   }
 

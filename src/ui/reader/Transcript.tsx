@@ -4,6 +4,7 @@ import { NewRowsPill, useFollowLive } from './follow.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import type { ReaderModel } from './model.ts';
 import { PacedRow } from './paced-rows.tsx';
+import { rowCost } from './row-cost.ts';
 import { VirtualList } from './VirtualList.tsx';
 
 /** The transcript tab: the branch's rows in a virtual list, find's marks, the "N new" pill. */
@@ -56,6 +57,7 @@ export function Transcript({ model }: { model: ReaderModel }) {
         hints={model.heightHints}
         label={`Transcript: ${view.count} items`}
         render={(i) => <PacedRow index={i} item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
+        cost={(i) => rowCost(model.peek(i))}
       />
       <NewRowsPill model={model} />
     </div>

@@ -2,7 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from './model.ts';
 import { afterSlice, drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes } from './virtual-hooks.ts';
-import { aheadRange, growSpan, indexAt, placeOf, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
+import { aheadRange, indexAt, placeOf, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
+import { drawRows, type Quiet } from './virtual-rows.tsx';
 
 export { indexAt } from './virtual-layout.ts';
 
@@ -18,8 +19,8 @@ const SETTLE_MS = 40;
  * pinned or top row first.
  */
 const SLICE_MS = 10;
-/** What a new row is guessed to cost (ms) before any has been timed. */
-const FIRST_ROW_MS = 5;
+/** What a unit of a new row's cost (see `cost`) is guessed to take (ms) before any has been timed. */
+const FIRST_UNIT_MS = 5;
 
 /** The last height a list's scroller had: the first guess of the next list's, before its own is known. */
 let lastViewHeight = 0;
@@ -35,6 +36,8 @@ interface Props {
   hints?: Float64Array;
   scroll: ScrollRequest | null;
   render: (index: number) => ComponentChildren;
+  /** What drawing row i costs, guessed (1: a row of a few lines; default 1): a task adds rows up to a time budget by it. */
+  cost?: (index: number) => number;
   onTop?: (index: number) => void;
   label: string;
 }
@@ -52,7 +55,7 @@ interface Props {
  * added there are laid out again in the same frame, and the browser reports the rows it could not
  * observe in time as a "ResizeObserver loop" error).
  */
-export function VirtualList({ count, version, resetKey, estimate = 140, hints, scroll, render, onTop, label }: Props) {
+export function VirtualList({ count, version, resetKey, estimate = 140, hints, scroll, render, cost, onTop, label }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   /** Measured heights (-1: not measured yet). */
@@ -71,8 +74,19 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   /** The scrollTop the anchor was last taken from (-1: none yet, or taken from a position still to be set). */
   const seen = useRef(-1);
   const anchor = useRef({ index: 0, delta: 0 });
-  /** Set inside a ResizeObserver callback (and until the next task): renders then add no rows. */
-  const observing = useRef(false);
+  /**
+   * Set inside a ResizeObserver callback or a worker's reply ('quiet'), or once a task has added
+   * rows ('drew'), until the next task: renders then add no rows (in a reply they would be rendered,
+   * styled and laid out in its task, which lands mid-scroll; the next slice or draw-ahead adds them).
+   */
+  const observing = useRef<Quiet>(false);
+  /** `newTask`: the first render of a task of its own (an observer's report, a scroll event), which a 'drew' set before does not hold back. */
+  const quietUntilNextTask = (why: 'quiet' | 'drew' = 'quiet', newTask = false) => {
+    if (!observing.current) nextTask(() => (observing.current = false));
+    observing.current = observing.current === 'drew' && !newTask ? 'drew' : why;
+  };
+  /** Set while the layout effect takes the heights of the rows just drawn (not an observer's report). */
+  const measuring = useRef(false);
   const [range, setRangeState] = useState<Range>({ start: 0, end: 0, fast: false });
   const rangeRef = useRef<Range>(range);
   const realLater = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -85,10 +99,10 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const [, setTick] = useState(0);
   /** The real rows rendered (a part of `range` while its rows are put in slice by slice). */
   const drawn = useRef({ start: 0, end: 0, key: '' });
-  /** What a new row has cost lately, render to layout (ms; smoothed). */
-  const rowMs = useRef(FIRST_ROW_MS);
-  /** When this render began and how many rows it added (timed in the layout effect). */
-  const timing = useRef({ t0: 0, added: 0 });
+  /** What a unit of a new row's cost has taken lately, render to layout (ms; smoothed). */
+  const unitMs = useRef(FIRST_UNIT_MS);
+  /** When this render began and the cost of the rows it added (timed in the layout effect). */
+  const timing = useRef({ t0: 0, cost: 0 });
   const morePosted = useRef(false);
   /** The scroller's height, kept by a ResizeObserver (-1 until it reports): reading clientHeight after a render forces a layout. */
   const viewHeight = useRef(-1);
@@ -105,6 +119,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       anchor.current = { index: 0, delta: 0 };
       seen.current = -1;
     }
+    // The same rows, new items (a page the worker sent): drawn by the next slice, not in its reply.
+    if (before && before.resetKey === resetKey && before.count === count) quietUntilNextTask();
     dirty.current = true;
     shown.current = { resetKey, count, version };
   }
@@ -149,12 +165,13 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       const plan = planRange(o, count, rangeRef.current, { top, view: viewOf(), overscan: OVERSCAN, scrolling, step });
       anchor.current = { index: plan.first, delta: top - o[plan.first] };
       onTop?.(plan.first);
-      // (A cancel or clearTimeout of what has already run does nothing.)
       extendLater.current?.();
       clearTimeout(realLater.current);
       setRange(plan.range);
       if (plan.range.fast) {
         realLater.current = setTimeout(() => update(), SETTLE_MS);
+        // A reader's step over skeletons (at a reading pace the list never stays still for SETTLE_MS): the rows, in a task after the frame.
+        if (step !== 0 && Math.abs(step) < viewOf()) drawAheadSoon(reading.current, () => update());
         return;
       }
       // A reader's scroll: the rows it is heading for are drawn, and laid out, in a task after this
@@ -228,12 +245,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const { measure, measureNow, forgetDetached } = useSizes(scroller, heights, viewHeight, (from) => {
     dirtyFrom.current = Math.min(dirtyFrom.current, from);
     if (viewHeight.current >= 0) lastViewHeight = viewHeight.current;
-    if (!observing.current) {
-      observing.current = true;
-      nextTask(() => {
-        observing.current = false;
-      });
-    }
+    quietUntilNextTask('quiet', !measuring.current);
     settleNow.current(true);
     setTick((t) => t + 1);
   });
@@ -255,21 +267,28 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     const top = el?.scrollTop ?? 0;
     const user = Math.abs(top - placed.current) > 1;
     if (el && pin.current && user) pin.current = null;
+    // A task of its own: the share of rows a task before it drew does not hold back the rows it brings on screen.
+    if (observing.current === 'drew') observing.current = false;
     update(user, undefined, takeStep(reading.current, top));
   };
 
   // Forget detached elements; time the rows this render added; ask for the next slice.
   useLayoutEffect(() => {
     forgetDetached();
-    const { t0, added } = timing.current;
+    const { t0, cost: added } = timing.current;
     // Rows drawn ahead of a scroll (and those it left behind taken out): their style and layout
     // now, in this task between frames, timed with them (the next slices then hold fewer rows), and
     // their heights taken (the anchor kept) here rather than by the observer inside the next frame.
+    measuring.current = true;
     if (reading.current.layOutNow) measureNow();
+    measuring.current = false;
     if (added > 0) {
-      const each = (performance.now() - t0) / added;
-      rowMs.current = Math.max(0.05, rowMs.current * 0.5 + each * 0.5);
-      timing.current = { t0: 0, added: 0 };
+      // (Light rows, a unit at least: the render of the list and the rows it takes out cost too.)
+      const each = (performance.now() - t0) / Math.max(1, added);
+      unitMs.current = Math.max(0.05, unitMs.current * 0.5 + each * 0.5);
+      timing.current = { t0: 0, cost: 0 };
+      // One budget a task: the renders that follow in it (the heights just taken settle the list) add none.
+      quietUntilNextTask('drew');
     }
     reading.current.layOutNow = false;
     const d = drawn.current;
@@ -289,48 +308,28 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   });
 
   const o = layout();
-  const start = Math.min(range.start, count);
-  const end = Math.min(Math.max(range.end, start), count);
-  const rows = [];
-  let from = start;
-  if (range.fast) {
-    drawn.current = { start: 0, end: 0, key: resetKey };
-    for (let i = start; i < end; i++)
-      rows.push(<div key={`${resetKey}:s${i}`} class="vl-row vl-skeleton" data-index={i} aria-hidden="true" style={{ height: `${o[i + 1] - o[i]}px` }} />);
-  } else if (end > start) {
-    // The rows already drawn stay; new ones are added from the pinned (or top) row outwards, as
-    // many as fit in SLICE_MS at the latest rate; the rest come in the next tasks. A new list draws
-    // only the pinned (or top) row in the task that builds it (the page around it is work enough
-    // there); a render inside an observer callback adds none (only a first one where none is left).
-    const d = drawn.current;
-    const p = pin.current;
-    const fresh = d.key !== resetKey;
-    const reseed = fresh || d.end <= start || d.start >= end || d.end <= d.start;
-    const { a, b, added } = growSpan(
-      { a: d.start, b: d.end, reseed: fresh },
-      {
-        start,
-        end,
-        seed: p ? (p.align === 'end' ? Math.min(p.index, end - 1) : p.index) : anchor.current.index,
-        budget: observing.current ? (reseed ? 1 : 0) : fresh ? 1 : Math.max(1, Math.floor(SLICE_MS / rowMs.current)),
-        upFirst: p ? p.align === 'end' : reading.current.upward,
-      },
-    );
-    drawn.current = { start: a, end: b, key: resetKey };
-    timing.current = { t0: performance.now(), added };
-    from = a;
-    for (let i = a; i < b; i++)
-      rows.push(
-        <div key={`${resetKey}:${i}`} ref={measure(i)} class="vl-row" data-index={i} role="article" aria-posinset={i + 1} aria-setsize={count}>
-          {render(i)}
-        </div>,
-      );
-  }
+  const p = pin.current;
+  const t0 = performance.now();
+  const out = drawRows({
+    range,
+    count,
+    key: resetKey,
+    o,
+    drawn,
+    seed: p ? (p.align === 'end' ? Math.min(p.index, count - 1) : p.index) : anchor.current.index,
+    upFirst: p ? p.align === 'end' : reading.current.upward,
+    quiet: observing.current,
+    budget: SLICE_MS / unitMs.current,
+    costOf: cost,
+    measure,
+    render,
+  });
+  timing.current = { t0, cost: out.cost };
   return (
     <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
       <div ref={inner} class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>
-        <div class="vl-window" style={{ transform: `translateY(${o[from] ?? 0}px)` }}>
-          {rows}
+        <div class="vl-window" style={{ transform: `translateY(${o[out.from] ?? 0}px)` }}>
+          {out.rows}
         </div>
       </div>
     </div>

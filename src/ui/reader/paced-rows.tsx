@@ -23,18 +23,25 @@ function post() {
   afterNextFrame(() => void fill());
 }
 
-/** One slice: shows the nearest waiting rows until the budget is spent, each rendered before the clock is read again. */
+/**
+ * One slice: shows the nearest waiting rows until the budget is spent, each rendered before the
+ * clock is read again, then lays them out here: left to the next frame, their style and layout
+ * came on top of its paint while the reader scrolled.
+ */
 async function fill() {
   posted = false;
   const start = performance.now();
   const order = [...waiting].sort((a, b) => a[1]() - b[1]());
+  let shown = 0;
   for (const [show] of order) {
     if (!waiting.delete(show)) continue;
     show();
+    shown++;
     // Preact renders in a microtask: let it run before reading the clock.
     await new Promise<void>((resolve) => queueMicrotask(resolve));
     if (performance.now() - start >= BUDGET_MS) break;
   }
+  if (shown > 0) void document.body.offsetHeight;
   post();
 }
 

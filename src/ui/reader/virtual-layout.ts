@@ -32,14 +32,16 @@ export function sumOffsets(o: Float64Array, heights: Float64Array, hints: Float6
 
 /**
  * The rows drawn after this render: starting from those drawn (`a`–`b`), or from `seed` when they
- * are of another list or outside `start`–`end`, grown by up to `budget` rows towards `start`
- * (`upFirst`) or `end` first. Returns the new span and how many rows it added.
+ * are of another list or outside `start`–`end`, grown towards `start` (`upFirst`) or `end` first
+ * by rows whose costs (`costOf`, 1 a row without it) fit in `budget`: none for a budget of 0, else
+ * at least one, then each next one only if it still fits; a row of half the budget or more only
+ * first, and alone. Returns the new span, how many rows it added and their cost.
  */
 export function growSpan(
   span: { a: number; b: number; reseed: boolean },
-  o: { start: number; end: number; seed: number; budget: number; upFirst: boolean },
-): { a: number; b: number; added: number } {
-  const { start, end, upFirst } = o;
+  o: { start: number; end: number; seed: number; budget: number; upFirst: boolean; costOf?: (index: number) => number },
+): { a: number; b: number; added: number; cost: number } {
+  const { start, end, upFirst, budget, costOf } = o;
   let { a, b } = span;
   if (span.reseed || b <= start || a >= end || b <= a) {
     a = Math.max(start, Math.min(o.seed, end - 1));
@@ -47,16 +49,22 @@ export function growSpan(
   }
   a = Math.max(a, start);
   b = Math.min(b, end);
-  let budget = o.budget;
   let added = 0;
+  let cost = 0;
   while (budget > 0 && (a > start || b < end)) {
-    if (b === a) b++;
-    else if (upFirst ? a > start : b >= end) a--;
+    const up = b !== a && (upFirst ? a > start : b >= end);
+    const next = b === a ? b : up ? a - 1 : b;
+    const c = costOf ? costOf(next) : 1;
+    // A row of half the budget or more is heavy: it comes first in its task, and alone.
+    const heavy = c * 2 >= budget;
+    if (added > 0 && (heavy || cost + c > budget)) break;
+    if (up) a--;
     else b++;
-    budget--;
+    cost += c;
     added++;
+    if (heavy) break;
   }
-  return { a, b, added };
+  return { a, b, added, cost };
 }
 
 /** Runs `fn` when the page is idle (soon at the latest); returns a cancel function. */
