@@ -6,7 +6,11 @@ import { afterEach } from 'vitest';
 const LIST_CSS = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
 
 const hosts: HTMLElement[] = [];
+const mounts: HTMLElement[] = [];
+// Every list unmounted, not only its host removed: a detached list would go on drawing rows (and
+// spending its rows' time) in the tasks of the tests after it.
 afterEach(() => {
+  for (const mount of mounts.splice(0)) render(null, mount);
   for (const host of hosts.splice(0)) {
     render(null, host);
     host.remove();
@@ -25,6 +29,20 @@ export function listHost(withCss = false): HTMLElement {
     host.append(css);
   }
   return host;
+}
+
+/** A flex box for a list inside `host`, unmounted after the test. */
+export function mountIn(host: HTMLElement): HTMLElement {
+  const mount = document.createElement('div');
+  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
+  host.append(mount);
+  mounts.push(mount);
+  return mount;
+}
+
+/** A flex box for a list inside a new host with the list's layout rules, unmounted after the test. */
+export function listMount(): HTMLElement {
+  return mountIn(listHost(true));
 }
 
 /** Spends `ms` of main-thread time (a row as costly as a rich one on a slow phone). */

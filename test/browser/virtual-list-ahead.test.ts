@@ -4,7 +4,7 @@
 import { h, render } from 'preact';
 import { expect, test } from 'vitest';
 import { VirtualList } from '../../src/ui/reader/VirtualList.tsx';
-import { busy, listHost } from './list-host.ts';
+import { busy, listHost, mountIn } from './list-host.ts';
 
 const frame = () => new Promise((r) => requestAnimationFrame(r));
 
@@ -23,9 +23,7 @@ test('a reader scrolling with no idle time between frames finds the rows ahead d
     }
     return h('div', { style: { padding: '4px' } }, `row ${i} `.repeat(5 + ((i * 7) % 40)));
   };
-  const mount = document.createElement('div');
-  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
-  host.append(mount);
+  const mount = mountIn(host);
   render(h(VirtualList, { count, version: 1, resetKey: 'k', estimate: 60, scroll: null, render: row, label: 'rows' }), mount);
   const scroller = mount.querySelector<HTMLElement>('.vl')!;
   await expect.poll(() => scroller.querySelectorAll('.vl-row').length).toBeGreaterThan(3);
@@ -75,9 +73,7 @@ test('the heights just taken move the list without laying it out again: its posi
   // or the last write of the position (which does too) is counted.
   const host = listHost(true);
   const row = (i: number) => h('div', { style: { padding: '4px' } }, `row ${i} `.repeat(5 + ((i * 7) % 40)));
-  const mount = document.createElement('div');
-  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
-  host.append(mount);
+  const mount = mountIn(host);
   render(h(VirtualList, { count: 2000, version: 1, resetKey: 'k', estimate: 20, scroll: null, render: row, label: 'rows' }), mount);
   const scroller = host.querySelector<HTMLElement>('.vl')!;
   const inner = host.querySelector<HTMLElement>('.vl-inner')!;

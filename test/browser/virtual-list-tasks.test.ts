@@ -4,7 +4,7 @@
 import { h, render } from 'preact';
 import { expect, test } from 'vitest';
 import { VirtualList } from '../../src/ui/reader/VirtualList.tsx';
-import { busy, listHost } from './list-host.ts';
+import { busy, listMount } from './list-host.ts';
 
 const frame = () => new Promise((r) => requestAnimationFrame(r));
 
@@ -14,16 +14,8 @@ const frame = () => new Promise((r) => requestAnimationFrame(r));
  */
 const currentTask = () => ((window as { event?: Event }).event instanceof MessageEvent ? (window as { event?: Event }).event! : null);
 
-/** A flex box for the list inside the host. */
-function mountPoint(): HTMLElement {
-  const mount = document.createElement('div');
-  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
-  listHost(true).append(mount);
-  return mount;
-}
-
 test('a page of items the worker sends while rows are still to be drawn: its reply draws none of them', async () => {
-  const mount = mountPoint();
+  const mount = listMount();
   const drawnIn = new Map<number, Event | null>();
   // Costly rows: a screen of them takes several slices.
   const row = (i: number) => {
@@ -59,7 +51,7 @@ test('a page of items the worker sends while rows are still to be drawn: its rep
 });
 
 test('a reader scrolling through heavy rows: a task that draws rows ahead draws at most one heavy row, and nothing else with it', async () => {
-  const mount = mountPoint();
+  const mount = listMount();
   const heavy = (i: number) => i % 3 === 0;
   /** Where each row was first drawn, while the reader scrolled. */
   const drawnIn = new Map<number, Event | null>();
@@ -105,7 +97,7 @@ test('a reader scrolling through heavy rows: a task that draws rows ahead draws 
 });
 
 test('after a jump, a reader scrolling on at a reading pace gets the real rows while still scrolling, none drawn in a scroll event', async () => {
-  const mount = mountPoint();
+  const mount = listMount();
   const inScrollEvent = new Set<number>();
   const drawn = new Set<number>();
   const row = (i: number) => {

@@ -4,7 +4,7 @@
 import { h, render } from 'preact';
 import { afterEach, expect, test } from 'vitest';
 import { VirtualList } from '../../src/ui/reader/VirtualList.tsx';
-import { busy, listHost } from './list-host.ts';
+import { busy, listHost, mountIn } from './list-host.ts';
 
 test('a screen of costly rows comes over several tasks, the pinned last row first, and ends pinned to the bottom', async () => {
   const host = listHost();
@@ -27,9 +27,7 @@ test('a screen of costly rows comes over several tasks, the pinned last row firs
   const css = document.createElement('style');
   css.textContent = '.vl { flex: 1; overflow-y: auto; min-height: 0 } .vl-inner { position: relative } .vl-window { position: absolute; inset: 0 0 auto 0 }';
   host.append(css);
-  const mount = document.createElement('div');
-  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
-  host.append(mount);
+  const mount = mountIn(host);
   render(
     h(VirtualList, { count, version: 1, resetKey: 'k', estimate: 120, scroll: { index: count - 1, align: 'end', seq: 1 }, render: row, label: 'rows' }),
     mount,
@@ -136,9 +134,7 @@ test('mounting a pinned list reads no layout before the first frame, and no Resi
     beforeFrame = false;
   });
   const reads = watchLayoutReads(() => beforeFrame);
-  const mount = document.createElement('div');
-  mount.style.cssText = 'flex: 1; display: flex; flex-direction: column; min-height: 0';
-  host.append(mount);
+  const mount = mountIn(host);
   render(
     h(VirtualList, { count, version: 1, resetKey: 'k', estimate: 50, scroll: { index: count - 1, align: 'end', seq: 1 }, render: row, label: 'rows' }),
     mount,
