@@ -13,7 +13,6 @@ import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
 import { AlertIcon, BranchIcon, InfoIcon, TagIcon } from './icons.tsx';
 import { UserItem } from './UserItem.tsx';
-import { LabelButton, LabelForm } from './labels/LabelEditor.tsx';
 
 /** One formatter for every row: toLocaleString builds a new one per call, which costs more than the row. */
 let dateFormat: Intl.DateTimeFormat | null = null;
@@ -61,14 +60,14 @@ export function ItemMeta({
           )}
           {children}
         </span>
-        {item.entryId && model.canLabel.value && <LabelButton item={item} model={model} editing={editing} />}
+        {item.entryId && model.labelUi && model.canLabel.value && <model.labelUi.Button item={item} model={model} editing={editing} />}
         {item.entryId && (
           <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
             #{item.line}
           </a>
         )}
       </div>
-      {editing && <LabelForm item={item} model={model} />}
+      {editing && model.labelUi && <model.labelUi.Form item={item} model={model} />}
     </>
   );
 }

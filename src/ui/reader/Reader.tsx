@@ -7,7 +7,7 @@ import { FindBar } from './FindBar.tsx';
 import { KeysHelp } from './KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
-import { createReaderModel, type ReaderTab } from './model.ts';
+import { createReaderModel, type ReaderTab, type LabelUi } from './model.ts';
 import { useAfterFirstFrame } from './after-frame.ts';
 import { StatsPanel } from './StatsPanel.tsx';
 import { ParentBanner } from './Subagents.tsx';
@@ -42,6 +42,8 @@ export interface ReaderProps {
 export interface ReaderLibrary {
   share(target: { id: string; title: string; leafId?: string }): void;
   exportBranch(id: string, leafId?: string): void;
+  /** The label editor (entries labelled in the library's copy of the file). */
+  labels: LabelUi;
 }
 
 const TABS: Array<[ReaderTab, string, string]> = [
@@ -59,7 +61,7 @@ const FILTERS: Array<[ItemFilter, string]> = [
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
 export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions, sample, library }: ReaderProps) {
-  const model = useMemo(() => createReaderModel(id, { labels: Boolean(library) }), [id]);
+  const model = useMemo(() => createReaderModel(id, { labels: library?.labels }), [id]);
   const opened = useRef<string | null>(null);
 
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { batch, computed, signal } from '@preact/signals';
+import type { ComponentType } from 'preact';
 import { isForeignAgent } from '../../core/agent.ts';
 import {
   VIEW_PAGE,
@@ -50,11 +51,17 @@ export interface ScrollRequest {
 }
 
 /** The state of one open session on the page: outline, loaded item pages, view toggles, find. */
+/** The label button and form, from the library around the reader (the share page has none, and does not bundle them). */
+export interface LabelUi {
+  Button: ComponentType<{ item: RenderItem; model: ReaderModel; editing: boolean }>;
+  Form: ComponentType<{ item: RenderItem; model: ReaderModel }>;
+}
+
 /**
- * The reader's state for session `id`. `labels`: whether entries can be labelled here (false in a
- * share page, which has no library to write to).
+ * The reader's state for session `id`. `labels`: the label editor, where entries can be labelled
+ * (none in a share page, which has no library to write to).
  */
-export function createReaderModel(id: string, { labels = true }: { labels?: boolean } = {}) {
+export function createReaderModel(id: string, { labels }: { labels?: LabelUi } = {}) {
   const view = signal<SessionView | null>(null);
   const error = signal<string | null>(null);
   const loading = signal(true);
@@ -79,7 +86,7 @@ export function createReaderModel(id: string, { labels = true }: { labels?: bool
   /** A Claude Code or Codex session: shown from its pi conversion and never written to (no labels). */
   const readOnly = computed(() => isForeignAgent(family.value?.self?.agent));
   /** Whether the label buttons show: a session of this library written by pi or omp. */
-  const canLabel = computed(() => labels && !readOnly.value);
+  const canLabel = computed(() => Boolean(labels) && !readOnly.value);
   /** The list's identity: a new branch or filter makes a new list; rows added live keep it. */
   const listKey = signal('');
   /** Rows that arrived live while the reader was scrolled up (the "N new" pill), and where they start. */
@@ -429,6 +436,7 @@ export function createReaderModel(id: string, { labels = true }: { labels?: bool
     family,
     readOnly,
     canLabel,
+    labelUi: labels ?? null,
     listKey,
     fresh,
     topIndex,
