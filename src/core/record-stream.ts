@@ -33,7 +33,7 @@ export function recordStream(problems: Problem[], visit: RecordVisitor): RecordS
     if (!isBlank(text)) plain(text, line, base + s, base + e, terminated, invalidUtf8);
   };
   const carried = (terminated: boolean) => {
-    const whole = carry.length === 1 ? carry[0] : concat(carry);
+    const whole = carry.length === 1 ? carry[0] : concatBytes(carry);
     carry = [];
     single(whole, highWords(whole), 0, whole.length, carryStart, terminated);
   };
@@ -121,7 +121,8 @@ function escapedRecord(bytes: Uint8Array, words: HighWords, pos: number, end: nu
   }
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** Concatenates byte arrays (storage/chunks.ts passes it on as `concatBytes`). */
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -1,4 +1,5 @@
 // Reading in chunks, so memory stays bounded by the chunk size, not by the file.
+import { concatBytes } from '../core/record-stream.ts';
 import type { ByteChunks, Disk } from './types.ts';
 
 /** Size of one read: large enough to be fast, small enough to keep memory flat. */
@@ -77,13 +78,5 @@ export async function* once(bytes: Uint8Array): ByteChunks {
   if (bytes.length) yield bytes;
 }
 
-/** Concatenates byte arrays. */
-export function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Concatenates byte arrays (the core's). */
+export { concatBytes };

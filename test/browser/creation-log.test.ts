@@ -62,19 +62,27 @@ async function expectEveryEarlierSession(root: string, sessions: Record<string, 
   for (const [id, text] of Object.entries(sessions)) expect(await textIn(root, 'sessions', `${id}.jsonl`), id).toBe(text);
 }
 
+/**
+ * A new worker on `root` after the crash: the sessions finished before it listed and stored (the
+ * writer died before its index records were flushed: the store's check of the index against the
+ * files, in the background after it opens, adds them), nothing else on disk, each byte for byte.
+ */
+async function expectRecovered(root: string, kept: Record<string, string>) {
+  const app = startWorker(root);
+  stops.push(app.stop);
+  await expect
+    .poll(async () => (await app.api.listSessions({})).map((s) => s.id).sort(), { timeout: 30_000 })
+    .toEqual(['batch-1', 'batch-2', 'precious-a', 'precious-b']);
+  expect(await namesIn(root, 'sessions')).toEqual(['batch-1.jsonl', 'batch-2.jsonl', 'precious-a.jsonl', 'precious-b.jsonl']);
+  expect(await namesIn(root, 'journal')).toEqual([]);
+  await expectEveryEarlierSession(root, kept);
+  return app;
+}
+
 describe('a writer killed mid-batch (creation log)', () => {
   test('the next store to open removes the half-written session and keeps every earlier one byte for byte', async () => {
     const { root, kept } = await crashMidBatch();
-    const app = startWorker(root);
-    stops.push(app.stop);
-    // The writer died before its index records were flushed: the store's check of the index
-    // against the files (in the background after it opens) adds the sessions it finished.
-    await expect
-      .poll(async () => (await app.api.listSessions({})).map((s) => s.id).sort(), { timeout: 30_000 })
-      .toEqual(['batch-1', 'batch-2', 'precious-a', 'precious-b']);
-    expect(await namesIn(root, 'sessions')).toEqual(['batch-1.jsonl', 'batch-2.jsonl', 'precious-a.jsonl', 'precious-b.jsonl']);
-    expect(await namesIn(root, 'journal')).toEqual([]);
-    await expectEveryEarlierSession(root, kept);
+    const app = await expectRecovered(root, kept);
     // The session that was cut off imports as new, whole.
     const again = sessionText('batch-3', 400);
     const report = await app.api.importFiles({ files: [new File([again], 'batch-3.jsonl')] });
@@ -84,14 +92,7 @@ describe('a writer killed mid-batch (creation log)', () => {
 
   test('sessions opened ahead of the cut-off one (a folder import) are removed with it; every earlier one kept', async () => {
     const { root, kept } = await crashMidBatch(false, ['batch-4', 'batch-5']);
-    const app = startWorker(root);
-    stops.push(app.stop);
-    await expect
-      .poll(async () => (await app.api.listSessions({})).map((s) => s.id).sort(), { timeout: 30_000 })
-      .toEqual(['batch-1', 'batch-2', 'precious-a', 'precious-b']);
-    expect(await namesIn(root, 'sessions')).toEqual(['batch-1.jsonl', 'batch-2.jsonl', 'precious-a.jsonl', 'precious-b.jsonl']);
-    expect(await namesIn(root, 'journal')).toEqual([]);
-    await expectEveryEarlierSession(root, kept);
+    await expectRecovered(root, kept);
   });
 
   test('a store that was open before the crash removes the half-written session before it writes that session', async () => {
