@@ -1,4 +1,5 @@
 // Small builders of session files for storage and worker tests.
+import { concatBytes } from '../../src/storage/chunks.ts';
 import { createStore } from '../../src/storage/store.ts';
 import { createMemoryDisk, type MemoryDiskOptions } from '../../src/storage/memory-disk.ts';
 
@@ -61,12 +62,7 @@ export function memoryStore(opts: MemoryDiskOptions & { now?: () => number } = {
 /** Collects an async iterable of chunks into one array. */
 export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  for await (const c of chunks) parts.push(c);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  // Copied as they come: a producer may reuse its buffer for the next chunk.
+  for await (const c of chunks) parts.push(c.slice());
+  return concatBytes(parts);
 }

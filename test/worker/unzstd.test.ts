@@ -6,24 +6,12 @@ import { binaryKind } from '../../src/core/magic.ts';
 import { createApi } from '../../src/worker/api.ts';
 import { sniff } from '../../src/worker/unpack.ts';
 import { isZstd, unzstd } from '../../src/worker/unzstd.ts';
-import { memoryStore } from '../storage/helpers.ts';
+import { collect, memoryStore } from '../storage/helpers.ts';
 
 const DIR = new URL('../../fixtures/other-agents/codex/', import.meta.url).pathname;
 const NAME = 'h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl';
 const plain = new Uint8Array(readFileSync(DIR + NAME));
 const packed = new Uint8Array(readFileSync(`${DIR + NAME}.zst`));
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const c of chunks) parts.push(c.slice());
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 describe('zstd', () => {
   test('is told by its magic bytes', () => {
