@@ -1,20 +1,8 @@
 // The in-page half of profile-import.ts: the storage bench's inputs, one import worker, the raw baseline.
 import { connectWorker } from '../../src/worker/client.ts';
+import './buffer-shim.ts';
 import { generateSessionText } from '../gen/session.ts';
 import { rawWriter, sessionGenerator } from './storage-page.ts';
-
-// The search bench's generator is written for Node; these two Buffer calls are all it uses of it.
-const utf8 = new TextEncoder();
-(globalThis as { Buffer?: unknown }).Buffer ??= {
-  byteLength: (s: string) => utf8.encode(s).length,
-  from: (bytes: Uint8Array) => ({
-    toString: () => {
-      let bin = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return btoa(bin);
-    },
-  }),
-};
 
 let state: { big: File[]; folder: File[]; query: string; writer: ReturnType<typeof rawWriter>; n: number } | null = null;
 

@@ -5,20 +5,8 @@
 import { connectWorker, type Remote } from '../../src/worker/client.ts';
 import type { Api } from '../../src/worker/api.ts';
 import { FIRST_SCREEN, PAGE } from '../../src/ui/models/search-pages.ts';
+import './buffer-shim.ts';
 import { generateSessionText } from '../gen/session.ts';
-
-// The generator is written for Node; these two Buffer calls are all it uses of it.
-const utf8 = new TextEncoder();
-(globalThis as { Buffer?: unknown }).Buffer ??= {
-  byteLength: (s: string) => utf8.encode(s).length,
-  from: (bytes: Uint8Array) => ({
-    toString: () => {
-      let bin = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return btoa(bin);
-    },
-  }),
-};
 
 type Bench = { root: string; api: Remote<Api>; worker: Worker; sessionBytes: number };
 let bench: Bench | null = null;
