@@ -1,18 +1,9 @@
 import { batch, computed, signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { isForeignAgent } from '../../core/agent.ts';
-import {
-  VIEW_PAGE,
-  type BranchImage,
-  type ContextView,
-  type ImageRef,
-  type ItemFilter,
-  type Marks,
-  type RenderItem,
-  type SessionView,
-  type StatsView,
-} from '../../core/view/types.ts';
+import { VIEW_PAGE, type BranchImage, type ContextView, type ItemFilter, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
 import { rememberShownBranch } from '../models/shown-branch.ts';
+import { createJumps, createViewer } from './model-parts.ts';
 import type { SessionFamily } from '../../worker/subagents/api.ts';
 import { worker } from '../worker.ts';
 
@@ -101,8 +92,6 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
   const labelling = signal<string | null>(null);
   /** The full-screen picture viewer: the branch's pictures and the one shown; null when closed. */
   const viewer = signal<{ images: BranchImage[]; at: number } | null>(null);
-  let images: { key: string; list: Promise<BranchImage[]> } | null = null;
-  let openedAt = -1;
 
   const pages = new Map<number, RenderItem[]>();
   /** Height guesses of the items loaded so far (-1 elsewhere), one typed array so the list sums 30,000 rows cheaply. */
@@ -308,40 +297,6 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     scrollTo(list[hitAt.value].index);
   }
 
-  /** Opens the viewer on a picture; swiping then steps through every picture of the branch. */
-  async function openViewer(image: ImageRef) {
-    const current = view.value;
-    if (!current) return;
-    const key = `${current.leafId}:${current.filter}:${current.entryCount}`;
-    if (images?.key !== key) images = { key, list: worker.branchImages({ id, leafId: current.leafId, filter: current.filter }) };
-    let list: BranchImage[];
-    try {
-      list = await images.list;
-    } catch {
-      images = null;
-      list = [];
-    }
-    let at = list.findIndex((b) => b.image.entryId === image.entryId && b.image.part === image.part);
-    if (at < 0) {
-      // Not in the list (e.g. the worker could not build it): show this one alone.
-      list = [{ index: topIndex.value, image }];
-      at = 0;
-    }
-    openedAt = at;
-    viewer.value = { images: list, at };
-  }
-
-  /** Closes the viewer (and its history entry, unless the browser's back already took it) and shows the last picture's item. */
-  function closeViewer(how: { fromHistory?: boolean } = {}) {
-    const state = viewer.value;
-    if (!state) return;
-    viewer.value = null;
-    if (!how.fromHistory && (history.state as { rdViewer?: boolean } | null)?.rdViewer) history.back();
-    // After swiping to other pictures, the transcript shows where the last one is.
-    const shown = state.images[state.at];
-    if (shown && shown.index !== state.images[openedAt]?.index) scrollTo(shown.index);
-  }
-
   /** Re-reads the open branch after a write (a new label), keeping the scroll position; a branch that ended at the file's leaf follows it. */
   async function refresh() {
     const current = view.value;
@@ -380,39 +335,8 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     stats.value = await worker.sessionStats({ id, leafId: current.leafId });
   }
 
-  /** The marks of the open branch, read from the worker the first time they are needed. */
-  async function marksOf(current: SessionView): Promise<Marks> {
-    if (current.marks) return current.marks;
-    const marks = await worker.sessionMarks({ id, leafId: current.leafId, filter: current.filter });
-    if (view.value === current) view.value = { ...current, marks };
-    return marks;
-  }
-
-  let jumps: Promise<unknown> = Promise.resolve();
-
-  /** Jumps to the next (+1) or previous (-1) mark of a kind from the item on screen; jumps run one after another. */
-  function jump(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
-    const next = jumps.then(() => jumpNow(kind, direction));
-    jumps = next.catch(() => null);
-    return next;
-  }
-
-  async function jumpNow(kind: keyof Marks | 'item', direction: 1 | -1): Promise<number | null> {
-    const current = view.value;
-    if (!current) return null;
-    const from = topIndex.value;
-    let target: number | undefined;
-    if (kind === 'item') target = Math.min(current.count - 1, Math.max(0, from + direction));
-    else {
-      const marks = (await marksOf(current))[kind];
-      target = direction > 0 ? marks.find((m) => m > from) : [...marks].reverse().find((m) => m < from);
-    }
-    if (target === undefined) return null;
-    scrollTo(target);
-    // The list reports its new top after it renders; the next jump must already start from here.
-    topIndex.value = target;
-    return target;
-  }
+  const { openViewer, closeViewer } = createViewer({ id, view, topIndex, viewer, scrollTo });
+  const jump = createJumps({ id, view, topIndex, scrollTo });
 
   return {
     id,
