@@ -8,9 +8,8 @@
  * process's maximum resident set size (getrusage maxRSS) minus the baseline.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-
-/** The chunk the app's worker parses a stored file in (`PARSE_CHUNK`, src/worker/parse-blob.ts). */
-const OPEN_CHUNK = 1 << 20;
+// The chunk the app's worker parses a stored file in, so the bench reads as the app does.
+import { PARSE_CHUNK } from '../../src/worker/parse-blob.ts';
 
 type Task = (file: string) => unknown;
 
@@ -36,7 +35,7 @@ async function loadTask(name: string): Promise<Task> {
       // As the app opens a stored session: read a chunk at a time into one buffer and parsed as it comes.
       return (file) => {
         const parser = core.sessionParser();
-        const buffer = new Uint8Array(OPEN_CHUNK);
+        const buffer = new Uint8Array(PARSE_CHUNK);
         const fd = openSync(file, 'r');
         try {
           for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) parser.push(buffer.subarray(0, n));
