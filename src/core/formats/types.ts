@@ -1,5 +1,5 @@
 // The shapes every adapter of another agent's format shares (index.ts chooses the adapter).
-import type { Problem } from '../types.ts';
+import type { Problem } from '../schema/types.ts';
 
 /** Which agent wrote a file, told from its content (never its name). */
 export type SourceFormat = 'pi' | 'claude-code' | 'codex';

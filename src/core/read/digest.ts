@@ -2,16 +2,16 @@
 // slim tree to append to, from the one line pass (line-pass.ts) over its bytes as they stream: the
 // same reading as `parse`, with a slim copy of each entry kept instead of the entry, so a 200 MB
 // session full of images needs memory for its entries' envelopes, not for its bytes.
-import { addAgentMark, type Agent, agentMark } from '../agent.ts';
+import { addAgentMark, type Agent, agentMark } from '../write/agent.ts';
 import type { Conversion } from '../formats/types.ts';
 import { createUsageCollector, type UsageDigest } from '../library-usage/index.ts';
-import { model } from '../model-spec.ts';
-import { text } from '../readers.ts';
-import { recordStream } from '../record-stream.ts';
-import { displayTitle } from '../title.ts';
-import { branch, leaves, type TreeLike } from '../tree.ts';
-import type { Entry, Header, ParsedSession, Problem, TitleSlot } from '../types.ts';
-import { totals } from '../usage.ts';
+import { model } from '../write/model-spec.ts';
+import { text } from '../tree/readers.ts';
+import { recordStream } from './record-stream.ts';
+import { displayTitle } from '../tree/title.ts';
+import { branch, leaves, type TreeLike } from '../tree/tree.ts';
+import type { Entry, Header, ParsedSession, Problem, TitleSlot } from '../schema/types.ts';
+import { totals } from '../tree/usage.ts';
 import { type LinePass, linePass } from './line-pass.ts';
 
 /** Token, output-token and cost sums over a session's active branch (core `totals`). */

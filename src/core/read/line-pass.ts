@@ -7,15 +7,15 @@
 // and needs no v1 step, as in almost every file; otherwise (no header yet, a v1 file, whose
 // compactions may point at later entries) they wait for the end and are finished there, in order,
 // exactly as a reader of the whole file would.
-import { EntryMap } from '../entry-map.ts';
-import { classifyRecord, headerProblems, newHead, versionOf } from '../head.ts';
-import type { RecordVisitor } from '../jsonl.ts';
-import { migrate, migrateV2Entry } from '../migrate.ts';
-import { clip, problem } from '../problems.ts';
-import { entryProblem } from '../schemas.ts';
-import { applyTitleSlot } from '../title-slot.ts';
-import { checkTree } from '../tree.ts';
-import type { Entry, Header, Problem, SessionRecord, TitleSlot } from '../types.ts';
+import { EntryMap } from '../tree/entry-map.ts';
+import { classifyRecord, headerProblems, newHead, versionOf } from './head.ts';
+import type { RecordVisitor } from './jsonl.ts';
+import { migrate, migrateV2Entry } from './migrate.ts';
+import { clip, problem } from './problems.ts';
+import { entryProblem } from '../schema/schemas.ts';
+import { applyTitleSlot } from './title-slot.ts';
+import { checkTree } from '../tree/tree.ts';
+import type { Entry, Header, Problem, SessionRecord, TitleSlot } from '../schema/types.ts';
 
 /** What a line pass is told and asked as it reads. */
 export interface LinePassOptions {

@@ -3,7 +3,7 @@
 // (core/read/digest.ts), another agent's file converted to pi and the conversion read instead.
 import { convertToPi, detectFormat, HEAD_BYTES, type Conversion } from '../../core/formats/index.ts';
 import { createDigester, digestConversion } from '../../core/index.ts';
-import { concatBytes } from '../../core/record-stream.ts';
+import { concatBytes } from '../../core/read/record-stream.ts';
 import type { SessionReader, SessionReading } from '../../storage/types.ts';
 
 /** Sees each record of a pi file as the line pass parses it (before migration). */
