@@ -2,7 +2,7 @@
 // line whose parent comes later waits for it, order.ts); each line's entries depend only on the lines
 // before it (plus the usage of its own API response), so appending to the source changes only the
 // converted tail. The choices are listed in README.md beside this file.
-import type { ConvertOptions, Converted } from '../index.ts';
+import type { ConvertOptions, Converted } from '../types.ts';
 import { Converter } from './converter.ts';
 import { fnv8 } from './ids.ts';
 import { leafLast } from './order.ts';
