@@ -20,7 +20,11 @@ function watchedDisk() {
       if (!isSegment(path)) return b;
       return new Proxy(b, {
         get(target, key) {
-          if (key === 'slice') return (...a: Parameters<Blob['slice']>) => (segmentReads.push(path), target.slice(...a));
+          if (key === 'slice')
+            return (...a: Parameters<Blob['slice']>) => {
+              segmentReads.push(path);
+              return target.slice(...a);
+            };
           const v = Reflect.get(target, key);
           return typeof v === 'function' ? v.bind(target) : v;
         },
@@ -31,7 +35,10 @@ function watchedDisk() {
       if (!isSegment(path)) return reader;
       return {
         size: reader.size,
-        read: (start, end) => (segmentReads.push(path), reader.read(start, end)),
+        read: (start, end) => {
+          segmentReads.push(path);
+          return reader.read(start, end);
+        },
         close: () => reader.close(),
       };
     },
