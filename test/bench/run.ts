@@ -28,7 +28,7 @@
  *   - Big inputs: `ensureGenerated(sizeMb)` from test/gen/fixtures.ts writes and reuses
  *     fixtures/generated/synthetic-pi-<N>mb-s1.jsonl (git-ignored).
  *   - A browser suite launches Chromium itself (`chromium.launch({ executablePath: '/usr/bin/chromium', args })`
- *     per TOOLCHAIN.md), times inside the page with performance.now(), and reports rows the same way.
+ *     per docs/testing.md), times inside the page with performance.now(), and reports rows the same way.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

@@ -1,4 +1,4 @@
-// The architecture's import rules (../shared/ARCHITECTURE.md, "Folders and what each may import"),
+// The architecture's import rules (docs/architecture.md, "Layers and what each may import"),
 // checked on every import and export-from in src/. Each refusal says which rule and why.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
