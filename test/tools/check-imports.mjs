@@ -1,4 +1,4 @@
-// The architecture's import rules (../shared/ARCHITECTURE.md, "Folders and what each may import"),
+// The architecture's import rules (docs/architecture.md, "Layers and what each may import"),
 // checked on every import and export-from in src/, and no import cycle among its files (type-only
 // imports count: a cycle of types is still two files that cannot be read one before the other).
 // Each refusal says which rule and why; a cycle is named file → file → … → file.
