@@ -10,16 +10,6 @@ const root = resolve(import.meta.dirname, '../..');
 const at = process.argv.indexOf('--src');
 const src = at > 0 ? resolve(process.argv[at + 1]) : join(root, 'src');
 
-/**
- * Cycles that another change in flight removes (the storage scan and the core's format readers,
- * both rebuilt around the core's one parser): each entry is the set of files of one cycle, allowed
- * while every file of a cycle found is in it. Empty once that change is merged.
- */
-const CYCLES_BEING_REMOVED = [
-  ['storage/types.ts', 'storage/scan.ts', 'storage/foreign.ts', 'storage/links.ts', 'storage/chunks.ts'],
-  ['core/formats/index.ts', 'core/formats/claude/index.ts', 'core/formats/claude/convert.ts', 'core/formats/codex/index.ts'],
-];
-
 /** folder → { allowed folders, allowed packages, why } */
 const rules = {
   core: { folders: ['core'], packages: ['zod'], why: 'the core is pure and runs in Node, the worker and the page: only zod and itself, no DOM, no I/O' },
@@ -115,7 +105,6 @@ for (const file of files(src)) {
   if (folder === 'ui' && /navigator\.storage\.getDirectory/.test(text)) problems.push(`src/${rel}: opens OPFS — the page never touches OPFS; ask the worker`);
 }
 for (const { group, cycle } of cycles(graph)) {
-  if (CYCLES_BEING_REMOVED.some((allowed) => group.every((f) => allowed.includes(f)))) continue;
   const more = group.length > cycle.length ? ` (and other cycles among ${group.length} files: ${group.join(', ')})` : '';
   problems.push(`import cycle: ${[...cycle, cycle[0]].map((f) => `src/${f}`).join(' → ')}${more}`);
 }
