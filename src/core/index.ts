@@ -1,5 +1,5 @@
-// The core's public API (notes/core-api.md): pure functions over strings, bytes and plain data.
-// Names follow session-format.md and rho-session-module.txt (camelCase).
+// The core's public API (docs/core-api.md): pure functions over strings, bytes and plain data.
+// Names follow docs/session-format.md and the rho host's Rho.Session module (camelCase).
 export type * from './schema/types.ts';
 export type * from './tree/model-message.ts';
 

@@ -1,6 +1,6 @@
 /**
- * A diagnostic, not a bench: whether importing small sessions slows as the library grows (issue
- * 12). In Chromium, through the real worker and OPFS: one call of COUNT small generated sessions,
+ * A diagnostic, not a bench: whether importing small sessions slows as the library grows. In
+ * Chromium, through the real worker and OPFS: one call of COUNT small generated sessions,
  * timed a file for each window of WINDOW files (the first files, into a small library, beside the
  * last, into a large one); then CALLS calls of BATCH files each on top (a drop at a time), with a
  * CPU profile of the worker during them when PROFILE=1 (busiest functions, self and inclusive), or

@@ -1,5 +1,5 @@
 /**
- * The Usage screen (issue 12): a generated library of 2,000 sessions spread over the last year
+ * The Usage screen: a generated library of 2,000 sessions spread over the last year
  * (pi and omp, several models and projects, some branches), imported through the app's file
  * picker into OPFS; then, in Chromium at 1× and 4× CPU throttling (`Emulation.setCPUThrottlingRate`):
  * the time from choosing Usage to the screen drawn (route change → `main[data-usage-ready]` and the

@@ -1,4 +1,4 @@
-// Issue 7, bad input through the core: every committed case of fixtures/bad/cases.json gets
+// Bad input through the core: every committed case of fixtures/bad/cases.json gets
 // exactly its problems (code and line), keeps what can be kept, gives back the bytes of every
 // line it kept, and the three readers (parse, the envelope index, the storage scan) agree.
 // The big cases run at modest sizes here; full sizes are in `npm run bench` (load suite).
