@@ -10,6 +10,8 @@
 //   - `LocalSide`       what the engine needs from the device (the worker's store, or a folder in Node);
 //   - `SyncEngine`      one round both ways (`round`), "Check", and what it reports (`SyncEvent`).
 // Everything here runs in the worker and in Node: no DOM, no `node:` modules.
+import type { PackHeader } from './pack.ts';
+import type { BlockCache } from './prefix.ts';
 
 /** The three kinds of space. */
 export type SpaceKind = 's3' | 'webdav' | 'folder';
@@ -196,14 +198,22 @@ export interface SyncState {
   device: string;
   /** The next sequence number of this device's packs. */
   seq: number;
-  /** Objects already read and applied (or refused), by name. */
-  seen: string[];
-  /** Per copy: the prefix ids already computed (block hashes), to avoid rehashing a grown file. */
-  blocks: Record<string, { size: number; hashes: string[] }>;
-  /** Per copy: the (size, prefix id) known to be in the space, so an unchanged copy costs nothing. */
-  sent: Record<string, { size: number; id: string }>;
-  /** Trash records already applied, by record id. */
+  /** The headers of the packs listed in the space at the last round, by name (the catalog). */
+  packs: Record<string, PackHeader>;
+  /** Objects refused (tampered, foreign), by name, with the message. */
+  refused: Record<string, string>;
+  /** Per copy: block hashes already computed, so a grown file is not hashed again. */
+  blocks: Record<string, BlockCache>;
+  /** Per copy: the version (size, prefix id) known to be in the space, so an unchanged copy costs nothing. */
+  known: Record<string, { size: number; id: string }>;
+  /** Trash records already applied here (`device/seq/index`). */
   trashed: string[];
+  /** Per other device: the highest seq of its packs with content applied here. */
+  cursors: Record<string, number>;
+  /** The cursors as this device last wrote them to the space. */
+  published: Record<string, number>;
+  /** Own packs repeated by a consolidation, to delete once every device's cursor has passed `upTo`. */
+  retiring: { names: string[]; upTo: number } | null;
 }
 
 /** A device of the space, as its own packs describe it. */
@@ -278,5 +288,7 @@ export interface EngineDeps {
   /** This device's name as other devices list it (e.g. "Pixel 8", "laptop"). */
   deviceName: string;
   now?: () => number;
+  /** Consolidate once this device has more than this many small packs (default 64). */
+  consolidateAfter?: number;
   onEvent?: (event: SyncEvent) => void;
 }
