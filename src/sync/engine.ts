@@ -85,8 +85,16 @@ export function createEngine(deps: EngineDeps): SyncEngine {
     await applyTrash(r, copies);
     const out = new PackWriter(r);
     for (const list of copies.values()) for (const c of list) await sendCopy(r, c, graphs.get(c.copy.key), emptyId, out);
+    const gone = (await deps.local.trashedHere?.()) ?? [];
+    for (const c of gone) {
+      const known = state.known[c.copy];
+      if (known && known.size === c.size) out.addTrash({ key: c.key, size: known.size, id: known.id, at: now() });
+      delete state.known[c.copy];
+      delete state.blocks[c.copy];
+    }
     const cursorsMoved = advanceCursors(r);
     await out.flush(firstTime || cursorsMoved);
+    if (gone.length) await deps.local.trashSent?.(gone.map((c) => c.copy));
     report.removed = await consolidate(r, deps.consolidateAfter ?? 64);
     await deps.state.save(state);
     report.devices = devicesOf(state, listed);

@@ -4,6 +4,9 @@ import { Decrypter, Encrypter } from 'age-encryption';
 import { base64url, fromBase64url, fromUtf8, utf8 } from './bytes.ts';
 import { SyncError, type PairingPayload, type SpaceSettings } from './types.ts';
 
+/** scrypt's work factor for links: 2^15 (about a second on a phone); the 50-bit code does the rest. */
+const SCRYPT_LOG_N = 15;
+
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** A new code: 10 Crockford base32 letters (50 bits), shown as `XXXXX-XXXXX`. */
@@ -27,6 +30,7 @@ export async function pairingLink(app: string, payload: PairingPayload, code: st
   if (code === null) return `${base}#pair=p.${base64url(json)}`;
   const e = new Encrypter();
   e.setPassphrase(normalizeCode(code));
+  e.setScryptWorkFactor(SCRYPT_LOG_N);
   return `${base}#pair=e.${base64url(await e.encrypt(json))}`;
 }
 

@@ -183,6 +183,10 @@ export interface LocalSide {
   create(key: string, bytes: Uint8Array, opts: { path?: string; variantOf?: string }): Promise<string>;
   /** Moves a copy to the trash (undo from there); a side that may not delete (an agent's folder) leaves it and says so by returning false. */
   trash(copy: string): Promise<boolean>;
+  /** Copies the user moved to the trash here since the last `trashSent` (their key, handle and size then). */
+  trashedHere?(): Promise<LocalCopy[]>;
+  /** The space now holds trash records for these copies: forget them. */
+  trashSent?(copies: string[]): Promise<void>;
 }
 
 /** What the engine keeps between rounds on this device (IndexedDB in the app, a file beside the settings in Node). */

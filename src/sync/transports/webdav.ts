@@ -1,7 +1,7 @@
 // WebDAV through fetch: PROPFIND (Depth 1, walked folder by folder), PUT, GET, MKCOL, DELETE, with Basic auth.
 import { utf8 } from '../bytes.ts';
 import { toBase64 } from '../../core/index.ts';
-import { SyncError, type SpaceObject, type Transport, type WebDavSettings } from '../types.ts';
+import { SyncError, type SpaceObject, type SyncErrorCode, type Transport, type WebDavSettings } from '../types.ts';
 import { bodyOf, classifyFetchError, httpError } from './classify.ts';
 
 const tag = (name: string) => new RegExp(`<(?:[\\w-]+:)?${name}(?:\\s[^>]*)?>([\\s\\S]*?)</(?:[\\w-]+:)?${name}>`, 'i');
@@ -19,12 +19,25 @@ function xmlText(s: string): string {
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/></d:prop></d:propfind>';
 
+/** Classifies a WebDAV answer that is not ok. */
+function classifyDav(status: number, method: string, write: boolean, readAccepted: boolean): SyncErrorCode {
+  if ((status === 401 || status === 403) && write && readAccepted) return 'forbidden-write';
+  if (status === 401) return 'auth';
+  if (status === 403) return write ? 'forbidden-write' : 'auth';
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'no-such-bucket';
+  return 'server';
+}
+
 export function webdavTransport(settings: WebDavSettings): Transport {
   const root = settings.url.endsWith('/') ? settings.url : `${settings.url}/`;
   const rootPath = new URL(root).pathname;
   const where = `WebDAV ${root}`;
   const auth = `Basic ${toBase64(utf8(`${settings.username}:${settings.password}`))}`;
   const made = new Set<string>();
+  // Some servers answer 401 (not 403) to a write the user may not do: once a read was accepted with
+  // these credentials, a refused write is a missing permission, not a wrong password.
+  let readAccepted = false;
 
   async function call(
     method: string,
@@ -39,24 +52,12 @@ export function webdavTransport(settings: WebDavSettings): Transport {
     } catch (error) {
       throw await classifyFetchError(error, url, where, what);
     }
-    if (res.ok || res.status === 207) return res;
+    if (res.ok) {
+      if (!init.write) readAccepted = true;
+      return res;
+    }
     await res.body?.cancel();
-    const s = res.status;
-    const code =
-      s === 401
-        ? 'auth'
-        : s === 403
-          ? init.write
-            ? 'forbidden-write'
-            : 'auth'
-          : s === 404
-            ? 'not-found'
-            : s === 405 && method === 'MKCOL'
-              ? 'server'
-              : s === 409
-                ? 'no-such-bucket'
-                : 'server';
-    throw httpError(code, where, what, s, res.statusText, init.object);
+    throw httpError(classifyDav(res.status, method, Boolean(init.write), readAccepted), where, what, res.status, res.statusText, init.object);
   }
 
   async function ensureDirs(name: string, signal?: AbortSignal): Promise<void> {
