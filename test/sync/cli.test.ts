@@ -139,7 +139,10 @@ describe('sync command line over S3', { timeout: 300_000 }, () => {
 
   test('errors are one line with a non-zero exit: a wrong access key at init names the provider answer', async () => {
     const base = tempDir('auth');
-    const run = await device(base, 'laptop').run(['init', '--s3', s3.endpoint, '--bucket', s3.bucket], { AWS_ACCESS_KEY_ID: 'NOT-A-KEY', AWS_SECRET_ACCESS_KEY: S3_SECRET });
+    const run = await device(base, 'laptop').run(['init', '--s3', s3.endpoint, '--bucket', s3.bucket], {
+      AWS_ACCESS_KEY_ID: 'NOT-A-KEY',
+      AWS_SECRET_ACCESS_KEY: S3_SECRET,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/InvalidAccessKeyId — the key or password is not accepted/);
