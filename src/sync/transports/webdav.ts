@@ -1,6 +1,5 @@
 // WebDAV through fetch: PROPFIND (Depth 1, walked folder by folder), PUT, GET, MKCOL, DELETE, with Basic auth.
-import { utf8 } from '../bytes.ts';
-import { toBase64 } from '../../core/index.ts';
+import { base64, utf8 } from '../bytes.ts';
 import { SyncError, type SpaceObject, type SyncErrorCode, type Transport, type WebDavSettings } from '../types.ts';
 import { bodyOf, classifyFetchError, httpError } from './classify.ts';
 
@@ -33,7 +32,7 @@ export function webdavTransport(settings: WebDavSettings): Transport {
   const root = settings.url.endsWith('/') ? settings.url : `${settings.url}/`;
   const rootPath = new URL(root).pathname;
   const where = `WebDAV ${root}`;
-  const auth = `Basic ${toBase64(utf8(`${settings.username}:${settings.password}`))}`;
+  const auth = `Basic ${base64(utf8(`${settings.username}:${settings.password}`))}`;
   const made = new Set<string>();
   // Some servers answer 401 (not 403) to a write the user may not do: once a read was accepted with
   // these credentials, a refused write is a missing permission, not a wrong password.
