@@ -182,3 +182,30 @@ describe('sync engine over S3', () => {
     expect(text(c.local.copies.get(ID)!.bytes)).toBe(text(a.local.copies.get(ID)!.bytes));
   });
 });
+
+describe('sync engine cut off mid-round', () => {
+  test('a round stopped after its first upload leaves nothing half-applied, and the next round finishes it', { timeout: 120_000 }, async () => {
+    const { transport, keys } = await space('cutoff/');
+    const local = memoryLocal();
+    const state = memoryState();
+    for (let i = 0; i < 3; i++) local.write(`s${i}`, `s${i}`, `${'{"type":"session"}\n'}${'z'.repeat(6 * 1024 * 1024)}\n`); // 3 packs' worth
+    let puts = 0;
+    const dying: Transport = {
+      ...transport,
+      put: async (name, bytes, signal) => {
+        if (++puts > 1) throw new Error('the tab was closed');
+        await transport.put(name, bytes, signal);
+      },
+    };
+    await expect(createEngine({ transport: dying, keys, local, state, deviceName: 'laptop' }).round()).rejects.toThrow('the tab was closed');
+    const other = memoryLocal();
+    const reader = createEngine({ transport, keys, local: other, state: memoryState(), deviceName: 'phone' });
+    const partial = await reader.round();
+    // what arrived is whole: every copy there is a prefix of the laptop's, cut at a segment's end
+    for (const [id, c] of other.copies) expect(text(local.copies.get(id)!.bytes).startsWith(text(c.bytes))).toBe(true);
+    expect(partial.refused).toEqual([]);
+    await createEngine({ transport, keys, local, state, deviceName: 'laptop' }).round();
+    expect((await reader.round()).agreed).toBe(true);
+    for (const [id, c] of local.copies) expect(text(other.copies.get(id)!.bytes)).toBe(text(c.bytes));
+  });
+});
