@@ -2,24 +2,16 @@
 import { base64, utf8 } from '../bytes.ts';
 import { SyncError, type SpaceObject, type SyncErrorCode, type Transport, type WebDavSettings } from '../types.ts';
 import { bodyOf, classifyFetchError, httpError } from './classify.ts';
+import { xmlText } from './xml.ts';
 
 const tag = (name: string) => new RegExp(`<(?:[\\w-]+:)?${name}(?:\\s[^>]*)?>([\\s\\S]*?)</(?:[\\w-]+:)?${name}>`, 'i');
 const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
-
-function xmlText(s: string): string {
-  return s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-}
 
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/></d:prop></d:propfind>';
 
 /** Classifies a WebDAV answer that is not ok. */
-function classifyDav(status: number, method: string, write: boolean, readAccepted: boolean): SyncErrorCode {
+function classifyDav(status: number, write: boolean, readAccepted: boolean): SyncErrorCode {
   if ((status === 401 || status === 403) && write && readAccepted) return 'forbidden-write';
   if (status === 401) return 'auth';
   if (status === 403) return write ? 'forbidden-write' : 'auth';
@@ -56,7 +48,7 @@ export function webdavTransport(settings: WebDavSettings): Transport {
       return res;
     }
     await res.body?.cancel();
-    throw httpError(classifyDav(res.status, method, Boolean(init.write), readAccepted), where, what, res.status, res.statusText, init.object);
+    throw httpError(classifyDav(res.status, Boolean(init.write), readAccepted), where, what, res.status, res.statusText, init.object);
   }
 
   async function ensureDirs(name: string, signal?: AbortSignal): Promise<void> {
