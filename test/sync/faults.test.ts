@@ -3,7 +3,7 @@
 // versions of the one they both appended to, not a byte lost. Rounds that fail are simply run again.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createEngine, createSpace, newIdentity, type RoundReport, spaceKeys, transportFor } from '../../src/sync/index.ts';
-import { type MemoryLocal, memoryLocal, memoryState } from './memory-local.ts';
+import { memoryLocal, memoryState } from './memory-local.ts';
 import { type DavServer, type FaultProxy, startFaultProxy, startWebDav } from './servers.ts';
 
 let dav: DavServer;
