@@ -3,7 +3,8 @@
  *  - first sync of a library of 1,000 sessions (default 500 MB) through the engine (hash, pack,
  *    age-encrypt, PUT) vs plain unencrypted PUTs of the same bytes, one per session, in the same
  *    run; and vs plain PUTs of the same bytes in 8 MiB objects (the pure cost of encryption);
- *  - the bytes uploaded for one 1 KB append to a 100 MB session (target < 64 KB).
+ *  - the bytes uploaded for one 1 KB append to a 100 MB session (target < 64 KB);
+ *  - the space a session appended to 1,000 times takes once consolidated (target ≤ 1.5× its size).
  * `npm run bench -- sync [--sizes <library MB>,<session MB>]` (e.g. `--sizes 50,20` on a busy machine).
  */
 import { spawn } from 'node:child_process';
@@ -153,6 +154,36 @@ async function run(ctx: BenchContext): Promise<void> {
       unit: 'bytes',
       target: up.target,
       ok: up.check(transport.put_bytes),
+    });
+
+    ctx.log('a session appended to 1,000 times, another device reading now and then…');
+    const spaceT = s3Transport({ ...settings, prefix: 'appends/' });
+    await createSpace(spaceT, keys, 1);
+    const writer = memoryLocal();
+    const reader = memoryLocal();
+    const a = createEngine({ transport: spaceT, keys, local: writer, state: memoryState(), deviceName: 'laptop' });
+    const b = createEngine({ transport: spaceT, keys, local: reader, state: memoryState(), deviceName: 'phone' });
+    writer.write('grown', 'grown', sessionBytes('grown', 100 * 1024, 3));
+    for (let i = 0; i < 1000; i++) {
+      writer.write('grown', 'grown', `${JSON.stringify({ type: 'custom', id: `e${i}`, parentId: null, data: 'x'.repeat(960) })}\n`);
+      await a.round();
+      if (i % 50 === 49) await b.round();
+    }
+    await b.round();
+    await a.round();
+    const final = writer.copies.get('grown')!.bytes.length;
+    const objects = (await spaceT.list('rs1/')).filter((o) => !o.name.endsWith('/space'));
+    const laptopId = Object.values((await a.round()).devices).find((d) => d.self)!.id;
+    const laptopBytes = objects.filter((o) => o.name.startsWith(`rs1/${laptopId}/`)).reduce((n, o) => n + o.size, 0);
+    const bound = atMost(1.5, '× (session size)');
+    ctx.row({
+      name: 'sync: space used by a session appended to 1,000 times, consolidated',
+      value: laptopBytes,
+      unit: 'bytes',
+      baseline: final,
+      ratio: laptopBytes / final,
+      target: bound.target,
+      ok: bound.check(laptopBytes / final),
     });
   } finally {
     server.stop();
