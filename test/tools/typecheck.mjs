@@ -1,9 +1,9 @@
 // Type-checks each environment with its own tsconfig, so DOM code cannot creep into the core or
-// the workers (see ../../../shared/ARCHITECTURE.md), then checks the import rules.
+// the workers (see docs/architecture.md), then checks the import rules.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const projects = ['src/core', 'src/storage', 'src/worker', 'src/sw', 'src/ui', 'src/share-page', 'src/share-page/worker', 'test'];
+const projects = ['src/core', 'src/storage', 'src/sync', 'src/cli', 'src/worker', 'src/sw', 'src/ui', 'src/share-page', 'src/share-page/worker', 'test'];
 let failed = 0;
 for (const project of projects) {
   if (!existsSync(`${project}/tsconfig.json`)) continue;
