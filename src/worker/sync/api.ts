@@ -13,7 +13,6 @@ import {
   newCode,
   type SpaceSettings,
   spaceKeys,
-  spaceState,
   SyncError,
 } from '../../sync/index.ts';
 import type { CallContext } from '../protocol.ts';
@@ -24,6 +23,7 @@ import type { SessionStore } from '../../storage/types.ts';
 
 export type { SyncStatus, SyncProblem } from './status.ts';
 export type { PublicSpace } from './settings.ts';
+export type { SpaceSettings } from '../../sync/index.ts';
 
 /** "Check" as the page shows it: each failure's code picks its fix; a CORS failure comes with the rule to paste. */
 export interface CheckView {
@@ -40,6 +40,9 @@ export interface PairingView {
   where: string;
   space: PublicSpace;
 }
+
+/** A folder's handle as the folder transport takes it (the browser's handle has that shape). */
+const dir = (h: FileSystemDirectoryHandle | undefined): DirectoryLike | undefined => h as unknown as DirectoryLike | undefined;
 
 const noContext: CallContext = { signal: new AbortController().signal, progress: () => undefined };
 
@@ -128,17 +131,22 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
     },
 
     /** "Check": lists, writes, reads and deletes a probe; without settings, the space set up here. */
-    async syncCheck(params: { space?: SpaceSettings; handle?: DirectoryLike } = {}, ctx: CallContext = noContext): Promise<CheckView> {
-      if (params.space) return check(tidy(params.space), params.handle, (await room.deps.keeping.getSettings())?.identity ?? (await newIdentity()), ctx.signal);
+    async syncCheck(params: { space?: SpaceSettings; handle?: FileSystemDirectoryHandle } = {}, ctx: CallContext = noContext): Promise<CheckView> {
+      if (params.space)
+        return check(tidy(params.space), dir(params.handle), (await room.deps.keeping.getSettings())?.identity ?? (await newIdentity()), ctx.signal);
       const s = await stored();
       return check(s.space, s.handle, s.identity, ctx.signal);
     },
 
     /** Sets up a new space here (a new key) after a successful check; refuses a place holding another key's space. */
-    async syncSetup(params: { space: SpaceSettings; handle?: DirectoryLike; deviceName: string }, ctx: CallContext = noContext): Promise<CheckView> {
+    async syncSetup(
+      params: { space: SpaceSettings; handle?: FileSystemDirectoryHandle; deviceName: string },
+      ctx: CallContext = noContext,
+    ): Promise<CheckView> {
       const space = tidy(params.space);
+      const handle = dir(params.handle);
       const identity = await newIdentity();
-      const checked = await check(space, params.handle, identity, ctx.signal);
+      const checked = await check(space, handle, identity, ctx.signal);
       if (!checked.ok) return checked;
       if (checked.space === 'foreign')
         return {
@@ -146,15 +154,15 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
           ok: false,
           error: {
             code: 'no-space',
-            message: `${room.transportOf(space, params.handle).where} already holds a sync space of another key: pair this device from one of that space's devices, or choose another prefix or folder.`,
+            message: `${room.transportOf(space, handle).where} already holds a sync space of another key: pair this device from one of that space's devices, or choose another prefix or folder.`,
           },
         };
       try {
-        await createSpace(room.transportOf(space, params.handle), await spaceKeys(identity), Date.now(), ctx.signal);
+        await createSpace(room.transportOf(space, handle), await spaceKeys(identity), Date.now(), ctx.signal);
       } catch (e) {
         return { ok: false, space: 'none', error: asProblem(e) };
       }
-      await adopt({ space, identity, deviceName: params.deviceName.trim() || 'this device', ...(params.handle ? { handle: params.handle } : {}) });
+      await adopt({ space, identity, deviceName: params.deviceName.trim() || 'this device', ...(handle ? { handle } : {}) });
       room.schedule.kick();
       return { ok: true, space: 'ours' };
     },
@@ -177,10 +185,11 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
     },
 
     /** "Pair this device": joins the space of the link opened last (a folder space needs this device's handle of it). */
-    async syncPair(params: { deviceName: string; handle?: DirectoryLike }, ctx: CallContext = noContext): Promise<CheckView> {
+    async syncPair(params: { deviceName: string; handle?: FileSystemDirectoryHandle }, ctx: CallContext = noContext): Promise<CheckView> {
       if (!pending) throw new SyncError('bad-code', 'Open a pairing link first.');
       const p = pending;
-      const checked = await check(p.space, params.handle, p.identity, ctx.signal);
+      const handle = dir(params.handle);
+      const checked = await check(p.space, handle, p.identity, ctx.signal);
       if (!checked.ok) return checked;
       if (checked.space !== 'ours')
         return {
@@ -193,7 +202,7 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
         space: p.space,
         identity: p.identity,
         deviceName: params.deviceName.trim() || 'this device',
-        ...(params.handle ? { handle: params.handle } : {}),
+        ...(handle ? { handle } : {}),
       });
       room.schedule.kick();
       return checked;

@@ -50,13 +50,19 @@ export function countedTransport(space: SpaceSettings, handle: DirectoryLike | u
           : (() => {
               throw new SyncError('local', `The folder ${space.name} must be chosen again on this device.`);
             })();
+  const counting =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      count();
+      return fn(...args);
+    };
   const counted: Transport = {
     kind: inner.kind,
     where: inner.where,
-    put: (n, b, s) => (count(), inner.put(n, b, s)),
-    get: (n, s) => (count(), inner.get(n, s)),
-    list: (p, s) => (count(), inner.list(p, s)),
-    delete: (n, s) => (count(), inner.delete(n, s)),
+    put: counting(inner.put),
+    get: counting(inner.get),
+    list: counting(inner.list),
+    delete: counting(inner.delete),
   };
   return retrying(counted);
 }
