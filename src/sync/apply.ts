@@ -15,9 +15,12 @@ async function segmentBytes(r: Round, s: PlacedSegment): Promise<Uint8Array> {
   return found.bytes;
 }
 
-/** Whether a copy is `tip` or ahead of it. */
-async function holds(c: CopyIds, tip: Version): Promise<boolean> {
-  return c.copy.size >= tip.size && (await c.at(tip.size)) === tip.id;
+/** Whether a copy is `tip` or ahead of it (a copy known to hold it and only grown since is not hashed again). */
+async function holds(r: Round, c: CopyIds, tip: Version): Promise<boolean> {
+  if (c.copy.size < tip.size) return false;
+  const known = r.state.known[c.copy.copy];
+  if (known && known.size === tip.size && known.id === tip.id) return true;
+  return (await c.at(tip.size)) === tip.id;
 }
 
 /** The bytes that extend copy `c` to the end of `path`, or null when `c` is not a prefix of it. */
@@ -55,7 +58,7 @@ export async function applyTips(
   for (const tip of g.tips) {
     r.signal?.throwIfAborted();
     let covered = false;
-    for (const c of copies) if (await holds(c, tip)) covered = true;
+    for (const c of copies) if (await holds(r, c, tip)) covered = true;
     if (covered) continue;
     const path = pathTo(g, tip, emptyId);
     if (!path) {

@@ -1,5 +1,4 @@
 // Small byte helpers of the sync room: hex, base64url, UTF-8, concatenation.
-import { toBase64 } from '../core/index.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -25,8 +24,15 @@ export function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Standard base64 (btoa over chunks of bytes). */
+export function base64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
 export function base64url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** Decodes base64url (or standard base64); throws on anything else. */

@@ -67,7 +67,14 @@ export function createEngine(deps: EngineDeps): SyncEngine {
     emit({ type: 'progress', phase: 'list', done: 0, total: 1, bytes: 0 });
     const listed = await refreshCatalog(r);
     const firstTime = !Object.values(state.packs).some((h) => h.device === state.device);
-    const trash = trashRecords(state).map((t) => t.rec);
+    // what the user deleted here since the last round: trash records to send, and versions not to bring back
+    const gone = (await deps.local.trashedHere?.()) ?? [];
+    const goneRecords: TrashRecord[] = [];
+    for (const c of gone) {
+      const known = state.known[c.copy];
+      if (known && known.size === c.size) goneRecords.push({ key: c.key, size: known.size, id: known.id, at: now() });
+    }
+    const trash = [...trashRecords(state).map((t) => t.rec), ...goneRecords];
     const graphs = buildGraphs(new Map(Object.entries(state.packs)), trash);
     const localList: LocalCopy[] = await deps.local.list(signal);
     const copies = new Map<string, CopyIds[]>();
@@ -85,10 +92,8 @@ export function createEngine(deps: EngineDeps): SyncEngine {
     await applyTrash(r, copies);
     const out = new PackWriter(r);
     for (const list of copies.values()) for (const c of list) await sendCopy(r, c, graphs.get(c.copy.key), emptyId, out);
-    const gone = (await deps.local.trashedHere?.()) ?? [];
+    for (const rec of goneRecords) out.addTrash(rec);
     for (const c of gone) {
-      const known = state.known[c.copy];
-      if (known && known.size === c.size) out.addTrash({ key: c.key, size: known.size, id: known.id, at: now() });
       delete state.known[c.copy];
       delete state.blocks[c.copy];
     }

@@ -1,7 +1,7 @@
 // The space's keys: an age X25519 identity, its recipient, and the name key derived from it
 // (HKDF-SHA-256, info "rho-sessions sync v1 names") that names and authenticates every object.
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
-import { hex, utf8 } from './bytes.ts';
+import { concat, hex, utf8 } from './bytes.ts';
 import { SyncError, type SpaceKeys } from './types.ts';
 
 const NAME_INFO = 'rho-sessions sync v1 names';
@@ -28,13 +28,5 @@ export async function spaceKeys(identity: string): Promise<SpaceKeys> {
 
 /** HMAC-SHA-256 of the parts, in hex. */
 export async function mac(keys: SpaceKeys, ...parts: Uint8Array[]): Promise<string> {
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return hex(new Uint8Array(await crypto.subtle.sign('HMAC', keys.nameKey, all)));
+  return hex(new Uint8Array(await crypto.subtle.sign('HMAC', keys.nameKey, concat(parts) as Uint8Array<ArrayBuffer>)));
 }

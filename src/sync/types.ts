@@ -10,6 +10,12 @@
 //   - `LocalSide`       what the engine needs from the device (the worker's store, or a folder in Node);
 //   - `SyncEngine`      one round both ways (`round`), "Check", and what it reports (`SyncEvent`).
 // Everything here runs in the worker and in Node: no DOM, no `node:` modules.
+// Wiring (all from src/sync/index.ts): `transportFor(settings, handle?)`, `spaceKeys(identity)`, a
+// LocalSide over the store (key = header id, copy = store id, `create` with variantOf = a variant,
+// `trash` = the library's trash), a StateStore in IndexedDB, then `createEngine(deps).round()` on
+// a poll / focus / online; `check()` for "Check"; `newIdentity` + `createSpace` for a new space;
+// `pairingLink` / `openPairingLink` / `newCode` for pairing; `corsRule(kind, origin)` for the rule
+// to paste. test/sync/servers.ts starts s3rver, webdav-server and a fault proxy for e2e specs.
 import type { PackHeader } from './pack.ts';
 import type { BlockCache } from './prefix.ts';
 

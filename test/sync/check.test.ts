@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 const s3With = (over: Partial<Parameters<typeof s3Transport>[0]> = {}, opts = {}): Transport =>
-  s3Transport({ kind: 's3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix: 'check/', accessKeyId: S3_KEY, secretAccessKey: S3_SECRET, ...over }, opts);
+  s3Transport(
+    { kind: 's3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix: 'check/', accessKeyId: S3_KEY, secretAccessKey: S3_SECRET, ...over },
+    opts,
+  );
 
 async function codeOf(t: Transport): Promise<string | undefined> {
   const result = await checkSpace({ transport: t, keys });

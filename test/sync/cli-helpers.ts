@@ -71,3 +71,37 @@ export function linkOf(run: Run): { link: string; code: string | null } {
   const code = /code: (\S+)/.exec(run.stdout)?.[1] ?? null;
   return { link: link.trim(), code };
 }
+
+/** A long-running command (`watch`), its output lines as they come. */
+export interface Running {
+  /** Resolves with the first line (from now on) that matches. */
+  line(match: RegExp): Promise<string>;
+  /** Sends SIGINT and resolves with the exit code. */
+  interrupt(): Promise<number>;
+}
+
+export function startCli(config: string, args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/sync.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, RHO_SESSIONS_CONFIG: config, ...env },
+  });
+  const waiting: { match: RegExp; done: (l: string) => void }[] = [];
+  let buffered = '';
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    for (const l of lines)
+      for (const w of waiting.splice(0))
+        if (w.match.test(l)) w.done(l);
+        else waiting.push(w);
+  });
+  const exited = new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
+  return {
+    line: (match) => new Promise((done) => waiting.push({ match, done })),
+    interrupt: () => {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // The sync command line against a real S3 server (s3rver on loopback): two devices, each with its
 // own settings file and agent folder, pair by link and code, and converge. pi 0.73.1's own
 // SessionManager writes the appends and opens what the command line wrote back.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -77,6 +77,15 @@ describe('sync command line over S3', { timeout: 300_000 }, () => {
       .map((e) => e.id);
     expect(branch.slice(-2)).toEqual([phoneEntry, laptopEntry]);
     expect([...filesUnder(phone.folder).keys()]).toEqual([PATH]);
+
+    // settings and state are readable by the user only
+    expect(statSync(laptop.config).mode & 0o777).toBe(0o600);
+    expect(statSync(`${phone.config}.state`).mode & 0o777).toBe(0o600);
+    // a plain link only with a warning
+    const plain = await laptop.run(['link', '--plain', '--app', 'https://sessions.example/']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^https:\/\/sessions\.example\/#pair=p\./);
+    expect(plain.stderr).toMatch(/warning: this link is not locked/);
   });
 
   test('both offline append to the same session: both versions are kept whole on both devices, nothing written over', async () => {
@@ -121,25 +130,12 @@ describe('sync command line over S3', { timeout: 300_000 }, () => {
     expect(existsSync(phone.config)).toBe(false);
   });
 
-  test('settings are readable by the user only and hold the credentials nowhere else', async () => {
-    const { laptop } = await pairedDevices('settings');
-    await once(laptop);
-    const { statSync } = await import('node:fs');
-    expect(statSync(laptop.config).mode & 0o777).toBe(0o600);
-    expect(statSync(`${laptop.config}.state`).mode & 0o777).toBe(0o600);
-  });
-
-  test('a plain link is printed only with a warning', async () => {
-    const { laptop } = await pairedDevices('plain');
-    const run = await laptop.run(['link', '--plain', '--app', 'https://sessions.example/']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^https:\/\/sessions\.example\/#pair=p\./);
-    expect(run.stderr).toMatch(/warning: this link is not locked/);
-  });
-
   test('errors are one line with a non-zero exit: a wrong access key at init names the provider answer', async () => {
     const base = tempDir('auth');
-    const run = await device(base, 'laptop').run(['init', '--s3', s3.endpoint, '--bucket', s3.bucket], { AWS_ACCESS_KEY_ID: 'NOT-A-KEY', AWS_SECRET_ACCESS_KEY: S3_SECRET });
+    const run = await device(base, 'laptop').run(['init', '--s3', s3.endpoint, '--bucket', s3.bucket], {
+      AWS_ACCESS_KEY_ID: 'NOT-A-KEY',
+      AWS_SECRET_ACCESS_KEY: S3_SECRET,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/InvalidAccessKeyId — the key or password is not accepted/);

@@ -28,7 +28,15 @@ interface Dev {
 }
 
 async function space(prefix: string, consolidateAfter?: number): Promise<{ transport: Transport; keys: SpaceKeys; dev: (name: string) => Dev }> {
-  const transport = s3Transport({ kind: 's3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix, accessKeyId: S3_KEY, secretAccessKey: S3_SECRET });
+  const transport = s3Transport({
+    kind: 's3',
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    bucket: s3.bucket,
+    prefix,
+    accessKeyId: S3_KEY,
+    secretAccessKey: S3_SECRET,
+  });
   const keys = await spaceKeys(await newIdentity());
   await createSpace(transport, keys, 1);
   const dev = (name: string): Dev => {
@@ -42,7 +50,7 @@ async function space(prefix: string, consolidateAfter?: number): Promise<{ trans
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
 describe('sync engine over S3', () => {
-  test('a tampered object and a foreign one are refused by name; nothing changes here; the rest still applies', async () => {
+  test('a tampered object and a foreign one are refused by name and nothing of theirs is applied; the rest still applies', async () => {
     const { transport, dev } = await space('tamper/');
     const a = dev('laptop');
     const b = dev('phone');
@@ -51,11 +59,14 @@ describe('sync engine over S3', () => {
     await b.round();
     expect(text(b.local.copies.get(ID)!.bytes)).toBe(text(FIXTURE));
 
+    const earlier = new Set((await transport.list(ROOT)).map((o) => o.name));
     a.local.write(ID, ID, '{"type":"custom","id":"x1","parentId":null}\n');
+    await a.round();
     a.local.write('other', 'other', '{"type":"session","id":"other"}\n');
     await a.round();
-    const packs = (await transport.list(ROOT)).filter((o) => parsePackName(o.name)).sort((x, y) => (x.name < y.name ? -1 : 1));
-    const latest = packs[packs.length - 1].name;
+    const added = (await transport.list(ROOT)).filter((o) => !earlier.has(o.name)).map((o) => o.name);
+    expect(added).toHaveLength(2);
+    const latest = added.find((n) => parsePackName(n)!.seq === Math.max(...added.map((x) => parsePackName(x)!.seq)))!;
     const bytes = await transport.get(latest);
     bytes[bytes.length - 10] ^= 1; // one bit flipped inside the encrypted payload
     await transport.put(latest, bytes);
@@ -65,18 +76,19 @@ describe('sync engine over S3', () => {
     const foreign = `${ROOT}0123456789ab/0000000001-${'0'.repeat(32)}`;
     await transport.put(foreign, await e.encrypt('{}'));
 
-    const before = new Map([...b.local.copies].map(([k, v]) => [k, text(v.bytes)]));
     const report = await b.round();
     expect(report.agreed).toBe(false);
     expect(report.refused.map((r) => r.object).sort()).toEqual([foreign, latest].sort());
-    for (const r of report.refused) expect(r.message).toMatch(/^rs1\/.+: does not open with this space’s key \(tampered, or from another space\); nothing was applied$/);
-    expect(new Map([...b.local.copies].map(([k, v]) => [k, text(v.bytes)]))).toEqual(before);
+    for (const r of report.refused)
+      expect(r.message).toMatch(/^rs1\/.+: does not open with this space’s key \(tampered, or from another space\); nothing was applied$/);
 
     await transport.delete(foreign);
-    await transport.delete(latest); // the writer's own copy is still whole: it sends again
+    // the append in the untouched pack was applied; the session in the tampered one was not
+    expect(text(b.local.copies.get(ID)!.bytes)).toBe(text(a.local.copies.get(ID)!.bytes));
+    expect(b.local.copies.has('other')).toBe(false);
+    await transport.delete(latest); // the writer's copy is still whole: it sends it again
     await a.round();
     expect((await b.round()).refused).toEqual([]);
-    expect(text(b.local.copies.get(ID)!.bytes)).toBe(text(a.local.copies.get(ID)!.bytes));
     expect(text(b.local.copies.get('other')!.bytes)).toBe('{"type":"session","id":"other"}\n');
   });
 
@@ -96,7 +108,19 @@ describe('sync engine over S3', () => {
     };
     walk(join(s3.directory, s3.bucket, 'opaque'));
     expect(found.length).toBeGreaterThan(2);
-    const secrets = [ID, ID.slice(0, 8), '--Users-ken702-ghq--', 'ken702', 'frinfo702', 'dotfiles', '"type":"session"', 'my-laptop-name', keys.identity, keys.recipient, 'assistant'];
+    const secrets = [
+      ID,
+      ID.slice(0, 8),
+      '--Users-ken702-ghq--',
+      'ken702',
+      'frinfo702',
+      'dotfiles',
+      '"type":"session"',
+      'my-laptop-name',
+      keys.identity,
+      keys.recipient,
+      'assistant',
+    ];
     for (const file of found) {
       const raw = readFileSync(file);
       const name = file.slice(s3.directory.length);
@@ -156,5 +180,32 @@ describe('sync engine over S3', () => {
     const c = dev('tablet');
     await c.round();
     expect(text(c.local.copies.get(ID)!.bytes)).toBe(text(a.local.copies.get(ID)!.bytes));
+  });
+});
+
+describe('sync engine cut off mid-round', () => {
+  test('a round stopped after its first upload leaves nothing half-applied, and the next round finishes it', { timeout: 120_000 }, async () => {
+    const { transport, keys } = await space('cutoff/');
+    const local = memoryLocal();
+    const state = memoryState();
+    for (let i = 0; i < 3; i++) local.write(`s${i}`, `s${i}`, `${'{"type":"session"}\n'}${'z'.repeat(6 * 1024 * 1024)}\n`); // 3 packs' worth
+    let puts = 0;
+    const dying: Transport = {
+      ...transport,
+      put: async (name, bytes, signal) => {
+        if (++puts > 1) throw new Error('the tab was closed');
+        await transport.put(name, bytes, signal);
+      },
+    };
+    await expect(createEngine({ transport: dying, keys, local, state, deviceName: 'laptop' }).round()).rejects.toThrow('the tab was closed');
+    const other = memoryLocal();
+    const reader = createEngine({ transport, keys, local: other, state: memoryState(), deviceName: 'phone' });
+    const partial = await reader.round();
+    // what arrived is whole: every copy there is a prefix of the laptop's, cut at a segment's end
+    for (const [id, c] of other.copies) expect(text(local.copies.get(id)!.bytes).startsWith(text(c.bytes))).toBe(true);
+    expect(partial.refused).toEqual([]);
+    await createEngine({ transport, keys, local, state, deviceName: 'laptop' }).round();
+    expect((await reader.round()).agreed).toBe(true);
+    for (const [id, c] of local.copies) expect(text(other.copies.get(id)!.bytes)).toBe(text(c.bytes));
   });
 });

@@ -2,16 +2,7 @@
 import { AwsClient } from 'aws4fetch';
 import type { S3Settings, SpaceObject, Transport } from '../types.ts';
 import { bodyOf, classifyFetchError, classifyS3, httpError, s3Code } from './classify.ts';
-
-function xmlText(s: string): string {
-  return s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
-    .replace(/&amp;/g, '&');
-}
+import { xmlText } from './xml.ts';
 
 const encodeKey = (key: string): string => key.split('/').map(encodeURIComponent).join('/');
 

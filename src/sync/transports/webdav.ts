@@ -1,26 +1,17 @@
 // WebDAV through fetch: PROPFIND (Depth 1, walked folder by folder), PUT, GET, MKCOL, DELETE, with Basic auth.
-import { utf8 } from '../bytes.ts';
-import { toBase64 } from '../../core/index.ts';
+import { base64, utf8 } from '../bytes.ts';
 import { SyncError, type SpaceObject, type SyncErrorCode, type Transport, type WebDavSettings } from '../types.ts';
 import { bodyOf, classifyFetchError, httpError } from './classify.ts';
+import { xmlText } from './xml.ts';
 
 const tag = (name: string) => new RegExp(`<(?:[\\w-]+:)?${name}(?:\\s[^>]*)?>([\\s\\S]*?)</(?:[\\w-]+:)?${name}>`, 'i');
 const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
-
-function xmlText(s: string): string {
-  return s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-}
 
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/></d:prop></d:propfind>';
 
 /** Classifies a WebDAV answer that is not ok. */
-function classifyDav(status: number, method: string, write: boolean, readAccepted: boolean): SyncErrorCode {
+function classifyDav(status: number, write: boolean, readAccepted: boolean): SyncErrorCode {
   if ((status === 401 || status === 403) && write && readAccepted) return 'forbidden-write';
   if (status === 401) return 'auth';
   if (status === 403) return write ? 'forbidden-write' : 'auth';
@@ -33,7 +24,7 @@ export function webdavTransport(settings: WebDavSettings): Transport {
   const root = settings.url.endsWith('/') ? settings.url : `${settings.url}/`;
   const rootPath = new URL(root).pathname;
   const where = `WebDAV ${root}`;
-  const auth = `Basic ${toBase64(utf8(`${settings.username}:${settings.password}`))}`;
+  const auth = `Basic ${base64(utf8(`${settings.username}:${settings.password}`))}`;
   const made = new Set<string>();
   // Some servers answer 401 (not 403) to a write the user may not do: once a read was accepted with
   // these credentials, a refused write is a missing permission, not a wrong password.
@@ -57,7 +48,7 @@ export function webdavTransport(settings: WebDavSettings): Transport {
       return res;
     }
     await res.body?.cancel();
-    throw httpError(classifyDav(res.status, method, Boolean(init.write), readAccepted), where, what, res.status, res.statusText, init.object);
+    throw httpError(classifyDav(res.status, Boolean(init.write), readAccepted), where, what, res.status, res.statusText, init.object);
   }
 
   async function ensureDirs(name: string, signal?: AbortSignal): Promise<void> {

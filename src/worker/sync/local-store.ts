@@ -5,8 +5,8 @@
 import type { LocalCopy, LocalSide } from '../../sync/index.ts';
 import { baseId, piProjectDir } from '../../storage/names.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { indexAppend } from '../import-envelopes.ts';
-import { importSessionBlob, type SessionSink } from '../import-session.ts';
+import { indexAppend } from '../import/envelopes.ts';
+import { importSessionBlob, type SessionSink } from '../import/session.ts';
 
 /** A session another device deleted, moved to the trash here (the sync screen offers its undo). */
 export interface TrashedBySync {

@@ -17,7 +17,7 @@ import {
 } from '../../sync/index.ts';
 import { withLock } from '../../storage/locks.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import type { SessionSink } from '../import-session.ts';
+import type { SessionSink } from '../import/session.ts';
 import { LiveSchedule, type RoundOutcome, type Timers } from './live.ts';
 import { storeLocal } from './local-store.ts';
 import { publicView, type StoredSync, type SyncKeeping } from './settings.ts';
