@@ -7,8 +7,7 @@ import { createSubagentApi } from './subagents/api.ts';
 import { createShareApi } from './share/api.ts';
 import { createSearchApi, createSearchIndexOf } from './search/api.ts';
 import { createSyncApi } from './sync/api.ts';
-import { SyncRoom } from './sync/room.ts';
-import { memoryKeeping, type SyncKeeping } from './sync/settings.ts';
+import { type SyncEnv, wireSync } from './sync/wire.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).
@@ -28,15 +27,6 @@ const WRITES = [
  * The worker's API: a plain object of async functions, each taking one params object and the
  * call context. The page sees its type only (`Api`), through client.ts.
  */
-/** What the sync room needs beyond the worker's env (its records; memory when absent). */
-export interface SyncEnv {
-  syncKeeping?: SyncKeeping;
-  /** The name of the Web Lock every tab's rounds take (one per library). */
-  syncLock?: string;
-  /** The app's address, for the CORS rule "Check" shows. */
-  origin?: string;
-}
-
 export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv) {
   // What reads sessions as pi (the reader, search, subagent families) sees Claude Code and Codex
   // files as their pi conversions; import, linked folders and the library's writes keep the originals.
@@ -44,15 +34,8 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv) {
   const index = createSearchIndexOf(piEnv);
   // Imports make each new session's part of the search index from the bytes they write.
   const library = createLibraryApi(env, env.indexAtImport === false ? {} : { sink: index.sinkFor, afterImport: index.commit });
-  // The sync room: a change here goes out to the space within about a second.
-  const room = new SyncRoom({
-    store: env.store,
-    keeping: env.syncKeeping ?? memoryKeeping(),
-    sink: index.sinkFor,
-    onLibraryChanged: () => index.syncSoon(),
-    lockName: env.syncLock,
-  });
-  void room.load().catch(() => undefined);
+  // The sync room: a change here goes out to the space within about a second; a deletion becomes a trash record.
+  const room = wireSync(env, library, index);
   const changed = () => {
     index.syncSoon();
     room.schedule.localChange();

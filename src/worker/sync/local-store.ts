@@ -21,6 +21,8 @@ export interface StoreLocalOptions {
   sink?: (id: string) => SessionSink | null;
   /** Told of each copy the sync moved to the trash. */
   onTrashed?: (t: TrashedBySync) => void;
+  /** Where the user's own deletions wait until the space has their trash records. */
+  deleted?: { get(): Promise<LocalCopy[]>; set(list: LocalCopy[]): Promise<void> };
   now?: () => number;
 }
 
@@ -75,6 +77,16 @@ export function storeLocal(store: SessionStore, opts: StoreLocalOptions = {}): L
       await store.flush();
       if (item.outcome === 'rejected' || !item.id) throw new Error(`${name}: ${item.reason ?? 'not a session'}`);
       return item.id;
+    },
+
+    async trashedHere() {
+      return (await opts.deleted?.get()) ?? [];
+    },
+
+    async trashSent(copies) {
+      if (!opts.deleted) return;
+      const sent = new Set(copies);
+      await opts.deleted.set((await opts.deleted.get()).filter((c) => !sent.has(c.copy)));
     },
 
     async trash(copy) {

@@ -5,6 +5,7 @@ import {
   createEngine,
   type DirectoryLike,
   folderTransport,
+  type LocalCopy,
   retrying,
   s3Transport,
   type SpaceSettings,
@@ -102,6 +103,7 @@ export class SyncRoom {
       sink: this.deps.sink,
       now: this.now,
       onTrashed: (t) => this.set({ trashed: [t, ...this.status.trashed].slice(0, 50) }),
+      deleted: { get: () => this.deps.keeping.getDeleted(), set: (l) => this.deps.keeping.setDeleted(l) },
     });
     const engine = createEngine({
       transport,
@@ -175,6 +177,19 @@ export class SyncRoom {
   private async scheduledRound(): Promise<RoundOutcome> {
     if (!this.engine) return 'quiet';
     return this.round();
+  }
+
+  /** The user deleted a session here (its copy as it was): the next round tells the other devices. */
+  async deletedHere(copy: LocalCopy): Promise<void> {
+    if (!this.engine) return;
+    const list = await this.deps.keeping.getDeleted();
+    await this.deps.keeping.setDeleted([...list.filter((c) => c.copy !== copy.copy), copy]);
+  }
+
+  /** A deletion was undone before a round told it: nothing to tell. */
+  async restoredHere(copy: string): Promise<void> {
+    const list = await this.deps.keeping.getDeleted();
+    if (list.some((c) => c.copy === copy)) await this.deps.keeping.setDeleted(list.filter((c) => c.copy !== copy));
   }
 
   /** Changes fields of the status and wakes the page's long poll. */

@@ -1,7 +1,7 @@
 // What the worker keeps of the sync space: its settings with their credentials, the space's
 // identity, this device's name, and the engine's state. IndexedDB in the app (only the worker reads
 // it), memory in tests. None of it is ever posted to the page whole: `publicView` strips secrets.
-import type { DirectoryLike, SpaceKind, SpaceSettings, StateStore, SyncState } from '../../sync/index.ts';
+import type { DirectoryLike, LocalCopy, SpaceKind, SpaceSettings, StateStore, SyncState } from '../../sync/index.ts';
 
 /** The device's sync settings as stored. */
 export interface StoredSync {
@@ -18,6 +18,9 @@ export interface SyncKeeping {
   getSettings(): Promise<StoredSync | undefined>;
   setSettings(s: StoredSync | undefined): Promise<void>;
   state: StateStore & { clear(): Promise<void> };
+  /** Sessions the user deleted here, not yet told to the space (kept across reloads). */
+  getDeleted(): Promise<LocalCopy[]>;
+  setDeleted(list: LocalCopy[]): Promise<void>;
 }
 
 /** The settings as the page may see them: where, never a secret. */
@@ -40,7 +43,12 @@ export function publicView(space: SpaceSettings): PublicSpace {
 export function memoryKeeping(): SyncKeeping {
   let settings: StoredSync | undefined;
   let state: SyncState | null = null;
+  let deleted: LocalCopy[] = [];
   return {
+    getDeleted: async () => [...deleted],
+    setDeleted: async (list) => {
+      deleted = [...list];
+    },
     getSettings: async () => settings,
     setSettings: async (s) => {
       settings = s;
@@ -66,6 +74,8 @@ export function idbKeeping(kv: {
   return {
     getSettings: () => kv.get<StoredSync>('settings'),
     setSettings: (s) => (s ? kv.set('settings', s) : kv.del('settings')),
+    getDeleted: async () => (await kv.get<LocalCopy[]>('deleted')) ?? [],
+    setDeleted: (list) => kv.set('deleted', list),
     state: {
       load: async () => (await kv.get<SyncState>('state')) ?? null,
       save: (s) => kv.set('state', s),

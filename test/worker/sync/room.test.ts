@@ -108,6 +108,27 @@ describe('the sync room', () => {
     for (const f of objects) expect(readFileSync(f).toString('latin1')).not.toContain('s3-visible-id');
   });
 
+  test('a deletion on one device moves the same version to the trash on the other, with undo there', async () => {
+    const { a, b } = shared;
+    const six = sessionText('s6', 2);
+    await a.api.importFiles({ files: [file('s6.jsonl', six)] });
+    await a.api.syncNow({});
+    await b.api.syncNow({});
+    expect((await b.api.listSessions({})).some((s) => s.id === 's6')).toBe(true);
+    await a.api.deleteSession({ id: 's6' });
+    await a.api.syncNow({});
+    const status = await b.api.syncNow({});
+    expect(status.applied).toContainEqual({ key: 's6', copy: 's6', outcome: 'trashed' });
+    expect((await b.api.listSessions({})).some((s) => s.id === 's6')).toBe(false);
+    const undo = status.trashed.find((t) => t.id === 's6');
+    expect(undo?.title).toBe('question 0 for s6');
+    await b.api.syncUndoTrash({ undoToken: undo?.undoToken ?? '' });
+    expect(await text((await b.api.exportSession({ id: 's6' })).blob)).toBe(six);
+    // The next round does not trash it again.
+    await b.api.syncNow({});
+    expect((await b.api.listSessions({})).some((s) => s.id === 's6')).toBe(true);
+  });
+
   test('a wrong code does not open the link, and says so', async () => {
     const { link } = await shared.a.api.syncPairingLink({ app: 'http://localhost:4173/' });
     await expect(device().api.syncOpenLink({ link, code: 'AAAAA-AAAAA' })).rejects.toThrow('This code does not open the link');
