@@ -66,3 +66,15 @@ export function sessionOf(id: string, title: string, said: string[], parentOf = 
   );
   return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 }
+
+/** A second device joins `a`'s space by its link and code; resolves once it syncs there. */
+export async function joinByLink(browser: Browser, a: Page, name: string): Promise<Device> {
+  const { link, code } = await invite(a);
+  const b = await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''));
+  await b.page.getByLabel('Code (shown beside the QR code)').fill(code);
+  await b.page.getByRole('button', { name: 'Open the link' }).click();
+  await b.page.getByLabel('This device’s name', { exact: true }).fill(name);
+  await b.page.getByRole('button', { name: 'Pair this device' }).click();
+  await expect(b.page.getByTestId('sync-where')).toBeVisible({ timeout: 60_000 });
+  return b;
+}
