@@ -86,7 +86,10 @@ function Status({ status }: { status: SyncStatus }) {
         </div>
       )}
       <p>
-        The space holds <strong>{formatBytes(status.spaceBytes)}</strong>.
+        The space holds <strong>{formatBytes(status.spaceBytes)}</strong>.{' '}
+        <span class="muted" data-testid="sync-requests" data-requests={status.requests}>
+          {status.requests} requests to the space since the app opened.
+        </span>
       </p>
     </div>
   );
