@@ -72,6 +72,18 @@ test('pair by link: a wrong code is refused, the right one shows where sessions 
   await expect(b.page.locator('tr[data-device="laptop"]')).toBeVisible(SLOW);
 });
 
+test('a picture of the QR code gives the pairing link (the bundled decoder, where the browser has no BarcodeDetector)', async ({ browser }) => {
+  // The camera cannot be driven here: the same decoder reads a real picture of the code, taken of the screen.
+  const shot = await a.page.getByRole('img', { name: 'Pairing QR code' }).screenshot();
+  const link = await a.page.getByTestId('pair-link').inputValue();
+  const d = await newDevice(browser);
+  // This Chromium (Linux) has no BarcodeDetector, so the bundled decoder is what reads it.
+  expect(await d.page.evaluate(() => 'BarcodeDetector' in window)).toBe(false);
+  await d.page.getByLabel('Picture of a pairing QR code').setInputFiles({ name: 'qr.png', mimeType: 'image/png', buffer: shot });
+  await expect(d.page.getByLabel('Pairing link')).toHaveValue(link, SLOW);
+  await d.context.close();
+});
+
 test('appends on each side appear on the other with no tap', async () => {
   const one = sessionOf(ID, 'Tide tables', ['first']);
   await a.page.goto('/#/');

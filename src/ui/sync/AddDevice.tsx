@@ -49,7 +49,7 @@ export function AddDevice({ onClose }: { onClose(): void }) {
       {error.value && <p role="alert">{error.value}</p>}
       {m && (
         <>
-          <p>On the other device, scan this code with the app’s “Scan” (or the camera), or open the link; then type the code.</p>
+          <p>On the other device, open Sync and scan this code (or photograph it and read the picture), or open the link; then type the code.</p>
           <QrCode cells={m.cells} label="Pairing QR code" />
           <p class="sync-code">
             Code: <strong data-testid="pair-code">{m.code}</strong>
