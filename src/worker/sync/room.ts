@@ -205,8 +205,12 @@ export class SyncRoom {
     while (this.status.version <= after) {
       signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
-        this.waiters.push(resolve);
-        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        const abort = () => reject(signal?.reason);
+        this.waiters.push(() => {
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        });
+        signal?.addEventListener('abort', abort, { once: true });
       });
     }
     return this.status;
