@@ -101,6 +101,7 @@ export function createEngine(deps: EngineDeps): SyncEngine {
     }
     const cursorsMoved = advanceCursors(r);
     await out.flush(firstTime || cursorsMoved);
+    await out.drain();
     if (gone.length) await deps.local.trashSent?.(gone.map((c) => c.copy));
     report.removed = await consolidate(r, deps.consolidateAfter ?? 64);
     await deps.state.save(state);
@@ -132,6 +133,7 @@ export function createEngine(deps: EngineDeps): SyncEngine {
       const out = new PackWriter(r);
       out.leaving();
       await out.flush(true);
+      await out.drain();
     },
   };
 }
