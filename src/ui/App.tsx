@@ -16,6 +16,7 @@ import { ExportMenu } from './reader/panels/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
 import { dropUsagePrerender, prepareUsage, prerenderUsage, UsageHost, usagePrerender } from './usage-host.tsx';
 import { whenIdle } from './idle.ts';
+import { SyncScreen } from './sync/SyncScreen.tsx';
 
 // Whether the library has been shown (then it is kept under the Usage screen), and the Usage
 // screen (then it is kept, hidden, under the library: drawing it again costs more than keeping it).
@@ -67,6 +68,9 @@ export function App() {
             <a class="usage-link" href="#/usage" aria-current={current.name === 'usage' ? 'page' : undefined}>
               Usage
             </a>
+            <a class="sync-link" href="#/sync" aria-current={current.name === 'sync' ? 'page' : undefined}>
+              Sync
+            </a>
             <InstallButton />
             <button
               type="button"
@@ -89,7 +93,7 @@ export function App() {
           {/* Once shown, the library stays mounted (hidden) under Usage: tearing down and redrawing
               thousands of cards would cost more than the Usage screen itself. */}
           {(current.name !== 'usage' || libraryKept) && (
-            <div class="library-host" hidden={current.name === 'usage'}>
+            <div class="library-host" hidden={current.name === 'usage' || current.name === 'sync'}>
               <LinkedFolders />
               {LIBRARY}
             </div>
@@ -100,6 +104,7 @@ export function App() {
               <UsageHost day={current.name === 'usage' ? current.day : undefined} hidden={current.name !== 'usage'} prerender={usagePrerender.value} />
             </div>
           )}
+          {current.name === 'sync' && <SyncScreen pair={current.pair} />}
           {Rehearsal && (
             <Rehearsal
               onDone={() => {

@@ -5,10 +5,13 @@ export type Route =
   | { name: 'library' }
   | { name: 'reader'; id: string; leafId?: string; entryId?: string; find?: string }
   | { name: 'import'; share?: string }
-  | { name: 'usage'; day?: string };
+  | { name: 'usage'; day?: string }
+  | { name: 'sync'; pair?: string };
 
 /** Reads a route from a location hash; anything unknown is the library. */
 export function parseRoute(hash: string): Route {
+  // A pairing link (`…/#pair=<payload>`): the sync screen opens it (the fragment never reaches a server).
+  if (/^#pair=[A-Za-z0-9._-]+$/.test(hash)) return { name: 'sync', pair: hash.slice(6) };
   const raw = hash.replace(/^#/, '') || '/';
   const [path, query = ''] = raw.split('?', 2);
   const params = new URLSearchParams(query);
@@ -23,6 +26,7 @@ export function parseRoute(hash: string): Route {
     };
   }
   if (path === '/import') return { name: 'import', share: params.get('share') ?? undefined };
+  if (path === '/sync') return { name: 'sync' };
   if (path === '/usage') return { name: 'usage', day: params.get('day') ?? undefined };
   return { name: 'library' };
 }
@@ -38,6 +42,7 @@ export function formatRoute(route: Route): string {
     return `#/s/${encodeURIComponent(route.id)}${query ? `?${query}` : ''}`;
   }
   if (route.name === 'import') return route.share ? `#/import?share=${encodeURIComponent(route.share)}` : '#/import';
+  if (route.name === 'sync') return route.pair ? `#pair=${route.pair}` : '#/sync';
   if (route.name === 'usage') return route.day ? `#/usage?day=${encodeURIComponent(route.day)}` : '#/usage';
   return '#/';
 }

@@ -6,6 +6,8 @@ import { createReaderApi } from './reader/api.ts';
 import { createSubagentApi } from './subagents/api.ts';
 import { createShareApi } from './share/api.ts';
 import { createSearchApi, createSearchIndexOf } from './search/api.ts';
+import { createSyncApi } from './sync/api.ts';
+import { type SyncEnv, wireSync } from './sync/wire.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).
@@ -25,23 +27,29 @@ const WRITES = [
  * The worker's API: a plain object of async functions, each taking one params object and the
  * call context. The page sees its type only (`Api`), through client.ts.
  */
-export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
+export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv) {
   // What reads sessions as pi (the reader, search, subagent families) sees Claude Code and Codex
   // files as their pi conversions; import, linked folders and the library's writes keep the originals.
   const piEnv = { ...env, store: piView(env.store) };
   const index = createSearchIndexOf(piEnv);
   // Imports make each new session's part of the search index from the bytes they write.
   const library = createLibraryApi(env, env.indexAtImport === false ? {} : { sink: index.sinkFor, afterImport: index.commit });
+  // The sync room: a change here goes out to the space within about a second; a deletion becomes a trash record.
+  const room = wireSync(env, library, index);
+  const changed = () => {
+    index.syncSoon();
+    room.schedule.localChange();
+  };
   for (const name of WRITES) {
     const call = library[name] as (p: unknown, c: unknown) => Promise<unknown>;
-    (library as Record<string, unknown>)[name] = (p: unknown, c: unknown) => call(p, c).finally(() => index.syncSoon());
+    (library as Record<string, unknown>)[name] = (p: unknown, c: unknown) => call(p, c).finally(changed);
   }
   const linked = createLinkedApi(env);
   const sync = linked.syncLinkedFolder;
-  linked.syncLinkedFolder = (p, c) => sync(p, c).finally(() => index.syncSoon());
+  linked.syncLinkedFolder = (p, c) => sync(p, c).finally(changed);
   const share = createShareApi(env);
   const importEncrypted = share.importEncrypted;
-  share.importEncrypted = (p, c) => importEncrypted(p, c).finally(() => index.syncSoon());
+  share.importEncrypted = (p, c) => importEncrypted(p, c).finally(changed);
   // While the reader is in use, pending background indexing waits (see readerBusy).
   const reader = createReaderApi(piEnv) as Record<string, (p: unknown, c: unknown) => Promise<unknown>>;
   for (const name of Object.keys(reader)) {
@@ -58,6 +66,7 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
     ...linked,
     ...share,
     ...createSearchApi(index, piEnv),
+    ...createSyncApi(room, env.store, env.origin ?? 'http://localhost:4173'),
   };
 }
 

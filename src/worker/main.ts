@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
-import { createStore as createKeyval, get, set } from 'idb-keyval';
+import { createStore as createKeyval, del, get, set } from 'idb-keyval';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
 import { openWorkerStorage } from './library/open-store.ts';
+import { idbKeeping } from './sync/settings.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -13,6 +14,9 @@ const opfsRoot = new URL(self.location.href).searchParams.get('root') ?? undefin
 // What each linked folder's last sync saw (per OPFS root, so tests' workers keep theirs apart).
 const linkedDb = createKeyval(`rho-linked${opfsRoot ? `-${opfsRoot}` : ''}`, 'state');
 const linkedState = { get: (key: string) => get<FolderState>(key, linkedDb), set: (key: string, state: FolderState) => set(key, state, linkedDb) };
+// The sync space's settings, credentials and key: read only here, in the worker.
+const syncDb = createKeyval(`rho-sync${opfsRoot ? `-${opfsRoot}` : ''}`, 'sync');
+const syncKeeping = idbKeeping({ get: (k) => get(k, syncDb), set: (k, v) => set(k, v, syncDb), del: (k) => del(k, syncDb) });
 const ready = openWorkerStorage({ opfsRoot }).then(
   ({ store, disk }) =>
     createApi({
@@ -21,6 +25,9 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       // `main.ts?index=later`: imports leave indexing to the sync after them (the search bench's baseline).
       indexAtImport: new URL(self.location.href).searchParams.get('index') !== 'later',
       linkedState,
+      syncKeeping,
+      syncLock: `rho-sessions:sync${opfsRoot ? `:${opfsRoot}` : ''}`,
+      origin: self.location.origin,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,

@@ -37,7 +37,7 @@ const rules = {
   },
   ui: {
     folders: ['core', 'ui', 'worker'],
-    packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window', 'dompurify'],
+    packages: ['preact', '@preact/signals', 'idb-keyval', 'markdown-it', 'highlight.js', 'workbox-window', 'dompurify', 'qr'],
     why: 'the page reaches storage only through the worker client',
   },
   'share-page': {

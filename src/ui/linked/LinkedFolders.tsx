@@ -1,3 +1,4 @@
+import { autoAppend, setAutoAppend } from './auto-append.ts';
 import { useSignal } from '@preact/signals';
 import type { WriteBackPlan } from '../../worker/linked/api.ts';
 import { describeError } from '../models/calls.ts';
@@ -167,6 +168,14 @@ function FolderRow({ folder }: { folder: LinkedFolder }) {
           Unlink
         </button>
       </div>
+      <label class="linked-auto">
+        <input
+          type="checkbox"
+          checked={autoAppend.value.has(folder.key)}
+          onChange={(e) => void setAutoAppend(folder.key, (e.currentTarget as HTMLInputElement).checked).then(() => syncLinked(folder.key))}
+        />{' '}
+        Take appends from other devices by itself (a session that diverged, or a new one, still asks)
+      </label>
       {folder.permission !== 'granted' && <p class="muted">The browser asks again before the app may read this folder: Reconnect.</p>}
       {folder.syncing && (
         <div>

@@ -5,6 +5,7 @@ import type { Progress } from '../../worker/protocol.ts';
 import { describeError, isAborted, library } from '../models/calls.ts';
 import { refreshLibrary } from '../models/library.ts';
 import { showToast } from '../models/toasts.ts';
+import { takeAppends } from './auto-append.ts';
 import { watchFolder } from './watch.ts';
 
 /** One linked folder as the page shows it. */
@@ -144,7 +145,10 @@ export async function syncLinked(key: string): Promise<void> {
       { key, handle: f.handle },
       { signal: controller.signal, onProgress: (progress) => update(key, { progress }) },
     );
-    const longer = (await library.linkedSessions({ key })).filter((s) => s.librarySize > s.folderSize);
+    const grown = (await library.linkedSessions({ key })).filter((s) => s.librarySize > s.folderSize);
+    // Sessions that only grew elsewhere go back to the agent's file by themselves where the folder allows it.
+    const { left: longer, appended } = await takeAppends(key, f.handle, grown);
+    if (appended.length) showToast(`Appended to ${appended.length === 1 ? appended[0] : `${appended.length} files`} in ${f.name}.`);
     update(key, { report: mergeReports(find(key)?.report ?? null, report), longer, syncedAt: Date.now() });
     if (report.items.length || report.gone.length) void refreshLibrary();
   } catch (e) {
@@ -176,6 +180,11 @@ function mergeReports(before: SyncReport | null, next: SyncReport): SyncReport {
   const gone = new Map(before.gone.map((g) => [g.path, g]));
   for (const g of next.gone) gone.set(g.path, g);
   return { items: [...items.values()].slice(-500), gone: [...gone.values()].slice(-500), waiting: next.waiting, unchanged: next.unchanged };
+}
+
+/** Syncs every folder the page may read now (after sessions grew through the sync space). */
+export async function syncAllLinked(): Promise<void> {
+  await Promise.all(linkedFolders.value.filter((f) => f.permission === 'granted').map((f) => syncLinked(f.key)));
 }
 
 /** Stops a running sync. */

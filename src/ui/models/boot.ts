@@ -7,6 +7,7 @@ import { refreshStorage } from './storage.ts';
 import { showToast } from './toasts.ts';
 import { watchInstall } from './install.ts';
 import { watchLinkedFolders } from '../linked/folders.ts';
+import { followSync } from '../sync/model.ts';
 
 /** Starts the page's models and platform listeners (once, before the first render). */
 export function startModels(): void {
@@ -16,6 +17,7 @@ export function startModels(): void {
   void refreshLibrary();
   void refreshStorage();
   watchLinkedFolders();
+  followSync();
   watchLaunches(async (files) => {
     const report = await importFiles(files, 'launch');
     const opened = report?.items.filter((i) => i.id && i.outcome !== 'rejected') ?? [];

@@ -1,0 +1,218 @@
+// The sync room: one engine over the library and the space set up on this device, the schedule
+// that runs its rounds, and the status the page follows. Rounds of every tab of this device take
+// one Web Lock, so two tabs never sync at once; the engine's state is read afresh each round.
+import {
+  createEngine,
+  type DirectoryLike,
+  folderTransport,
+  type LocalCopy,
+  retrying,
+  s3Transport,
+  type SpaceSettings,
+  spaceKeys,
+  SyncError,
+  type SyncEngine,
+  type SyncEvent,
+  type Transport,
+  webdavTransport,
+} from '../../sync/index.ts';
+import { withLock } from '../../storage/locks.ts';
+import type { SessionStore } from '../../storage/types.ts';
+import type { SessionSink } from '../import/session.ts';
+import { LiveSchedule, type RoundOutcome, type Timers } from './live.ts';
+import { storeLocal } from './local-store.ts';
+import { publicView, type StoredSync, type SyncKeeping } from './settings.ts';
+import { initialStatus, problemOf, type SyncStatus } from './status.ts';
+
+export interface RoomDeps {
+  store: SessionStore;
+  keeping: SyncKeeping;
+  /** The search index's sink for sessions a round adds. */
+  sink?: (id: string) => SessionSink | null;
+  /** After a round changed the library (the search index follows). */
+  onLibraryChanged?: () => void;
+  /** The lock's name differs per OPFS root, so test workers of separate libraries do not wait on each other. */
+  lockName?: string;
+  timers?: Timers;
+  now?: () => number;
+  /** How a space's transport is made (the default: S3, WebDAV or the folder's handle, retried). */
+  transportFor?: (space: SpaceSettings, handle?: DirectoryLike) => Transport;
+}
+
+/** The transport of a space, counting the requests it makes (the idle cost the sync screen and the bench show). */
+export function countedTransport(space: SpaceSettings, handle: DirectoryLike | undefined, count: () => void): Transport {
+  const inner =
+    space.kind === 's3'
+      ? s3Transport(space)
+      : space.kind === 'webdav'
+        ? webdavTransport(space)
+        : handle
+          ? folderTransport(handle, space.name)
+          : (() => {
+              throw new SyncError('local', `The folder ${space.name} must be chosen again on this device.`);
+            })();
+  const counting =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      count();
+      return fn(...args);
+    };
+  const counted: Transport = {
+    kind: inner.kind,
+    where: inner.where,
+    put: counting(inner.put),
+    get: counting(inner.get),
+    list: counting(inner.list),
+    delete: counting(inner.delete),
+  };
+  return retrying(counted);
+}
+
+export class SyncRoom {
+  status: SyncStatus = initialStatus();
+  readonly schedule: LiveSchedule;
+  private engine: { engine: SyncEngine; transport: Transport } | null = null;
+  private waiters: (() => void)[] = [];
+  private readonly now: () => number;
+
+  constructor(readonly deps: RoomDeps) {
+    this.now = deps.now ?? Date.now;
+    this.schedule = new LiveSchedule(() => this.scheduledRound(), deps.timers, this.now);
+  }
+
+  /** Reads the stored settings (at start, and after they change). */
+  async load(): Promise<void> {
+    const s = await this.deps.keeping.getSettings();
+    this.engine = null;
+    if (s) await this.open(s);
+    else
+      this.set({ configured: false, state: 'off', space: undefined, where: undefined, deviceName: undefined, device: undefined, devices: [], spaceBytes: 0 });
+    this.schedule.setEnabled(Boolean(s));
+    this.set({ live: this.schedule.active });
+  }
+
+  transportOf(space: SpaceSettings, handle?: DirectoryLike): Transport {
+    const count = () => this.set({ requests: this.status.requests + 1 });
+    return this.deps.transportFor ? this.deps.transportFor(space, handle) : countedTransport(space, handle, count);
+  }
+
+  private async open(s: StoredSync): Promise<void> {
+    const keys = await spaceKeys(s.identity);
+    const transport = this.transportOf(s.space, s.handle);
+    const local = storeLocal(this.deps.store, {
+      sink: this.deps.sink,
+      now: this.now,
+      onTrashed: (t) => this.set({ trashed: [t, ...this.status.trashed].slice(0, 50) }),
+      deleted: { get: () => this.deps.keeping.getDeleted(), set: (l) => this.deps.keeping.setDeleted(l) },
+    });
+    const engine = createEngine({
+      transport,
+      keys,
+      local,
+      state: this.deps.keeping.state,
+      deviceName: s.deviceName,
+      now: this.now,
+      onEvent: (e) => this.onEvent(e),
+    });
+    this.engine = { engine, transport };
+    const state = await this.deps.keeping.state.load();
+    this.set({
+      configured: true,
+      space: publicView(s.space),
+      where: transport.where,
+      deviceName: s.deviceName,
+      device: state?.device,
+      state: this.status.error ? 'error' : 'idle',
+    });
+  }
+
+  private onEvent(e: SyncEvent): void {
+    if (e.type === 'progress') this.set({ progress: { phase: e.phase, done: e.done, total: e.total, bytes: e.bytes } });
+  }
+
+  /** The engine of the space set up here (throws when none is). */
+  current(): { engine: SyncEngine; transport: Transport } {
+    if (!this.engine) throw new SyncError('no-space', 'No sync space is set up on this device.');
+    return this.engine;
+  }
+
+  /** One round now, under the device's sync lock; the status tells its outcome. */
+  async round(signal?: AbortSignal): Promise<RoundOutcome> {
+    const { engine } = this.current();
+    this.set({ state: 'syncing', progress: null });
+    try {
+      const report = await withLock(this.deps.lockName ?? 'rho-sessions:sync', () => engine.round(signal), 'exclusive', signal);
+      const changed = report.applied.length > 0 || report.sentObjects > 0;
+      const state = await this.deps.keeping.state.load();
+      this.set({
+        state: 'idle',
+        progress: null,
+        error: null,
+        lastSync: this.now(),
+        devices: report.devices,
+        spaceBytes: report.spaceBytes,
+        agreed: report.agreed,
+        applied: report.applied.length ? report.applied : this.status.applied,
+        refused: report.refused,
+        device: state?.device,
+        rounds: this.status.rounds + 1,
+      });
+      if (report.applied.length) this.deps.onLibraryChanged?.();
+      return changed ? 'changed' : 'quiet';
+    } catch (error) {
+      if (!(error instanceof SyncError)) {
+        if ((error as DOMException)?.name === 'AbortError') {
+          this.set({ state: 'idle', progress: null });
+          throw error;
+        }
+        const wrapped = new SyncError('local', `Sync stopped: ${(error as Error)?.message ?? error}`, { cause: error });
+        this.set({ state: 'error', progress: null, error: problemOf(wrapped) });
+        return { retryable: true };
+      }
+      this.set({ state: 'error', progress: null, error: problemOf(error) });
+      return { retryable: error.transient };
+    }
+  }
+
+  private async scheduledRound(): Promise<RoundOutcome> {
+    if (!this.engine) return 'quiet';
+    return this.round();
+  }
+
+  /** The user deleted a session here (its copy as it was): the next round tells the other devices. */
+  async deletedHere(copy: LocalCopy): Promise<void> {
+    if (!this.engine) return;
+    const list = await this.deps.keeping.getDeleted();
+    await this.deps.keeping.setDeleted([...list.filter((c) => c.copy !== copy.copy), copy]);
+  }
+
+  /** A deletion was undone before a round told it: nothing to tell. */
+  async restoredHere(copy: string): Promise<void> {
+    const list = await this.deps.keeping.getDeleted();
+    if (list.some((c) => c.copy === copy)) await this.deps.keeping.setDeleted(list.filter((c) => c.copy !== copy));
+  }
+
+  /** Changes fields of the status and wakes the page's long poll. */
+  set(patch: Partial<SyncStatus>): void {
+    this.status = { ...this.status, ...patch, live: this.schedule?.active ?? false, version: this.status.version + 1 };
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w();
+  }
+
+  /** The status once its version is past `after` (at once when it already is). */
+  async watch(after: number, signal?: AbortSignal): Promise<SyncStatus> {
+    while (this.status.version <= after) {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const abort = () => reject(signal?.reason);
+        this.waiters.push(() => {
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        });
+        signal?.addEventListener('abort', abort, { once: true });
+      });
+    }
+    return this.status;
+  }
+}

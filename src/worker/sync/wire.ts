@@ -1,0 +1,46 @@
+// The sync room inside the worker API: built over the library's store, fed by the search index's
+// sink, and told of the user's deletions (each becomes a trash record for the other devices).
+import { baseId } from '../../storage/names.ts';
+import type { WorkerEnv } from '../env.ts';
+import type { createLibraryApi } from '../library/api.ts';
+import type { LibraryIndex } from '../search/library-index.ts';
+import { SyncRoom } from './room.ts';
+import { memoryKeeping, type SyncKeeping } from './settings.ts';
+
+/** What the sync room needs beyond the worker's env (its records; memory when absent). */
+export interface SyncEnv {
+  syncKeeping?: SyncKeeping;
+  /** The name of the Web Lock every tab's rounds take (one per library). */
+  syncLock?: string;
+  /** The app's address, for the CORS rule "Check" shows. */
+  origin?: string;
+}
+
+export function wireSync(
+  env: WorkerEnv & SyncEnv,
+  library: ReturnType<typeof createLibraryApi>,
+  index: Pick<LibraryIndex, 'sinkFor'> & { syncSoon(): void },
+): SyncRoom {
+  const room = new SyncRoom({
+    store: env.store,
+    keeping: env.syncKeeping ?? memoryKeeping(),
+    sink: index.sinkFor,
+    onLibraryChanged: () => index.syncSoon(),
+    lockName: env.syncLock,
+  });
+  void room.load().catch(() => undefined);
+  const remove = library.deleteSession;
+  library.deleteSession = async (p, c) => {
+    const s = await env.store.get(p.id);
+    const done = await remove(p, c);
+    if (s) await room.deletedHere({ key: baseId(s.id), copy: s.id, size: s.size }).catch(() => undefined);
+    return done;
+  };
+  const undo = library.undoDelete;
+  library.undoDelete = async (p, c) => {
+    await undo(p, c);
+    const id = /^\d+~(.+)\.jsonl$/.exec(p.undoToken)?.[1];
+    if (id) await room.restoredHere(decodeURIComponent(id)).catch(() => undefined);
+  };
+  return room;
+}

@@ -1,0 +1,71 @@
+// A pass-through proxy in front of a storage server that can hold the next PUT (an upload) until
+// the test lets it go: the test learns of the held upload as an event, so it can kill the tab
+// while that upload is in flight. Listens on 127.0.0.1, port 0.
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Gate {
+  url: string;
+  /** Holds the next PUT; resolves with its path once it arrived (its body is not forwarded). */
+  holdNextPut(): Promise<string>;
+  /** Uploads that reached the server through the gate. */
+  puts: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * `preflight`: the gate answers CORS preflights itself for that origin (webdav-server 2.6 answers
+ * an OPTIONS without credentials 401 before its request hooks run, so a browser's preflight fails).
+ */
+export async function startGate(target: string, opts: { preflight?: string } = {}): Promise<Gate> {
+  const to = new URL(target);
+  let hold: ((path: string) => void) | null = null;
+  const puts: string[] = [];
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const up = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    up.on('error', () => res.socket?.destroy());
+    req.pipe(up);
+  };
+  const server = createServer((req, res) => {
+    if (opts.preflight && req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      req.resume();
+      res
+        .writeHead(204, {
+          'access-control-allow-origin': opts.preflight,
+          'access-control-allow-methods': 'GET, PUT, DELETE, PROPFIND, MKCOL, OPTIONS',
+          'access-control-allow-headers': 'Authorization, Content-Type, Depth',
+          'access-control-max-age': '3600',
+        })
+        .end();
+      return;
+    }
+    if (req.method === 'PUT' && hold) {
+      const arrived = hold;
+      hold = null;
+      // Held: nothing is forwarded; the browser's end of it goes away with the tab.
+      req.resume();
+      arrived(req.url ?? '');
+      return;
+    }
+    if (req.method === 'PUT') res.on('finish', () => puts.push(req.url ?? ''));
+    forward(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    puts,
+    holdNextPut: () =>
+      new Promise<string>((resolve) => {
+        hold = resolve;
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

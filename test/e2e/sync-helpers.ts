@@ -1,0 +1,80 @@
+// Helpers of the sync specs: a device is a browser context with the app open; a test reads what a
+// device's library holds straight from its OPFS (not through the app), to compare bytes.
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test';
+
+export interface Device {
+  context: BrowserContext;
+  page: Page;
+}
+
+export async function newDevice(browser: Browser, path = '/#/sync'): Promise<Device> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(path);
+  return { context, page };
+}
+
+/** Fills the setup form for an S3 bucket and creates the space. */
+export async function setUpS3(page: Page, s: { endpoint: string; bucket: string; prefix: string; key: string; secret: string; name: string }): Promise<void> {
+  await page.getByLabel('Where your sessions are stored').selectOption('s3');
+  await page.getByLabel('Endpoint').fill(s.endpoint);
+  await page.getByLabel('Region').fill('us-east-1');
+  await page.getByRole('textbox', { name: 'Bucket', exact: true }).fill(s.bucket);
+  await page.getByLabel('Prefix (a folder inside the bucket)').fill(s.prefix);
+  await page.getByLabel('Access key id').fill(s.key);
+  await page.getByLabel('Secret access key').fill(s.secret);
+  await page.getByLabel('This device’s name (other devices list it)').fill(s.name);
+}
+
+/** "Add a device" on `page`: the link and the code it shows. */
+export async function invite(page: Page): Promise<{ link: string; code: string }> {
+  await page.getByRole('button', { name: 'Add a device' }).click();
+  const link = page.getByTestId('pair-link');
+  await expect(link).toHaveValue(/#pair=e\./, { timeout: 60_000 });
+  return { link: await link.inputValue(), code: (await page.getByTestId('pair-code').textContent()) ?? '' };
+}
+
+/** Every session file of a device's library, as text, sorted (read from OPFS by the test itself). */
+export async function libraryTexts(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    let dir: FileSystemDirectoryHandle;
+    try {
+      dir = await root.getDirectoryHandle('sessions');
+    } catch {
+      return [];
+    }
+    const out: string[] = [];
+    for await (const [name, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+      if (h.kind === 'file' && name.endsWith('.jsonl')) out.push(await (await (h as FileSystemFileHandle).getFile()).text());
+    return out.sort();
+  });
+}
+
+/** A session's text as a pi file: header and `n` user messages, the ith saying `said[i]`. */
+export function sessionOf(id: string, title: string, said: string[], parentOf = (i: number) => (i ? `${id.slice(0, 4)}m${i - 1}` : null)): string {
+  const t = '2026-11-29T10:00:00.000Z';
+  const lines: object[] = [{ type: 'session', version: 3, id, timestamp: t, cwd: '/home/test/project', title }];
+  said.forEach((text, i) =>
+    lines.push({
+      type: 'message',
+      id: `${id.slice(0, 4)}m${i}`,
+      parentId: parentOf(i),
+      timestamp: t,
+      message: { role: 'user', content: [{ type: 'text', text }], timestamp: i + 1 },
+    }),
+  );
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}
+
+/** A second device joins `a`'s space by its link and code; resolves once it syncs there. */
+export async function joinByLink(browser: Browser, a: Page, name: string): Promise<Device> {
+  const { link, code } = await invite(a);
+  const b = await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''));
+  await b.page.getByLabel('Code (shown beside the QR code)').fill(code);
+  await b.page.getByRole('button', { name: 'Open the link' }).click();
+  await b.page.getByLabel('This device’s name', { exact: true }).fill(name);
+  await b.page.getByRole('button', { name: 'Pair this device' }).click();
+  await expect(b.page.getByTestId('sync-where')).toBeVisible({ timeout: 60_000 });
+  return b;
+}

@@ -1,0 +1,84 @@
+// Sync survives a tab killed mid-upload, and works over WebDAV: real Chromium, a real S3 server
+// (s3rver) behind a pass-through gate that holds one upload until the tab is gone, and a real
+// WebDAV server (webdav-server) with its CORS headers (its preflights answered by the gate). Waits are for events, never for a time.
+import { expect, test } from '@playwright/test';
+import { dropFiles } from './app-helpers.ts';
+import { type DavServer, type S3Server, S3_KEY, S3_SECRET, startS3, startWebDav } from '../sync/servers.ts';
+import { port } from './playwright.config.ts';
+import { startGate, type Gate } from './sync-gate.ts';
+import { type Device, joinByLink, libraryTexts, newDevice, sessionOf, setUpS3 } from './sync-helpers.ts';
+
+const SLOW = { timeout: 60_000 };
+const devices: Device[] = [];
+let s3: S3Server;
+let gate: Gate;
+let dav: DavServer;
+let davGate: Gate;
+
+test.beforeAll(async () => {
+  s3 = await startS3({ origins: [`http://localhost:${port}`] });
+  gate = await startGate(s3.endpoint);
+  dav = await startWebDav();
+  davGate = await startGate(dav.url, { preflight: `http://localhost:${port}` });
+});
+
+test.afterAll(async () => {
+  for (const d of devices) await d.context.close();
+  await gate?.stop();
+  await davGate?.stop();
+  await s3?.stop();
+  await dav?.stop();
+});
+
+test('a tab killed mid-upload: nothing half-applied on the other device, and the upload resumes when the app opens again', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const a = await newDevice(browser);
+  devices.push(a);
+  await setUpS3(a.page, { endpoint: gate.url, bucket: s3.bucket, prefix: 'resume/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
+  await a.page.getByRole('button', { name: 'Create the space' }).click();
+  await expect(a.page.getByTestId('sync-where')).toBeVisible(SLOW);
+  const b = await joinByLink(browser, a.page, 'phone');
+  devices.push(b);
+  await expect(a.page.locator('tr[data-device="phone"]')).toBeVisible(SLOW);
+
+  // A session of a few hundred KB, so its pack is a real upload.
+  const text = sessionOf(
+    '019e0000-5a5a-7000-8000-00000000b002',
+    'Long one',
+    Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(600)}`),
+  );
+  await a.page.goto('/#/');
+  const held = gate.holdNextPut();
+  await dropFiles(a.page, [{ name: 'long.jsonl', text }]);
+  expect(await held).toContain('/resume/rs1/');
+  await a.page.close();
+  // The upload never completed: the other device has nothing of it (a round there sees no pack).
+  await b.page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(b.page.getByTestId('sync-state')).toContainText('Last sync', SLOW);
+  expect(await libraryTexts(b.page)).toEqual([]);
+  // The app opens again on the laptop: the session goes out whole.
+  a.page = await a.context.newPage();
+  await a.page.goto('/#/sync');
+  await expect.poll(() => libraryTexts(b.page), SLOW).toEqual([text]);
+});
+
+test('WebDAV: set up with Check, pair, and a session reaches the other device', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const a = await newDevice(browser);
+  devices.push(a);
+  await a.page.getByLabel('Where your sessions are stored').selectOption('webdav');
+  await a.page.getByLabel('Folder URL').fill(`${davGate.url}/`);
+  await a.page.getByLabel('User').fill(dav.username);
+  await a.page.getByLabel('Password or app token').fill(dav.password);
+  await a.page.getByLabel('This device’s name (other devices list it)').fill('nextcloud laptop');
+  await a.page.getByRole('button', { name: 'Check' }).click();
+  await expect(a.page.getByRole('status').filter({ hasText: 'Everything works' })).toBeVisible(SLOW);
+  await a.page.getByRole('button', { name: 'Create the space' }).click();
+  await expect(a.page.getByTestId('sync-where')).toContainText(`WebDAV ${davGate.url}/`, SLOW);
+  const b = await joinByLink(browser, a.page, 'tablet');
+  devices.push(b);
+  const text = sessionOf('019e0000-5a5a-7000-8000-00000000c003', 'Over WebDAV', ['hello']);
+  await a.page.goto('/#/');
+  await dropFiles(a.page, [{ name: 'dav.jsonl', text }]);
+  await expect.poll(() => libraryTexts(b.page), SLOW).toEqual([text]);
+});
