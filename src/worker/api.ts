@@ -6,6 +6,7 @@ import { createReaderApi } from './reader-api.ts';
 import { createSubagentApi } from './subagents/api.ts';
 import { createShareApi } from './share/share-api.ts';
 import { createSearchApi, createSearchIndexOf } from './search-api.ts';
+import { hostApiOf, type HostKeysEnv } from './host/wiring.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).
@@ -25,7 +26,7 @@ const WRITES = [
  * The worker's API: a plain object of async functions, each taking one params object and the
  * call context. The page sees its type only (`Api`), through client.ts.
  */
-export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
+export function createApi(env: WorkerEnv & Partial<LinkedEnv> & HostKeysEnv) {
   // What reads sessions as pi (the reader, search, subagent families) sees Claude Code and Codex
   // files as their pi conversions; import, linked folders and the library's writes keep the originals.
   const piEnv = { ...env, store: piView(env.store) };
@@ -53,6 +54,7 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv>) {
   }
   return {
     ...library,
+    ...hostApiOf(env, () => index.syncSoon()),
     ...(reader as ReturnType<typeof createReaderApi>),
     ...createSubagentApi(piEnv),
     ...linked,

@@ -21,6 +21,8 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       // `main.ts?index=later`: imports leave indexing to the sync after them (the search bench's baseline).
       indexAtImport: new URL(self.location.href).searchParams.get('index') !== 'later',
       linkedState,
+      // Model providers and their keys: on this device only, read in this worker.
+      modelKeysDb: `rho-models${opfsRoot ? `-${opfsRoot}` : ''}`,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,
