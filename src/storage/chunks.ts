@@ -1,5 +1,5 @@
 // Reading in chunks, so memory stays bounded by the chunk size, not by the file.
-import { concatBytes } from '../core/record-stream.ts';
+import { concatBytes } from '../core/read/record-stream.ts';
 import type { ByteChunks, Disk } from './types.ts';
 
 /** Size of one read: large enough to be fast, small enough to keep memory flat. */

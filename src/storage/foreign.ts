@@ -4,7 +4,7 @@
 // its first and last bytes: these files only grow by appending), so a reopen does not convert
 // again, and a grown original is converted afresh. Like envelopes/, derived/ is only a cache.
 import { type Converted, detectFormat, toPiSession } from '../core/formats/index.ts';
-import { problem } from '../core/problems.ts';
+import { problem } from '../core/read/problems.ts';
 import type { Problem } from '../core/index.ts';
 import { concatBytes, once } from './chunks.ts';
 import { isNotFound } from './errors.ts';

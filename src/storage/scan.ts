@@ -30,12 +30,12 @@ import {
   type TreeLike,
   type UsageDigest,
 } from '../core/index.ts';
-import { EntryMap } from '../core/entry-map.ts';
-import { highWords } from '../core/ascii-line.ts';
-import { decodeLine, isBlank, parseLine } from '../core/jsonl.ts';
-import { forEachLineRun } from '../core/line-runs.ts';
-import { problem } from '../core/problems.ts';
-import { looksLikeTitleSlot } from '../core/title-slot.ts';
+import { EntryMap } from '../core/tree/entry-map.ts';
+import { highWords } from '../core/read/ascii-line.ts';
+import { decodeLine, isBlank, parseLine } from '../core/read/jsonl.ts';
+import { forEachLineRun } from '../core/read/line-runs.ts';
+import { problem } from '../core/read/problems.ts';
+import { looksLikeTitleSlot } from '../core/read/title-slot.ts';
 import { concatBytes } from './chunks.ts';
 import type { ByteChunks, SummaryTotals } from './types.ts';
 

@@ -2,7 +2,7 @@ import type { SubagentLink } from '../core/index.ts';
 import type { ParentLink } from './links.ts';
 import type { UsageDigest } from '../core/index.ts';
 import type { SessionScan } from './scan.ts';
-import type { Agent } from '../core/agent.ts';
+import type { Agent } from '../core/write/agent.ts';
 import type { Conversion } from './foreign.ts';
 
 /**
@@ -155,7 +155,7 @@ export interface SessionStore {
   readFile(id: string): Promise<Blob>;
   /** Another agent's session (Claude Code, Codex): its pi conversion, fresh against the original; null for a pi session. */
   readConversion(id: string): Promise<Blob | null>;
-  /** The session's stored envelope index (core/envelope-file.ts), or null; a cache the reader checks against the file. */
+  /** The session's stored envelope index (core/envelope/envelope-file.ts), or null; a cache the reader checks against the file. */
   readEnvelopes?(id: string): Promise<Uint8Array | null>;
   /** Stores the session's envelope index, replacing the one before. */
   writeEnvelopes?(id: string, bytes: Uint8Array): Promise<void>;

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
 import { indexEnvelopes, parse } from '../../src/core/index.ts';
-import { bytesOf, deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/bad-input-big.ts';
+import { bytesOf, deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/read/bad-input-big.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import type { BenchContext, BenchSuite } from './harness.ts';
 

@@ -40,7 +40,9 @@ const slowest = (times: number[], n = 6) =>
 const root = process.env.SEARCH_BENCH_ROOT ? resolve(process.env.SEARCH_BENCH_ROOT) : resolve(fileURLToPath(import.meta.url), '../../..');
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const mb = (b: number) => b / 1048576;
-const highlightModules = [...readFileSync(resolve(root, 'src/worker/markdown.ts'), 'utf8').matchAll(/from '(highlight\.js\/lib\/[\w/-]+)'/g)].map((m) => m[1]);
+const highlightModules = [...readFileSync(resolve(root, 'src/worker/reader/markdown.ts'), 'utf8').matchAll(/from '(highlight\.js\/lib\/[\w/-]+)'/g)].map(
+  (m) => m[1],
+);
 
 async function inPage<T>(page: Page, fn: string, args: unknown = undefined): Promise<T> {
   return (await page.evaluate(`import('/test/bench/search-page.ts').then((m) => m.${fn}(${args === undefined ? '' : JSON.stringify(args)}))`)) as T;

@@ -65,7 +65,7 @@ test.describe('library (issue 10, item 12)', () => {
 
 test.describe('storage meter (issue 10, item 8)', () => {
   // The ~2^32 and lagging-usage figures cannot be produced here (CDP Storage.overrideQuotaForOrigin
-  // changes what Chromium enforces, not what estimate() reports): test/ui/storage-figures.test.ts
+  // changes what Chromium enforces, not what estimate() reports): test/ui/models/storage-figures.test.ts
   // covers which figures the meter drops. This checks the meter itself in the browser.
   test('shows the library’s own total beside the browser’s estimate; a refused persist() says what it means', async ({ page }) => {
     // Chromium decides persist() by its own heuristics and cannot be driven to refuse: answer as a refusing browser does.

@@ -6,8 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { parse } from '../../src/core/index.ts';
 import { createStore } from '../../src/storage/store.ts';
 import { createApi } from '../../src/worker/api.ts';
-import { deepNesting, hugeLine, longChain, TEST_SIZES, bytesOf } from '../core/bad-input-big.ts';
-import { bytesOfCase, cases, type BadCase } from '../core/bad-input-cases.ts';
+import { deepNesting, hugeLine, longChain, TEST_SIZES, bytesOf } from '../core/read/bad-input-big.ts';
+import { bytesOfCase, cases, type BadCase } from '../core/read/bad-input-cases.ts';
 import { memoryStore, sessionText } from '../storage/helpers.ts';
 
 function setup(quota?: number) {

@@ -2,7 +2,7 @@
 // function from the file's bytes to a pi v3 session (header + entries, deterministic ids derived
 // from the source's), which the rest of the app reads, searches, counts and exports like any pi
 // file. The original bytes stay the stored truth; this conversion is derived from them.
-import type { Problem } from '../types.ts';
+import type { Problem } from '../schema/types.ts';
 import { claudeToPi, looksLikeClaude } from './claude/index.ts';
 import { codexToPi, looksLikeCodex } from './codex/index.ts';
 

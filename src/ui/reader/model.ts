@@ -1,6 +1,6 @@
 import { batch, computed, signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
-import { isForeignAgent } from '../../core/agent.ts';
+import { isForeignAgent } from '../../core/write/agent.ts';
 import { VIEW_PAGE, type BranchImage, type ContextView, type ItemFilter, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
 import { rememberShownBranch } from '../models/shown-branch.ts';
 import { createJumps, createViewer } from './model-parts.ts';

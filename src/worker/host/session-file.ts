@@ -3,8 +3,8 @@
 // or created by the first append of a new session (header + model_change + entry in one write).
 import { append, CoreError, newSession, openSession, parse, type Entry, type EntryBody, type Session } from '../../core/index.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
-import { assertWritable } from '../edit.ts';
-import { indexAppended } from '../import-envelopes.ts';
+import { assertWritable } from '../library/edit.ts';
+import { indexAppended } from '../import/envelopes.ts';
 import { ApiFailure } from '../protocol.ts';
 
 /** Clock and ids for what the host writes. */

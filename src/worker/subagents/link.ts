@@ -4,7 +4,7 @@ import { claudeSubagentPlace, sourceIds } from '../../core/formats/sources.ts';
 import { findSubagentStart, parentIdFromStem, subagentPlace, type Entry, type SubagentLink } from '../../core/index.ts';
 import { HEAD_BYTES } from '../../storage/foreign.ts';
 import { piView } from '../../storage/pi-view.ts';
-import { parseBlob } from '../parse-blob.ts';
+import { parseBlob } from '../reader/parse-blob.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
 
 /** A stored file of an import: the path it came with and the store id it got. */

@@ -5,7 +5,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import { createApi } from '../../../src/worker/api.ts';
-import type { SearchResults } from '../../../src/worker/search-api.ts';
+import type { SearchResults } from '../../../src/worker/search/api.ts';
 import { LOCK } from '../../../src/worker/search/import-batch.ts';
 import { VERSION } from '../../../src/worker/search/segments.ts';
 import { withLock } from '../../../src/storage/locks.ts';

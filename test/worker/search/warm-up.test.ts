@@ -2,7 +2,7 @@
 // sessions, the worker answers a few throwaway queries, once; never on an empty index, never again.
 import { expect, test } from 'vitest';
 import type { WorkerEnv } from '../../../src/worker/env.ts';
-import { createSearchApi } from '../../../src/worker/search-api.ts';
+import { createSearchApi } from '../../../src/worker/search/api.ts';
 import type { LibraryIndex } from '../../../src/worker/search/library-index.ts';
 
 function fakeIndex() {
