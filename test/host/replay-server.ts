@@ -147,7 +147,8 @@ export async function startReplayServer(): Promise<ReplayServer> {
     for (; r.sent < upTo; r.sent++) res.write(sse(frames[r.sent]));
     changed();
     if (s.kind === 'cut') {
-      res.socket?.destroy();
+      // Once what was written has left, the connection drops (no end of the chunked body).
+      res.write('', () => setImmediate(() => res.socket?.destroy()));
       return;
     }
     if (s.kind === 'slow') {

@@ -46,7 +46,13 @@ export function streaming(signal: AbortSignal = new AbortController().signal) {
       .filter((d) => d.kind === 'text')
       .map((d) => d.delta)
       .join('');
-  return { ctx, deltas, text };
+  /** Resolves once `test` holds (checked as each piece arrives). */
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (test() ? resolve() : listeners.push(check));
+      check();
+    });
+  return { ctx, deltas, text, until };
 }
 
 export type { ReplayServer };
