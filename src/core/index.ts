@@ -1,5 +1,5 @@
-// The core's public API (notes/core-api.md): pure functions over strings, bytes and plain data.
-// Names follow session-format.md and rho-session-module.txt (camelCase).
+// The core's public API (docs/core-api.md): pure functions over strings, bytes and plain data.
+// Names follow docs/session-format.md and the rho host's Rho.Session module (camelCase).
 export type * from './schema/types.ts';
 export type * from './tree/model-message.ts';
 
@@ -91,3 +91,9 @@ export * from './schema/schemas.ts';
 // subagent transcripts beside their parent
 export { subagentPlace, subagentPath, parentIdFromStem, findSubagentStart } from './tree/subagents.ts';
 export type { SubagentPlace, SubagentLink } from './tree/subagents.ts';
+
+// what the library keeps of a session, from the same line pass as `parse`
+export { createDigester, digestSession, digestConversion } from './read/digest.ts';
+export type { SessionDigest, SessionDigester, SessionScan, SlimTree, SummaryTotals, DigestOptions } from './read/digest.ts';
+export { linePass } from './read/line-pass.ts';
+export type { LinePass, LinePassOptions, LinePassResult } from './read/line-pass.ts';

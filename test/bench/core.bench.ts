@@ -236,7 +236,7 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   const memTarget = atMost(3, '× file');
   for (const [task, label] of [
     ['core-open', 'core open (the file read 1 MB at a time and parsed as it comes: sessionParser, as parseBlob in the worker)'],
-    ['core-open-whole', 'core open from the whole file in memory (parse of its bytes, as before session 9)'],
+    ['core-open-whole', 'core open from the whole file in memory (its bytes held whole, then parsed)'],
     ['pi-open', '(b) pi open'],
     ['json', '(a) JSON.parse lines'],
     ...(hasTail ? [['core-last-screen', 'core last screen (tail-first)']] : []),

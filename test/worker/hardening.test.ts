@@ -1,4 +1,4 @@
-// Issue 7, bad input through a real import (the worker API over the in-memory store, in Node):
+// Bad input through a real import (the worker API over the in-memory store, in Node):
 // every case of fixtures/bad/cases.json gets its outcome with the file's name, the line and a
 // reason; sessions stored before are byte-identical afterwards; the index matches the files; no
 // stray file is left; and what was kept is exported byte for byte.

@@ -66,8 +66,12 @@ function plainLine(bytes: Uint8Array, pos: number, end: number, line: number, te
   if (!isBlank(text)) visit(text, line, pos, end, terminated, invalidUtf8);
 }
 
-/** Receives one line that is a JSON object: the object, 1-based line number and byte range (end excludes "\n"). */
-export type RecordVisitor = (value: Record<string, unknown>, line: number, start: number, end: number) => void;
+/**
+ * Receives one line that is a JSON object: the object, 1-based line number, byte range (end
+ * excludes "\n") and the text it was parsed from (a line holding non-ASCII may come with its
+ * characters as JSON escapes: the same object either way).
+ */
+export type RecordVisitor = (value: Record<string, unknown>, line: number, start: number, end: number, text: string) => void;
 
 const NON_ASCII = /[^\u0000-\u007f]/;
 

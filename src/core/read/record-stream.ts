@@ -9,6 +9,14 @@ import { forEachLineRun } from './line-runs.ts';
 import { problem } from './problems.ts';
 import type { Problem } from '../schema/types.ts';
 
+/**
+ * Lines up to this long holding non-ASCII are parsed from escaped ASCII text (ascii-line.ts); a
+ * longer one is decoded as it is: its two-byte string is allocated outside the young generation
+ * anyway, and escaping it character by character costs more than the native decoder (a 49 MB
+ * line: about a third more for the parse).
+ */
+const ESCAPED_MAX = 256 * 1024;
+
 /** A push-style reader of a file's records. */
 export interface RecordStream {
   /** The next bytes of the file. */
@@ -27,8 +35,8 @@ export function recordStream(problems: Problem[], visit: RecordVisitor): RecordS
   // One line on its own, bytes [s, e) of `bytes`, which start in the file at `base`.
   const single = (bytes: Uint8Array, words: HighWords, s: number, e: number, base: number, terminated: boolean) => {
     line++;
-    const value = terminated ? escapedRecord(bytes, words, s, e, base + s === 0) : undefined;
-    if (value) return visit(value, line, base + s, base + e);
+    const escaped = terminated && e - s <= ESCAPED_MAX ? escapedRecord(bytes, words, s, e, base + s === 0) : undefined;
+    if (escaped) return visit(escaped.value, line, base + s, base + e, escaped.text);
     const { text, invalidUtf8 } = decodeLine(bytes, s, e, base + s === 0);
     if (!isBlank(text)) plain(text, line, base + s, base + e, terminated, invalidUtf8);
   };
@@ -99,13 +107,19 @@ export function plainRecord(problems: Problem[], visit: RecordVisitor): LineVisi
   return (text, line, start, end, terminated, invalidUtf8) => {
     if (invalidUtf8) problems.push(problem(line, 'invalid-utf8', 'line is not valid UTF-8; bad bytes read as U+FFFD'));
     const value = parseLine(text, line, terminated, problems);
-    if (value !== null) visit(value, line, start, end);
+    if (value !== null) visit(value, line, start, end, text);
   };
 }
 
 // A terminated line that starts with "{" and holds non-ASCII bytes, parsed from its ASCII-escaped
 // text (ascii-line.ts); undefined sends the line down the plain path (which reports any problem).
-function escapedRecord(bytes: Uint8Array, words: HighWords, pos: number, end: number, fileStart: boolean): Record<string, unknown> | undefined {
+function escapedRecord(
+  bytes: Uint8Array,
+  words: HighWords,
+  pos: number,
+  end: number,
+  fileStart: boolean,
+): { value: Record<string, unknown>; text: string } | undefined {
   let start = pos;
   if (fileStart && bytes[pos] === 0xef && bytes[pos + 1] === 0xbb && bytes[pos + 2] === 0xbf) start = pos + 3;
   const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
@@ -115,7 +129,7 @@ function escapedRecord(bytes: Uint8Array, words: HighWords, pos: number, end: nu
   const text = escapedLine(bytes, words, start, stop, high);
   if (text === null) return undefined;
   try {
-    return JSON.parse(text) as Record<string, unknown>;
+    return { value: JSON.parse(text) as Record<string, unknown>, text };
   } catch {
     return undefined;
   }

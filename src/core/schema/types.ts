@@ -1,5 +1,5 @@
 // Shared shapes of the core: what a parsed session file looks like in memory.
-// Names follow session-format.md §0 and the contract in notes/core-api.md.
+// Names follow docs/session-format.md §0 and docs/core-api.md.
 
 /** What went wrong on a line; the set is closed so callers can switch on it. */
 export type ProblemCode =

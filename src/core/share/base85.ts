@@ -1,4 +1,4 @@
-// Base85 for binary inside an HTML page (the one-file share page, issue 11): 5 characters per 4
+// Base85 for binary inside an HTML page (the one-file share page): 5 characters per 4
 // bytes (1.25×, where base64 is 1.33×), from an alphabet of printable ASCII without the characters
 // that mean something to HTML or to a script's source: " & ' < > \ ` ^ | . So a block of it can sit
 // inside a <script> element (nothing can close the element or open a comment) and the HTML parser

@@ -1,4 +1,4 @@
-// Entry builders (§0.4.4, rho-session-module.txt): bodies without id/parentId/timestamp, which
+// Entry builders (§0.4.4, the rho host's Rho.Session builders): bodies without id/parentId/timestamp, which
 // `append` adds. Messages get their `timestamp` (ms) from `append`'s clock too, keeping these pure.
 import { toBase64 } from './base64.ts';
 import { toPi } from './model-spec.ts';
@@ -10,7 +10,7 @@ export interface Picture {
   data: Uint8Array | string;
 }
 
-/** A file going with a user message, as the host builds it (rho-session-module.txt `attachment()`). */
+/** A file going with a user message, as the host builds it (Rho.Session's `attachment()`). */
 export interface AttachmentInput {
   kind: 'image' | 'text' | 'pdf' | 'file';
   name: string;
@@ -68,7 +68,7 @@ export function user(text: string, opts: { attachments?: AttachmentInput[]; stee
   return { type: 'message', message };
 }
 
-/** What an assistant turn carries (rho-session-module.txt `assistant`). */
+/** What an assistant turn carries (Rho.Session's `assistant`). */
 export interface AssistantReply {
   text?: string;
   thinking?: string;

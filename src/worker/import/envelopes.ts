@@ -2,7 +2,8 @@
 // as they stream to the disk (core/envelope/envelope-stream.ts): an import's new session gets its index
 // with no second read of the file, an append extends the index stored for the bytes before it.
 // Only a cache: when it cannot be built this way (or storing it fails) the reader indexes the
-// file on its first open and stores it then (stored-source.ts).
+// file on its first open and stores it then (stored-source.ts), through `keepEnvelopeIndex`, the
+// one writer of stored envelope indexes.
 import { decodeEnvelopeIndex, FINGERPRINT_BYTES, fingerprintOf } from '../../core/envelope/envelope-file.ts';
 import { createEnvelopeIndexer, type EnvelopeIndexer } from '../../core/envelope/envelope-stream.ts';
 import { tap } from '../../storage/chunks.ts';
@@ -15,20 +16,33 @@ export interface IndexingTap {
   save(id: string): Promise<void>;
 }
 
-function indexing(store: SessionStore, chunks: ByteChunks, indexer: EnvelopeIndexer | null): IndexingTap {
+/**
+ * Stores session `id`'s envelope index (encoded by `encode`, null when it cannot be) for a session of
+ * `size` bytes, when such a session keeps one; failures are ignored: it is only a cache.
+ */
+export async function keepEnvelopeIndex(store: SessionStore, id: string, size: number, encode: () => Uint8Array | null): Promise<void> {
+  if (!store.writeEnvelopes || !keepsEnvelopeIndex(size)) return;
+  let bytes: Uint8Array | null;
+  try {
+    bytes = encode();
+  } catch {
+    // Not storable (e.g. more than 65,535 entry types): the next open indexes the file again.
+    return;
+  }
+  if (bytes) await store.writeEnvelopes(id, bytes).catch(() => undefined);
+}
+
+function indexing(store: SessionStore, chunks: ByteChunks, indexer: EnvelopeIndexer | null, size: number): IndexingTap {
   if (!indexer || !store.writeEnvelopes) return { chunks, save: async () => undefined };
   return {
     chunks: tap(chunks, (c) => indexer.push(c)),
-    async save(id) {
-      const bytes = indexer.finish();
-      if (bytes) await store.writeEnvelopes?.(id, bytes).catch(() => undefined);
-    },
+    save: (id) => keepEnvelopeIndex(store, id, size, () => indexer.finish()),
   };
 }
 
 /** A new session's bytes (all of them, from the first, `size` in all), indexed as they are written when the session keeps an index. */
 export function indexNewSession(store: SessionStore, chunks: ByteChunks, size: number): IndexingTap {
-  return indexing(store, chunks, keepsEnvelopeIndex(size) ? createEnvelopeIndexer() : null);
+  return indexing(store, chunks, keepsEnvelopeIndex(size) ? createEnvelopeIndexer() : null, size);
 }
 
 /**
@@ -38,7 +52,7 @@ export function indexNewSession(store: SessionStore, chunks: ByteChunks, size: n
  * grows past `ENVELOPE_MIN_BYTES` gets its first index there). Call under the session's write lock.
  */
 export async function indexAppend(store: SessionStore, id: string, size: number, total: number, chunks: ByteChunks): Promise<IndexingTap> {
-  return indexing(store, chunks, keepsEnvelopeIndex(total) ? await storedPrefix(store, id, size) : null);
+  return indexing(store, chunks, keepsEnvelopeIndex(total) ? await storedPrefix(store, id, size) : null, total);
 }
 
 async function storedPrefix(store: SessionStore, id: string, size: number): Promise<EnvelopeIndexer | null> {
@@ -65,6 +79,5 @@ export async function indexAppended(store: SessionStore, id: string, size: numbe
   const indexer = await storedPrefix(store, id, size);
   if (!indexer) return;
   indexer.push(bytes);
-  const stored = indexer.finish();
-  if (stored) await store.writeEnvelopes?.(id, stored).catch(() => undefined);
+  await keepEnvelopeIndex(store, id, size + bytes.length, () => indexer.finish());
 }

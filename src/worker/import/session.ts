@@ -6,13 +6,13 @@
 // A new session's bytes stream through here once: read from the file, written to the store, scanned
 // for its summary, and shown to the import's sink (the search index) on the way (`SessionSink`).
 import { readHeader, type Problem } from '../../core/index.ts';
-import { detectFormat } from '../../core/formats/index.ts';
+import { type Conversion, convertToPi, detectFormat, HEAD_BYTES } from '../../core/formats/index.ts';
 import { binaryKind } from '../../core/read/magic.ts';
 import { blobChunks, CHUNK_SIZE } from '../../storage/chunks.ts';
-import { type Conversion, convert, HEAD_BYTES } from '../../storage/foreign.ts';
 import { variantId } from '../../storage/names.ts';
-import type { SessionStore, SessionSummary } from '../../storage/types.ts';
+import type { SessionReading, SessionStore, SessionSummary, StoredRead } from '../../storage/types.ts';
 import { indexAppend, indexNewSession } from './envelopes.ts';
+import { convertedReading, piReading } from './reading.ts';
 import { isAge } from '../share/age-magic.ts';
 
 /** What happened to one file. */
@@ -139,18 +139,18 @@ export async function importSessionBlob(name: string, blob: Blob, ctx: ImportCon
   const read = await headOf(blob, first);
   const head = read.head;
   let found = read.found;
-  // Claude Code and Codex files, told by their content: the session is their pi conversion's
-  // (its header id is the store id), the bytes stored are theirs.
+  // The file's format, decided here once: a pi header at its start, else Claude Code and Codex
+  // files told by their content, whose session is their pi conversion's (its header id is the
+  // store id) while the bytes stored are theirs.
   let conversion: Conversion | null = null;
-  if (!found.header && detectFormat(head.subarray(0, HEAD_BYTES)) !== 'pi') {
-    conversion = convert(new Uint8Array(await blob.arrayBuffer()), name);
-    if (conversion) {
-      found = readHeader(conversion.bytes);
-      if (!found.header) {
-        const first = conversion.problems.find((p) => p.severity === 'error') ?? conversion.problems[0];
-        const who = conversion.format === 'codex' ? 'Codex' : 'Claude Code';
-        return { name, outcome: 'rejected', reason: `not a readable ${who} session: ${first?.message ?? 'no session in it'}`, line: first?.line ?? 1 };
-      }
+  const format = found.header ? 'pi' : detectFormat(head.subarray(0, HEAD_BYTES));
+  if (format !== 'pi') {
+    conversion = convertToPi(new Uint8Array(await blob.arrayBuffer()), format, name);
+    found = readHeader(conversion.bytes);
+    if (!found.header) {
+      const first = conversion.problems.find((p) => p.severity === 'error') ?? conversion.problems[0];
+      const who = conversion.format === 'codex' ? 'Codex' : 'Claude Code';
+      return { name, outcome: 'rejected', reason: `not a readable ${who} session: ${first?.message ?? 'no session in it'}`, line: first?.line ?? 1 };
     }
   }
   if (!found.header || (found.problem && found.problem.code !== 'future-version')) {
@@ -202,30 +202,26 @@ async function writeSession(
       yield c;
     }
   };
-  let refs: Set<string> | undefined;
-  let first: Problem | null = null;
   // The envelope index is built from the same bytes as they are written (no second read of the
   // file); another agent's file is read through its conversion, indexed when first opened.
   const indexed = conversion ? null : indexNewSession(store, chunks(), blob.size);
+  const onValue = sink?.value ? (v: Record<string, unknown>) => sink.value?.(v) : undefined;
+  const reading = conversion ? convertedReading(conversion, onValue) : piReading(onValue);
+  let read: StoredRead | null = null;
   const created = await store.create(id, indexed?.chunks ?? chunks(), {
     variantOf: main ? headerId : undefined,
     signal,
-    conversion,
-    pi: !conversion,
     // family() just looked, under the lock: no file is at `id`.
     checked: true,
-    onValue: sink?.value ? (v) => sink.value?.(v) : undefined,
-    onScan: (s) => {
-      refs = s.blobRefs;
-      first = s.digest.firstProblem;
-    },
+    reading: { push: (c) => reading.push(c), finish: () => (read = reading.finish()) } satisfies SessionReading,
   });
   await indexed?.save(id);
   sink?.done?.(created);
   // Kept with problems: the report names the first one and its line (the reader shows them all).
-  const noted = first as Problem | null;
+  const result = read as StoredRead | null;
+  const noted = result?.digest.firstProblem;
   const where = noted ? { reason: noted.message, line: noted.line } : {};
-  return { ...item(name, main ? 'variant' : 'added', created), ...where, refs };
+  return { ...item(name, main ? 'variant' : 'added', created), ...where, refs: result?.blobRefs };
 }
 
 function item(name: string, outcome: ImportOutcome, s: SessionSummary): ImportItem {

@@ -2,6 +2,7 @@ import { createMemoryDisk } from '../../storage/memory-disk.ts';
 import { hasOpfs, openOpfsDisk } from '../../storage/opfs-disk.ts';
 import { createStore, type StoreOptions } from '../../storage/store.ts';
 import type { Disk, SessionStore } from '../../storage/types.ts';
+import { readAnyFormat } from '../import/reading.ts';
 
 /** The channel other tabs listen on for `{ type: 'changed', ids }` after every write. */
 export const CHANGES_CHANNEL = 'rho-sessions';
@@ -30,11 +31,11 @@ export async function openWorkerStorage(options: StoreOptions & { opfsRoot?: str
   if (hasOpfs()) {
     try {
       const disk = await openOpfsDisk(options.opfsRoot);
-      return { store: createStore(disk, { ...options, onChange }), disk };
+      return { store: createStore(disk, { reader: readAnyFormat, ...options, onChange }), disk };
     } catch {
       // OPFS refused (a private window, a storage policy): fall through to memory.
     }
   }
   const disk = createMemoryDisk();
-  return { store: createStore(disk, { ...options, onChange }), disk };
+  return { store: createStore(disk, { reader: readAnyFormat, ...options, onChange }), disk };
 }

@@ -10,6 +10,7 @@ import type { EnvelopeIndex } from '../../core/envelope/envelopes.ts';
 import { openSource, type SessionSource, sourceOfIndex } from '../../core/view/index.ts';
 import { keepsEnvelopeIndex } from '../../storage/envelope-index.ts';
 import type { SessionStore } from '../../storage/types.ts';
+import { keepEnvelopeIndex } from '../import/envelopes.ts';
 
 /** Bytes read at a time for bodies (neighbouring rows share a read), and how many such blocks stay in memory. */
 const BLOCK = 1 << 20;
@@ -51,13 +52,9 @@ export function blockReader(file: Blob): Read {
 function saveLater(store: SessionStore, id: string, index: EnvelopeIndex, read: Read) {
   if (!store.writeEnvelopes || !keepsEnvelopeIndex(index.size)) return;
   const fingerprint = fingerprintOf(index.size, read);
-  const timer = setTimeout(() => {
-    try {
-      void store.writeEnvelopes?.(id, encodeEnvelopeIndex(index, fingerprint)).catch(() => undefined);
-    } catch {
-      // Not storable (e.g. more than 65,535 entry types): the next open indexes the file again.
-    }
-  }, SAVE_DELAY_MS) as unknown as { unref?: () => void };
+  const timer = setTimeout(() => void keepEnvelopeIndex(store, id, index.size, () => encodeEnvelopeIndex(index, fingerprint)), SAVE_DELAY_MS) as unknown as {
+    unref?: () => void;
+  };
   timer.unref?.();
 }
 

@@ -18,7 +18,7 @@ const INDEX_DELAY = 2000;
 // not share the worker with indexing it): each reader call puts a pending sync this far back.
 const READER_QUIET = 2000;
 
-/** The library's search index (issue 12), built over the env's store; its parts go to `env.searchDisk`. */
+/** The library's search index, built over the env's store; its parts go to `env.searchDisk`. */
 export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void } {
   const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk(), env.searchReaderIdleMs);
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -57,9 +57,9 @@ export function createSearchApi(index: LibraryIndex, env: WorkerEnv) {
     /**
      * Brings the search index to the files now (progress in sessions); how many sessions it holds.
      * The search box calls it when it gets focus: the first time the index holds sessions, it also
-     * answers a few throwaway queries (first screens), because a fresh worker's first keystrokes took
-     * 5–10× the time of the same keystrokes later (measured at 141 MB: "c" 35–93 ms, then 4 ms; code not
-     * yet optimized, the first collection of the heap the index's reading left), and that is better
+     * answers a few throwaway queries (first screens): a fresh worker's first keystrokes take several
+     * times as long as the same keystrokes later (code not yet optimized, the first collection of the
+     * heap the index's reading left), and that is better
      * paid between the focus and the first key.
      */
     async syncSearchIndex(_params: Record<string, never> = {}, ctx: CallContext = noContext): Promise<{ sessions: number }> {
@@ -76,7 +76,7 @@ export function createSearchApi(index: LibraryIndex, env: WorkerEnv) {
       return { sessions: index.size(), bytes: env.searchDisk ? await indexBytes(env.searchDisk) : 0 };
     },
 
-    /** The old full scan (substring, no index): only the search bench's baseline calls it. */
+    /** A full scan (substring, no index): only the search bench's baseline calls it. */
     async searchScan(params: { query: string; limit?: number }, ctx: CallContext = noContext): Promise<SearchHit[]> {
       return searchLibrary(env.store, params.query, params.limit ?? 50, ctx.signal);
     },

@@ -1,5 +1,5 @@
-// The search the library had before its index (issue 12): titles, then every session's message
-// text read file by file, substring matching. Kept only as the search bench's baseline (`searchScan`).
+// A full search without an index: titles, then every session's message text read file by file,
+// substring matching. Kept only as the search bench's baseline (`searchScan`).
 import { text } from '../../core/index.ts';
 import { CHUNK_SIZE } from '../../storage/chunks.ts';
 import type { SessionStore } from '../../storage/types.ts';

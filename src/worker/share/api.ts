@@ -1,9 +1,6 @@
 // The share half of the worker API: review a session, make a shared copy (cleaned JSONL,
 // Markdown, the one-file HTML page; each optionally in age), and import age-encrypted files.
-// The work itself (secretlint, age, Markdown) loads with the first call: ./share-work.ts.
-import type { Choice } from '../../core/share/hits.ts';
-import type { MarkdownOptions } from '../../core/share/markdown.ts';
-import type { StripOptions } from '../../core/share/strip.ts';
+// The work itself (secretlint, age, Markdown) loads with the first call: ./work.ts.
 import { piView } from '../../storage/pi-view.ts';
 import type { SessionSummary } from '../../storage/types.ts';
 import type { WorkerEnv } from '../env.ts';
@@ -12,6 +9,7 @@ import { ApiFailure, type CallContext } from '../protocol.ts';
 import type { CleanStats } from './clean.ts';
 import { hasHtmlPage } from './html-adapter.ts';
 import type { Scope } from './lines.ts';
+import type { ShareFormat, ShareRequest } from './request.ts';
 import type { Review } from './review.ts';
 
 const work = () => import('./work.ts');
@@ -20,23 +18,7 @@ export type { Review } from './review.ts';
 export type { Hit } from '../../core/share/hits.ts';
 export type { StripOptions } from '../../core/share/strip.ts';
 export type { CleanStats } from './clean.ts';
-
-/** The formats a shared copy can take. */
-export type ShareFormat = 'jsonl' | 'markdown' | 'html';
-
-/** Everything the share dialog decides. */
-export interface ShareRequest {
-  id: string;
-  format: ShareFormat;
-  scope: Scope;
-  leafId?: string;
-  choice?: Choice;
-  strip?: StripOptions;
-  markdown?: Omit<MarkdownOptions, 'scopeNote'>;
-  /** Encrypts the copy: an `.age` file, or for HTML (unless `ageFile`) a page that asks for it. */
-  passphrase?: string;
-  ageFile?: boolean;
-}
+export type { ShareFormat, ShareRequest } from './request.ts';
 
 const noContext: CallContext = { signal: new AbortController().signal, progress: () => undefined };
 

@@ -1,4 +1,4 @@
-// What a one-file page carries (issue 11): the session cut into chunks of CHUNK_BYTES, each
+// What a one-file page carries: the session cut into chunks of CHUNK_BYTES, each
 // gzip-compressed on its own, and for big sessions the core's envelope index (core/envelope/envelope-file.ts)
 // made at export. So the page's worker opens a 56 MB session without unpacking or scanning it:
 // the index gives the tree, and only the chunks holding the bodies on screen are unpacked (the

@@ -23,7 +23,7 @@ export interface SharePageMeta {
   leafId?: string;
   /** Bytes of the session before compression. */
   bytes: number;
-  /** The payload's format (2: the container of ./page-payload.ts; 1, the gzip of the whole session, is no longer written). */
+  /** The payload's format (2: the container of ./page-payload.ts). */
   format: 2;
 }
 

@@ -12,7 +12,7 @@ import { decryptBlob, encryptBlob } from './age.ts';
 import { cleanSession, type CleanStats } from './clean.ts';
 import { htmlPage } from './html-adapter.ts';
 import { reviewSession, type Review } from './review.ts';
-import type { ShareRequest } from './api.ts';
+import type { ShareRequest } from './request.ts';
 
 /** The review of a stored session, for the pane. */
 export function reviewStored(store: SessionStore, s: SessionSummary, params: Pick<ShareRequest, 'scope' | 'leafId'>, ctx: CallContext): Promise<Review> {

@@ -1,4 +1,4 @@
-// Issue 7 in real Chromium: every bad-input case of fixtures/bad/cases.json imported through the
+// Bad input in real Chromium: every case of fixtures/bad/cases.json imported through the
 // real worker into OPFS (outcome, line, reason), sessions stored before stay byte-identical, no
 // temp or scratch file is left, a fresh worker lists the same index; big generated cases; and a
 // full disk (quota lowered through CDP) during a multi-file, gzip and zip import.

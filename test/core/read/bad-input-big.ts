@@ -1,4 +1,4 @@
-// The big bad-input cases of issue 7, made on demand (never committed): one huge single line,
+// The big bad-input cases, made on demand (never committed): one huge single line,
 // a very long single chain, and deeply nested JSON. Pure (TextEncoder only) so the same code runs
 // in Node tests, the bench and Chromium (browser tests build Blobs from the parts in the page).
 
@@ -112,7 +112,7 @@ export function bytesOf(c: BigCase): Uint8Array {
   return out;
 }
 
-/** Sizes for `npm test` (modest: the whole test set must stay fast) and for the bench (issue 7's full sizes). */
+/** Sizes for `npm test` (modest: the whole test set must stay fast) and for the bench (full sizes). */
 export const TEST_SIZES = { lineMb: 6, chain: 30_000, depth: 100_000 };
 /** Smaller again in Chromium's tests (each import also writes OPFS and indexes). */
 export const BROWSER_SIZES = { lineMb: 2, chain: 10_000, depth: 100_000 };

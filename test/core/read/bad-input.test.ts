@@ -1,10 +1,10 @@
-// Issue 7, bad input through the core: every committed case of fixtures/bad/cases.json gets
+// Bad input through the core: every committed case of fixtures/bad/cases.json gets
 // exactly its problems (code and line), keeps what can be kept, gives back the bytes of every
 // line it kept, and the three readers (parse, the envelope index, the storage scan) agree.
 // The big cases run at modest sizes here; full sizes are in `npm run bench` (load suite).
 import { describe, expect, test } from 'vitest';
 import { branch, indexEnvelopes, parse, readHeader, serialize, walkBranch } from '../../../src/core/index.ts';
-import { scanSession } from '../../../src/storage/scan.ts';
+import { digestSession } from '../../../src/core/read/digest.ts';
 import { deepNesting, hugeLine, longChain, TEST_SIZES } from './bad-input-big.ts';
 import { bytesOfCase, cases, generatedFile } from './bad-input-cases.ts';
 
@@ -60,7 +60,7 @@ describe('every committed bad-input case through the core', () => {
     expect(index.ids.length).toBe(want.entries);
     // The storage scan (what the library index keeps) agrees, whatever the chunk edges.
     for (const size of [1, 7, 4096, bytes.length || 1]) {
-      const scan = await scanSession(chunked(bytes, size));
+      const scan = await digestSession(chunked(bytes, size));
       expect(scan.digest.problems, `chunks of ${size}`).toBe(want.problems.length);
       expect(scan.digest.isSession).toBe(want.isSession);
       expect(scan.digest.entryCount).toBe(want.entries);
@@ -105,7 +105,7 @@ describe('big generated cases (modest sizes here, full sizes in the bench)', () 
     const index = indexEnvelopes(bytes);
     expect(index.ids).toHaveLength(c.entries);
     expect(index.leafId).toBe(c.leafId);
-    const scan = await scanSession(chunked(bytes, 4 * 1024 * 1024));
+    const scan = await digestSession(chunked(bytes, 4 * 1024 * 1024));
     expect(scan.digest.entryCount).toBe(c.entries);
     expect(scan.digest.problems).toBe(expected.length);
     expect(Buffer.from(serialize(s, bytes)).equals(Buffer.from(bytes))).toBe(true);

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { addAgentMark, agentMark, append, newSession, parse, resumeCommands, user, type Agent } from '../../../src/core/index.ts';
 import { ompResumeCommand, piResumeCommand, piSessionDir } from '../../../src/core/write/resume.ts';
-import { scanSession } from '../../../src/storage/scan.ts';
+import { digestSession } from '../../../src/core/read/digest.ts';
 
 const fixtures = new URL('../../../fixtures/', import.meta.url);
 const bytesOf = (path: string) => new Uint8Array(readFileSync(new URL(path, fixtures)));
@@ -66,8 +66,8 @@ describe('the agent that wrote a file, and only its command', () => {
     const chunks = async function* (b: Uint8Array) {
       yield b;
     };
-    expect((await scanSession(chunks(bytesOf('real/frinfo702-dotfiles-fork-child.jsonl')))).digest.agent).toBe('pi');
-    expect((await scanSession(chunks(bytesOf('omp/omp-shapes.jsonl')))).digest.agent).toBe('omp');
+    expect((await digestSession(chunks(bytesOf('real/frinfo702-dotfiles-fork-child.jsonl')))).digest.agent).toBe('pi');
+    expect((await digestSession(chunks(bytesOf('omp/omp-shapes.jsonl')))).digest.agent).toBe('omp');
   });
 
   test("a file Rho wrote carries both tools' keys: both commands are offered", () => {

@@ -1,4 +1,4 @@
-// Issue 12, the index in Node over the memory disk: every planted word is found exactly where it was
+// The search index in Node over the memory disk: every planted word is found exactly where it was
 // planted and nowhere else; appends, labels, renames, deletes and variants change the answers; a
 // deleted or corrupted index is rebuilt from the files with the same answers; the filters.
 import { describe, expect, test, vi } from 'vitest';

@@ -1,7 +1,7 @@
 import type { RenderItem, UsageView } from '../../../core/view/types.ts';
 import { useContext } from 'preact/hooks';
 import { Markdown } from '../../markdown/Markdown.tsx';
-import { ItemMeta } from './ItemView.tsx';
+import { ItemMeta } from './ItemMeta.tsx';
 import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { holds, RevealContext } from './reveal.ts';

@@ -1,7 +1,7 @@
 import { useContext } from 'preact/hooks';
 import type { RenderItem } from '../../../core/view/types.ts';
 import { Markdown } from '../../markdown/Markdown.tsx';
-import { ItemMeta } from './ItemView.tsx';
+import { ItemMeta } from './ItemMeta.tsx';
 import { FileChip, LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { holds, RevealContext } from './reveal.ts';

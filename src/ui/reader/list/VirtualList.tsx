@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from '../model.ts';
-import { afterSlice, drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes } from './virtual-hooks.ts';
+import { drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes } from './virtual-hooks.ts';
 import { aheadRange, indexAt, placeOf, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
 import { drawRows, type Quiet } from './virtual-rows.tsx';
+import { useSlices } from './virtual-slices.ts';
 
 export { indexAt } from './virtual-layout.ts';
 
@@ -12,15 +13,6 @@ const OVERSCAN = 500;
 
 /** How long the list must stay still after a jump before the rows themselves are rendered. */
 const SETTLE_MS = 40;
-
-/**
- * Time one render may spend on rows it adds before the rest wait for a later task: a screen of
- * heavy rows on a slow phone is put in over a few tasks, none of them long, the rows nearest the
- * pinned or top row first.
- */
-const SLICE_MS = 10;
-/** What a unit of a new row's cost (see `cost`) is guessed to take (ms) before any has been timed. */
-const FIRST_UNIT_MS = 5;
 
 /** The last height a list's scroller had: the first guess of the next list's, before its own is known. */
 let lastViewHeight = 0;
@@ -99,11 +91,6 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const [, setTick] = useState(0);
   /** The real rows rendered (a part of `range` while its rows are put in slice by slice). */
   const drawn = useRef({ start: 0, end: 0, key: '' });
-  /** What a unit of a new row's cost has taken lately, render to layout (ms; smoothed). */
-  const unitMs = useRef(FIRST_UNIT_MS);
-  /** When this render began and the cost of the rows it added (timed in the layout effect). */
-  const timing = useRef({ t0: 0, cost: 0 });
-  const morePosted = useRef(false);
   /** The scroller's height, kept by a ResizeObserver (-1 until it reports): reading clientHeight after a render forces a layout. */
   const viewHeight = useRef(-1);
   /** What the offsets were last computed for: another list forgets its measurements, a new version its guesses. */
@@ -272,39 +259,17 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     update(user, undefined, takeStep(reading.current, top));
   };
 
-  // Forget detached elements; time the rows this render added; ask for the next slice.
-  useLayoutEffect(() => {
-    forgetDetached();
-    const { t0, cost: added } = timing.current;
-    // Rows drawn ahead of a scroll (and those it left behind taken out): their style and layout
-    // now, in this task between frames, timed with them (the next slices then hold fewer rows), and
-    // their heights taken (the anchor kept) here rather than by the observer inside the next frame.
-    measuring.current = true;
-    if (reading.current.layOutNow) measureNow();
-    measuring.current = false;
-    if (added > 0) {
-      // (Light rows, a unit at least: the render of the list and the rows it takes out cost too.)
-      const each = (performance.now() - t0) / Math.max(1, added);
-      unitMs.current = Math.max(0.05, unitMs.current * 0.5 + each * 0.5);
-      timing.current = { t0: 0, cost: 0 };
-      // One budget a task: the renders that follow in it (the heights just taken settle the list) add none.
-      quietUntilNextTask('drew');
-    }
-    reading.current.layOutNow = false;
-    const d = drawn.current;
-    const r = rangeRef.current;
-    const short = !r.fast && (d.start > Math.max(0, r.start) || d.end < Math.min(r.end, count));
-    if (short && !morePosted.current) {
-      morePosted.current = true;
-      // The first rows of a new list in the next task (before the frame that shows the page around
-      // them); every further slice after the next frame (which lays out and paints the one before).
-      afterSlice(d.end <= d.start, () => {
-        morePosted.current = false;
-        observing.current = false;
-        reading.current.layOutNow = performance.now() - reading.current.at < 200;
-        setTick((t) => t + 1);
-      });
-    }
+  const slices = useSlices({
+    count,
+    range: rangeRef,
+    drawn,
+    reading,
+    observing,
+    measuring,
+    forgetDetached,
+    measureNow,
+    quietUntilNextTask,
+    redraw: () => setTick((t) => t + 1),
   });
 
   const o = layout();
@@ -319,12 +284,12 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
     seed: p ? (p.align === 'end' ? Math.min(p.index, count - 1) : p.index) : anchor.current.index,
     upFirst: p ? p.align === 'end' : reading.current.upward,
     quiet: observing.current,
-    budget: SLICE_MS / unitMs.current,
+    budget: slices.budget(),
     costOf: cost,
     measure,
     render,
   });
-  timing.current = { t0, cost: out.cost };
+  slices.timed(t0, out.cost);
   return (
     <div ref={scroller} class="vl" onScroll={onScroll} tabIndex={0} role="feed" aria-label={label} aria-busy={false}>
       <div ref={inner} class="vl-inner" style={{ height: `${o[count] ?? 0}px` }}>

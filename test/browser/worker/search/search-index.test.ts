@@ -1,4 +1,4 @@
-// Issue 12 in Chromium: the search index kept in OPFS beside the session index, by the real worker.
+// In Chromium: the search index kept in OPFS beside the session index, by the real worker.
 // A new worker reads it back without rebuilding; a deleted or corrupted index is rebuilt from the
 // session files (with progress) and answers the same.
 import { afterEach, describe, expect, test } from 'vitest';

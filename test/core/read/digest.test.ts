@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { branch, displayTitle, leaves, model, parse, totals } from '../../src/core/index.ts';
-import { scanSession } from '../../src/storage/scan.ts';
-import { bytes, headerLine, messageLine } from './helpers.ts';
+import { branch, displayTitle, leaves, model, parse, totals } from '../../../src/core/index.ts';
+import { digestSession } from '../../../src/core/read/digest.ts';
+import { bytes, headerLine, messageLine } from '../../storage/helpers.ts';
 
-const realDir = new URL('../../fixtures/real/', import.meta.url);
+const realDir = new URL('../../../fixtures/real/', import.meta.url);
 const realFiles = readdirSync(realDir).filter((f) => f.endsWith('.jsonl'));
 
 // Feeds bytes in small, odd-sized chunks so lines and UTF-8 sequences straddle chunk edges.
@@ -29,7 +29,7 @@ function expected(b: Uint8Array) {
 }
 
 async function actual(b: Uint8Array, size = 977) {
-  const { digest, tree } = await scanSession(chunked(b, size));
+  const { digest, tree } = await digestSession(chunked(b, size));
   return {
     isSession: digest.isSession,
     title: digest.title,
@@ -42,7 +42,7 @@ async function actual(b: Uint8Array, size = 977) {
   };
 }
 
-describe('scanSession agrees with the core parse', () => {
+describe('the digest agrees with the core parse', () => {
   test.each(realFiles)('real fixture %s', async (name) => {
     const b = new Uint8Array(readFileSync(new URL(name, realDir)));
     expect(await actual(b)).toEqual(expected(b));
@@ -86,7 +86,7 @@ describe('scanSession agrees with the core parse', () => {
   });
 
   test('not a session: no header, reported on its line', async () => {
-    const { digest } = await scanSession(chunked(bytes('{"type":"message","id":"x"}\n')));
+    const { digest } = await digestSession(chunked(bytes('{"type":"message","id":"x"}\n')));
     expect(digest.isSession).toBe(false);
     expect(digest.firstProblem?.code).toBe('no-header');
   });
@@ -112,7 +112,7 @@ describe('scanSession agrees with the core parse', () => {
           },
         }),
       ].join('\n') + '\n';
-    const scan = await scanSession(chunked(bytes(text), 13));
+    const scan = await digestSession(chunked(bytes(text), 13));
     expect(scan.digest.firstMessage).toBe('Fix the build');
     expect([...scan.blobRefs]).toEqual([sha]);
   });

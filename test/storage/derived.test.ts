@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { toPiSession } from '../../src/core/formats/index.ts';
 import { once } from '../../src/storage/chunks.ts';
-import { derivedPath } from '../../src/storage/foreign.ts';
+import { derivedPath } from '../../src/storage/derived.ts';
 import { piView } from '../../src/storage/pi-view.ts';
 import { memoryStore } from './helpers.ts';
 
