@@ -118,7 +118,7 @@ export function ModelsSettings() {
               placeholder="llama3.2"
             />
           ) : (
-            <select value={model.value} onChange={(e) => (model.value = (e.currentTarget as HTMLSelectElement).value)}>
+            <select id="models-model" value={model.value} onChange={(e) => (model.value = (e.currentTarget as HTMLSelectElement).value)}>
               {models.value.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.name}
