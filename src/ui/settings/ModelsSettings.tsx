@@ -107,9 +107,9 @@ export function ModelsSettings() {
             placeholder={compatible ? 'http://localhost:11434/v1' : 'optional: another endpoint'}
           />
         </label>
-        <label>
-          Model
-          {compatible ? (
+        {compatible ? (
+          <label>
+            Model
             <input
               type="text"
               spellcheck={false}
@@ -117,8 +117,11 @@ export function ModelsSettings() {
               onInput={(e) => (model.value = (e.currentTarget as HTMLInputElement).value)}
               placeholder="llama3.2"
             />
-          ) : (
-            <select id="models-model" value={model.value} onChange={(e) => (model.value = (e.currentTarget as HTMLSelectElement).value)}>
+          </label>
+        ) : (
+          <label>
+            Model
+            <select value={model.value} onChange={(e) => (model.value = (e.currentTarget as HTMLSelectElement).value)}>
               {models.value.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.name}
@@ -126,8 +129,8 @@ export function ModelsSettings() {
                 </option>
               ))}
             </select>
-          )}
-        </label>
+          </label>
+        )}
         <button type="submit" disabled={busy.value || !model.value}>
           Add model
         </button>
