@@ -23,10 +23,8 @@ const TEXT_NAMES = /\.(md|txt|json|jsonl|ya?ml|toml|ts|tsx|js|jsx|mjs|py|rs|go|r
 
 const sizeText = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
-/** The folder a session's attachments are copied into. */
-export function attachmentFolder(sessionId: string): string {
-  return `attachments/${encodeURIComponent(sessionId)}`;
-}
+/** The folder attachment copies go into (one level: the store's disks keep files one folder deep). */
+export const ATTACHMENTS_DIR = 'attachments';
 
 // A name safe in a path, unique in this message.
 function safeName(name: string, taken: Set<string>): string {
@@ -50,7 +48,7 @@ export async function prepareAttachments(
   for (const f of files) {
     const bytes = new Uint8Array(await f.blob.arrayBuffer());
     const mimeType = f.type || (TEXT_NAMES.test(f.name) ? 'text/plain' : 'application/octet-stream');
-    const path = `${attachmentFolder(sessionId)}/${stamp}-${safeName(f.name, taken)}`;
+    const path = `${ATTACHMENTS_DIR}/${encodeURIComponent(sessionId)}_${stamp}_${safeName(f.name, taken)}`;
     await disk.writeFile(path, bytes);
     const when = `attached ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     if (PICTURE_TYPES.has(mimeType)) {
