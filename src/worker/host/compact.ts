@@ -7,7 +7,7 @@ import { compaction, compactionSummaryText, type Entry } from '../../core/index.
 import { ApiFailure } from '../protocol.ts';
 import { resolveModel } from './catalog.ts';
 import { SUMMARIZATION_PROMPT, SUMMARIZATION_SYSTEM_PROMPT, TURN_PREFIX_SUMMARIZATION_PROMPT, UPDATE_SUMMARIZATION_PROMPT } from './compact-prompts.ts';
-import { contextMessages, estimateContextTokens, fileSections, planCompaction, RESERVE_TOKENS, serializeConversation } from './compact-plan.ts';
+import { contextMessages, estimateTokens, fileSections, planCompaction, RESERVE_TOKENS, serializeConversation } from './compact-plan.ts';
 import { streamReply } from './reply.ts';
 import { configFor, sessionAt, type HostDeps, type ModelChoice } from './turn.ts';
 
@@ -60,11 +60,12 @@ export async function compactBranch(deps: HostDeps, params: CompactParams, signa
   } else summary = await summarize(model, config.apiKey, history, full, signal);
   summary += fileSections(plan.readFiles, plan.modifiedFiles);
 
-  // What the next request holds: the summary (with the attachments it stands for), then the kept entries.
+  // What the next request holds, by characters (the last reply's usage counts the context before it):
+  // the summary (with the attachments it stands for), then the kept entries.
   const firstKept = branch.findIndex((e) => e.id === plan.firstKeptEntryId);
   const kept = branch.slice(firstKept);
   const summaryMessage = { role: 'user', content: [{ type: 'text', text: compactionSummaryText(summary, branch.slice(0, firstKept)) }] };
-  const tokensAfter = estimateContextTokens([summaryMessage, ...contextMessages(kept as Entry[])]);
+  const tokensAfter = [summaryMessage, ...contextMessages(kept as Entry[])].reduce((n, m) => n + estimateTokens(m), 0);
 
   const body = compaction(summary, plan.firstKeptEntryId, plan.tokensBefore, tokensAfter);
   body.details = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };
