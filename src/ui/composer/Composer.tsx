@@ -73,7 +73,7 @@ export function Composer({ id, leafId, onWritten, onNewChat }: ComposerProps) {
       ) : (
         <form class="composer-form" onSubmit={send}>
           <label class="composer-message">
-            <span class="sr-only">Message</span>
+            <span class="rd-sr">Message</span>
             <textarea
               rows={2}
               placeholder="Message"
@@ -128,7 +128,7 @@ export function Composer({ id, leafId, onWritten, onNewChat }: ComposerProps) {
               Photo
             </button>
             <label>
-              <span class="sr-only">Model</span>
+              <span class="rd-sr">Model</span>
               <select value={c.choice.value} onChange={(e) => c.setChoice((e.currentTarget as HTMLSelectElement).value)}>
                 {options.map((o) => (
                   <option key={o.value} value={o.value}>

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { hostSetup, streaming } from './setup.ts';
+import { describe, expect, test } from 'vitest';
+import { type hostSetup, useHostSetup, streaming } from './setup.ts';
 
 type Setup = Awaited<ReturnType<typeof hostSetup>>;
-let open: Setup | null = null;
-afterEach(async () => {
-  await open?.server.close();
-  open = null;
-});
-async function setup() {
-  open = await hostSetup();
-  return open;
-}
+const setup = useHostSetup();
 const model = { provider: 'anthropic-1', model: 'claude-sonnet-4-5' };
 
 async function started(s: Setup) {

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SYSTEM_PROMPT } from '../../../src/worker/host/request.ts';
-import { hostSetup, KEY, streaming } from './setup.ts';
+import { type hostSetup, useHostSetup, KEY, streaming } from './setup.ts';
 
 type Setup = Awaited<ReturnType<typeof hostSetup>>;
-let open: Setup | null = null;
-afterEach(async () => {
-  await open?.server.close();
-  open = null;
-});
-async function setup() {
-  open = await hostSetup();
-  return open;
-}
+const setup = useHostSetup();
 
 // Anthropic's wire text of a message (string content or text blocks).
 const wireText = (m: { content: unknown }) =>

@@ -1,4 +1,5 @@
 // A worker API over a memory store with providers pointed at a loopback replay server.
+import { afterEach } from 'vitest';
 import { parse, type Entry } from '../../../src/core/index.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import { memoryKeyStore, type ProviderConfig } from '../../../src/worker/host/keys.ts';
@@ -56,3 +57,13 @@ export function streaming(signal: AbortSignal = new AbortController().signal) {
 }
 
 export type { ReplayServer };
+
+/** A setup per test, its replay server closed after the test. */
+export function useHostSetup() {
+  let open: Awaited<ReturnType<typeof hostSetup>> | null = null;
+  afterEach(async () => {
+    await open?.server.close();
+    open = null;
+  });
+  return async () => (open = await hostSetup());
+}
