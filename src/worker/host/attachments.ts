@@ -1,5 +1,5 @@
 // Files going with a user message: each is copied beside the session (so the path the envelope
-// names stays true) and described for the model (rho-session-module.txt `attachment()`).
+// names stays true) and described for the model, as a rho host builds an attachment.
 import { toBase64, type AttachmentInput } from '../../core/index.ts';
 
 /** A file as the page hands it over (a picker, the camera, a pasted image). */
