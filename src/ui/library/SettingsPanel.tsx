@@ -5,6 +5,7 @@ import { needsIOSInstructions } from '../models/install.ts';
 import { StorageMeter } from './StorageMeter.tsx';
 import { IOSInstallAdvice } from './InstallButton.tsx';
 import { ModelsSettings } from '../settings/ModelsSettings.tsx';
+import './library.css';
 
 const THEMES: Array<[Theme, string]> = [
   ['auto', 'System'],

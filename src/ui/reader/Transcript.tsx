@@ -6,6 +6,7 @@ import type { ReaderModel } from './model.ts';
 import { PacedRow } from './list/paced-rows.tsx';
 import { rowCost } from './list/row-cost.ts';
 import { VirtualList } from './list/VirtualList.tsx';
+import './transcript.css';
 
 /** The transcript tab: the branch's rows in a virtual list, find's marks, the "N new" pill. */
 export function Transcript({ model }: { model: ReaderModel }) {

@@ -4,6 +4,7 @@ import { tokenChange } from '../../../core/view/figures.ts';
 import { Output } from '../items/Output.tsx';
 import type { ReaderModel } from '../model.ts';
 import { VirtualList } from '../list/VirtualList.tsx';
+import './panel.css';
 
 const REASONS: Record<ContextView['dropped'][number]['reason'], string> = {
   summarized: 'replaced by the compaction summary',

@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import type { StatsView, TotalsView } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
 import { FamilyTotals } from './Subagents.tsx';
+import './panel.css';
 
 const n = (x: number) => x.toLocaleString();
 const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
