@@ -8,6 +8,7 @@ import { createShareApi } from './share/api.ts';
 import { createSearchApi, createSearchIndexOf } from './search/api.ts';
 import { createSyncApi } from './sync/api.ts';
 import { type SyncEnv, wireSync } from './sync/wire.ts';
+import { hostApiOf, type HostKeysEnv } from './host/wiring.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).
@@ -27,7 +28,7 @@ const WRITES = [
  * The worker's API: a plain object of async functions, each taking one params object and the
  * call context. The page sees its type only (`Api`), through client.ts.
  */
-export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv) {
+export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv & HostKeysEnv) {
   // What reads sessions as pi (the reader, search, subagent families) sees Claude Code and Codex
   // files as their pi conversions; import, linked folders and the library's writes keep the originals.
   const piEnv = { ...env, store: piView(env.store) };
@@ -61,6 +62,7 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv) {
   }
   return {
     ...library,
+    ...hostApiOf(env, changed),
     ...(reader as ReturnType<typeof createReaderApi>),
     ...createSubagentApi(piEnv),
     ...linked,

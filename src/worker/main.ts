@@ -28,6 +28,8 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       syncKeeping,
       syncLock: `rho-sessions:sync${opfsRoot ? `:${opfsRoot}` : ''}`,
       origin: self.location.origin,
+      // Model providers and their keys: on this device only, read in this worker.
+      modelKeysDb: `rho-models${opfsRoot ? `-${opfsRoot}` : ''}`,
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'storage-unavailable'
   | 'aborted'
   | 'unsupported'
+  | 'provider'
   | 'internal';
 
 const ERROR_CODES = new Set<ErrorCode>([
@@ -24,6 +25,7 @@ const ERROR_CODES = new Set<ErrorCode>([
   'storage-unavailable',
   'aborted',
   'unsupported',
+  'provider',
   'internal',
 ]);
 
@@ -40,6 +42,8 @@ export interface Progress {
   done: number;
   total: number;
   label?: string;
+  /** A piece of a model's reply as it streams (the host room's send). */
+  stream?: { kind: 'text' | 'thinking'; delta: string; cost: number };
 }
 
 /** What every API function receives after its params: cancellation and progress. */

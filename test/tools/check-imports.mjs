@@ -32,6 +32,7 @@ const rules = {
       'age-encryption',
       'virtual:rho-share-page',
       'minisearch',
+      '@mariozechner/pi-ai',
     ],
     why: 'the worker owns parsing and storage; it never reaches into the UI',
   },

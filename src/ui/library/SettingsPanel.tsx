@@ -4,6 +4,7 @@ import { sessions } from '../models/library.ts';
 import { needsIOSInstructions } from '../models/install.ts';
 import { StorageMeter } from './StorageMeter.tsx';
 import { IOSInstallAdvice } from './InstallButton.tsx';
+import { ModelsSettings } from '../settings/ModelsSettings.tsx';
 import './library.css';
 
 const THEMES: Array<[Theme, string]> = [
@@ -44,6 +45,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         </div>
       )}
       {needsIOSInstructions.value && <IOSInstallAdvice />}
+      <ModelsSettings />
     </section>
   );
 }

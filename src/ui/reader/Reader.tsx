@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, ComponentType } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { SessionView } from '../../core/view/types.ts';
 import { whenIdle } from '../idle.ts';
@@ -45,6 +45,20 @@ export interface ReaderLibrary {
   exportBranch(id: string, leafId?: string): void;
   /** The label editor (entries labelled in the library's copy of the file). */
   labels: LabelUi;
+  /** The composer under the transcript (the app's: continue the session with the user's model key). */
+  Composer?: ComponentType<ReaderComposerProps>;
+}
+
+/** What the reader hands the library's composer. */
+export interface ReaderComposerProps {
+  id: string;
+  /** The last entry on screen (a message continues from there). */
+  leafId: string | null;
+  /** The branch on screen ends at the file's leaf. */
+  followsLatest: boolean;
+  /** Re-reads the branch on screen after a write. */
+  refresh(): Promise<void>;
+  onNavigate(route: { leafId?: string; entryId?: string }): void;
 }
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
@@ -221,6 +235,9 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
               </div>
             )}
           </div>
+          {view && tab === 'transcript' && library?.Composer && !model.readOnly.value && (
+            <library.Composer id={id} leafId={view.leafId} followsLatest={view.leafId === view.defaultLeafId} refresh={model.refresh} onNavigate={onNavigate} />
+          )}
         </main>
       </div>
     </div>

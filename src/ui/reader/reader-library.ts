@@ -4,10 +4,12 @@
 import { exportActiveBranch, exportTargets } from '../models/exports.ts';
 import { openShare } from '../share/share-model.ts';
 import { LabelButton, LabelForm } from './panels/LabelEditor.tsx';
+import { ReaderComposer } from '../composer/ReaderComposer.tsx';
 import type { ReaderLibrary } from './Reader.tsx';
 
 export const appReaderLibrary: ReaderLibrary = {
   share: (target) => openShare(target),
   exportBranch: (id, leafId) => void exportActiveBranch(id, exportTargets().includes('share') ? 'share' : 'download', leafId),
   labels: { Button: LabelButton, Form: LabelForm },
+  Composer: ReaderComposer,
 };

@@ -1,0 +1,73 @@
+/**
+ * The host room's write path (Node, memory store): appending one user message to a stored session
+ * of `size` MB through the host's session file (the core's `append`, the store's `appendLines`, the
+ * envelope index extended) against reopening the same file (the core's `parse` of its bytes).
+ * `npm run bench -- host [--sizes 100]`.
+ */
+import { user } from '../../src/core/index.ts';
+import { parse } from '../../src/core/index.ts';
+import { createSessionFiles } from '../../src/worker/host/session-file.ts';
+import { headerLine, memoryStore, messageLine } from '../storage/helpers.ts';
+import type { BenchSuite } from './harness.ts';
+
+function sessionOf(id: string, mb: number): Uint8Array {
+  const lines = [headerLine(id)];
+  const text = 'The tide table parser reads each row and checks its columns. '.repeat(80);
+  let parent: string | null = null;
+  let size = 0;
+  for (let i = 0; size < mb * 1024 * 1024; i++) {
+    const eid = i.toString(16).padStart(8, '0');
+    const line = messageLine(eid, parent, i % 2 ? 'assistant' : 'user', `${i} ${text}`);
+    lines.push(line);
+    size += line.length + 1;
+    parent = eid;
+  }
+  return new TextEncoder().encode(lines.join('\n') + '\n');
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export default {
+  name: 'host',
+  description: 'appending one host entry to a big session vs reopening the file',
+  defaultSizes: [100],
+  async run(ctx) {
+    const mb = ctx.sizes?.[0] ?? 100;
+    const runs = ctx.runs ?? 3;
+    const id = 'bench-host-0000';
+    const bytes = sessionOf(id, mb);
+    const { store } = memoryStore();
+    await store.create(
+      id,
+      (async function* () {
+        yield bytes;
+      })(),
+    );
+    let n = 0;
+    const files = createSessionFiles(store, { now: () => new Date(), randomId: () => `f${(++n).toString(16).padStart(7, '0')}` });
+    let session = await files.open(id);
+    const appends: number[] = [];
+    const reopens: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      const w = await files.append(id, session, [user(`one more message ${r}`)]);
+      appends.push(performance.now() - t0);
+      session = w.session;
+      const t1 = performance.now();
+      parse(await store.readBytes(id));
+      reopens.push(performance.now() - t1);
+    }
+    const a = median(appends);
+    const o = median(reopens);
+    ctx.row({ name: `host: reopen a ${mb} MB session (read + parse)`, value: o, unit: 'ms' });
+    ctx.row({
+      name: `host: append one entry to it (core append + store appendLines)`,
+      value: a,
+      unit: 'ms',
+      baseline: o,
+      ratio: a / o,
+      target: '≪ 1× (the entry’s cost, not the file’s)',
+      note: 'the store re-reads the whole file after an append (rescan): the append costs about a reopen',
+    });
+  },
+} satisfies BenchSuite;

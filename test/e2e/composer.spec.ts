@@ -1,0 +1,98 @@
+// Continuing a real pi session in Chromium with a model key: Settings → Models, the composer under
+// the transcript, a picture from the camera input, a streamed reply, Stop; the provider is the
+// loopback replay server (test/host/replay-server.ts), reached cross-origin with real preflights.
+// The camera cannot be driven here: its <input capture> gets a real PNG file through setInputFiles.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { expect, test } from '@playwright/test';
+import { startReplayServer, type ReplayServer } from '../host/replay-server.ts';
+import { dropFiles, fixture, IMPORTED, importSummary, openEmptyLibrary } from './app-helpers.ts';
+
+const FIXTURE = 'real/xiayongchao-pi-demo-branch.jsonl';
+const ID = '1de66ec6-9538-4997-8b92-a2da416c2dc0';
+const KEY = 'sk-ant-e2e-key-abcdef';
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+let server: ReplayServer;
+test.beforeEach(async () => {
+  server = await startReplayServer();
+});
+test.afterEach(async () => {
+  await server.close();
+});
+
+test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back', async ({ page }) => {
+  await openEmptyLibrary(page);
+  await dropFiles(page, [{ name: 'demo.jsonl', text: fixture(FIXTURE).toString('utf8') }]);
+  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
+  await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Provider').selectOption('anthropic');
+  await page.getByLabel('API key').fill(KEY);
+  await page.getByLabel('Base URL').fill(server.baseUrl('anthropic'));
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption('claude-sonnet-4-5');
+  await page.getByRole('button', { name: 'Add model' }).click();
+  await expect(page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ })).toBeVisible();
+  // The key went to the worker: the page's own storage does not hold it.
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(KEY);
+
+  await page.goto(`/#/s/${ID}`);
+  const composer = page.getByRole('region', { name: 'Continue this session' });
+  await expect(composer.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  server.script({ kind: 'slow', reply: { text: ['The chart ', 'shows **two** ', 'branches.'], usage: { input: 1200, output: 40 } }, after: 4 });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('What does this photo show?');
+  await composer.getByTestId('attach-camera').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: PNG });
+  await expect(composer.getByRole('list', { name: 'Attached' })).toContainText('photo.png');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  await expect(composer.locator('.composer-reply')).toContainText('The chart');
+  for (let i = 0; i < 8; i++) server.step();
+  // The reply as it reads back from disk, in the transcript (not the composer's live copy).
+  await expect(page.locator('.rd-panel-host')).toContainText('shows two branches.');
+  await expect(composer.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(composer.locator('.composer-reply')).toHaveCount(0);
+
+  const first = server.received[0];
+  expect(first.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+  expect(first.headers['x-api-key']).toBe(KEY);
+  const blocks = (first.body.messages as any[]).at(-1).content;
+  expect(blocks.map((b: any) => b.type)).toEqual(['text', 'text', 'image']);
+  expect(blocks[2].source.data).toBe(PNG.toString('base64'));
+
+  // A slow reply stopped halfway: what arrived stays, as an aborted reply.
+  server.script({ kind: 'slow', reply: { text: ['Half of ', 'a reply ', 'that never ends.'] }, after: 5 });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('Tell me more');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  await expect(composer.locator('.composer-reply')).toContainText('Half of a reply');
+  await composer.getByRole('button', { name: 'Stop' }).click();
+  await expect(composer.getByRole('status')).toContainText('Stopped');
+  await server.until((r) => r[1]?.cancelled === true);
+  await expect(page.locator('.rd-panel-host')).toContainText('Half of a reply');
+
+  // The file as stored, handed to pi 0.73.1.
+  const text = await page.evaluate(async (id) => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('sessions');
+    const file = await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile();
+    return file.text();
+  }, ID);
+  expect(text.startsWith(fixture(FIXTURE).toString('utf8'))).toBe(true);
+  const path = join(mkdtempSync(join(tmpdir(), 'rho-host-')), 'session.jsonl');
+  writeFileSync(path, text);
+  const pi = SessionManager.open(path);
+  const added = text
+    .slice(fixture(FIXTURE).toString('utf8').length)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(added.map((e) => e.type)).toEqual(['model_change', 'message', 'message', 'message', 'message']);
+  const branchIds = pi.getBranch().map((e) => e.id);
+  for (const e of added) expect(branchIds).toContain(e.id);
+  const ctx = pi.buildSessionContext();
+  expect(ctx.model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
+  const last = ctx.messages.at(-1) as any;
+  expect(last).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: 'Half of a reply ' }] });
+});
