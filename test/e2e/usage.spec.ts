@@ -117,12 +117,12 @@ for (const [zone, days] of [
       test.setTimeout(90_000);
       await openUsage(page);
       await expect(dayLink(page, days.a)).toHaveAttribute('aria-label', /\$1\.50, 4\.3K tokens, 1 session$/);
-      await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /not recorded, 550 tokens, 1 session$/);
+      await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /no price recorded, 550 tokens, 1 session$/);
       await expect(dayLink(page, days.empty)).toHaveCount(0);
       await expect(page.locator('svg.heatmap a')).toHaveCount(2);
       // Pointed at (or focused), a day's figures show in the line under the heatmap.
       await dayLink(page, days.b).hover();
-      await expect(page.locator('.hm-hover')).toHaveText(/not recorded, 550 tokens, 1 session$/);
+      await expect(page.locator('.hm-hover')).toHaveText(/no price recorded, 550 tokens, 1 session$/);
 
       await dayLink(page, days.a).click();
       await expect(page).toHaveURL(new RegExp(`#/usage\\?day=${days.a}$`));
@@ -159,7 +159,7 @@ for (const [zone, days] of [
   });
 }
 
-test('totals, scope words and "not recorded" cost; hostile titles stay text', async ({ page }) => {
+test('totals, scope words and "no price recorded" cost; hostile titles stay text', async ({ page }) => {
   test.setTimeout(90_000);
   const dialogs = await openUsage(page);
   const totals = page.getByRole('region', { name: 'Totals' });
@@ -169,7 +169,7 @@ test('totals, scope words and "not recorded" cost; hostile titles stay text', as
   await expect(totals.locator('.usage-figure', { hasText: 'Cache-hit' }).locator('dd')).toHaveText('65%');
   await expect(totals.locator('.usage-figure', { hasText: 'Tool errors' }).locator('dd')).toHaveText('1 of 1 (100.0%)');
   const models = page.getByRole('region', { name: 'Per model' });
-  await expect(models.locator('li', { hasText: 'acme/model-2' })).toContainText('not recorded');
+  await expect(models.locator('li', { hasText: 'acme/model-2' })).toContainText('no price recorded');
   const top = page.getByRole('region', { name: 'Sessions that cost most' });
   await expect(top.getByRole('link')).toHaveText(['Midnight session', HOSTILE]);
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();

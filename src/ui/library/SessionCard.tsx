@@ -21,7 +21,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
       [formatBytes(session.size), false],
       [plural(session.entryCount, 'entry', 'entries'), false],
       [session.branchCount > 1 ? plural(session.branchCount, 'branch', 'branches') : '', false],
-      [formatCost(session.totals.cost), false],
+      [formatCost(session.totals.cost, session.totals.tokens), false],
     ] as Array<[string, boolean]>
   ).filter(([text]) => text);
   return (

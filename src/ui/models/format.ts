@@ -1,3 +1,4 @@
+import { costRecordedFor, NO_PRICE } from '../../core/usage.ts';
 import type { SessionSummary } from './calls.ts';
 
 /** The title a person recognises: the session's title (spec §0.5), else its first user message. */
@@ -42,11 +43,18 @@ export function formatDate(ms: number, now = Date.now()): string {
     : formatter('day-year', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
 }
 
-/** USD cost: "$0.42", "<$0.01", or "" when nothing was spent (or it is unknown). */
-export function formatCost(usd: number): string {
+/** USD cost: "$0.42", "<$0.01", "no price recorded" (0 beside tokens), or "" when nothing was spent. */
+export function formatCost(usd: number, tokens = 0): string {
+  if (!costRecordedFor(usd, tokens)) return NO_PRICE;
   if (!usd) return '';
   if (usd < 0.01) return '<$0.01';
   return `$${usd.toFixed(2)}`;
+}
+
+/** A cost as tables and usage lines write it ("$0.0123" under a dollar, "$12.34"), or "no price recorded". */
+export function preciseCost(usd: number, tokens: number): string {
+  if (!costRecordedFor(usd, tokens)) return NO_PRICE;
+  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
 
 /** "anthropic/claude-sonnet-4-5" → "claude-sonnet-4-5" (the provider is noise in a list). */

@@ -1,6 +1,7 @@
 import type { RenderItem, UsageView } from '../../core/view/types.ts';
 import { useContext } from 'preact/hooks';
 import { Markdown } from '../markdown/Markdown.tsx';
+import { preciseCost } from '../models/format.ts';
 import { ItemMeta } from './ItemView.tsx';
 import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from './model.ts';
@@ -28,7 +29,7 @@ function Usage({ usage }: { usage: UsageView }) {
       <dt>total</dt>
       <dd>{tokens(usage.totalTokens)}</dd>
       <dt>cost</dt>
-      <dd>${usage.cost.toFixed(4)}</dd>
+      <dd>{preciseCost(usage.cost, usage.totalTokens)}</dd>
     </dl>
   );
 }
@@ -93,7 +94,7 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
       {item.usage && (
         <details class="rd-usage-box" open={model.showUsage.value} key={String(model.showUsage.value)}>
           <summary>
-            Usage: {tokens(item.usage.totalTokens)} tokens · ${item.usage.cost.toFixed(4)}
+            Usage: {tokens(item.usage.totalTokens)} tokens · {preciseCost(item.usage.cost, item.usage.totalTokens)}
           </summary>
           <Usage usage={item.usage} />
         </details>

@@ -2,9 +2,9 @@ import { useEffect } from 'preact/hooks';
 import type { StatsView, TotalsView } from '../../core/view/types.ts';
 import type { ReaderModel } from './model.ts';
 import { FamilyTotals } from './Subagents.tsx';
+import { preciseCost } from '../models/format.ts';
 
 const n = (x: number) => x.toLocaleString();
-const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 const short = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : String(x));
 
 function TotalsTable({ branch, file, caption, perModel = false }: { branch: TotalsView; file: TotalsView; caption: string; perModel?: boolean }) {
@@ -18,7 +18,7 @@ function TotalsTable({ branch, file, caption, perModel = false }: { branch: Tota
     ['Cache read', (t) => n(t.cacheRead)],
     ['Cache write', (t) => n(t.cacheWrite)],
     ['Total tokens', (t) => n(t.tokens)],
-    ['Cost', (t) => usd(t.cost)],
+    ['Cost', (t) => preciseCost(t.cost, t.tokens)],
   ];
   const shown = perModel ? rows.filter(([label]) => label !== 'User messages') : rows;
   return (

@@ -1,0 +1,6 @@
+// The two screens the app is checked at: a laptop at 1280 px and a 412 × 915 phone.
+
+export const SIZES = [
+  { name: '1280 px', phone: false, use: { viewport: { width: 1280, height: 800 } } },
+  { name: 'phone 412×915', phone: true, use: { viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true } },
+] as const;
