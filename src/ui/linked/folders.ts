@@ -6,6 +6,7 @@ import { describeError, isAborted, library } from '../models/calls.ts';
 import { refreshLibrary } from '../models/library.ts';
 import { showToast } from '../models/toasts.ts';
 import { watchFolder } from './watch.ts';
+import { plural } from '../models/format.ts';
 
 /** One linked folder as the page shows it. */
 export interface LinkedFolder {
@@ -197,7 +198,11 @@ export async function confirmWriteBack(key: string, plan: WriteBackPlan): Promis
   if (!f) return;
   try {
     const done = await library.writeBack({ key, handle: f.handle, plan });
-    showToast(plan.mode === 'append' ? `Appended ${plan.entries.length} entries to ${done.target}.` : `Wrote ${done.target} beside the agent's file.`);
+    showToast(
+      plan.mode === 'append'
+        ? `Appended ${plural(plan.entries.length, 'entry', 'entries')} to ${done.target}.`
+        : `Wrote ${done.target} beside the agent's file.`,
+    );
   } catch (e) {
     showToast(`Nothing was written: ${describeError(e)}`);
   }

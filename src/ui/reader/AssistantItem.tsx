@@ -94,7 +94,7 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
       {item.usage && (
         <details class="rd-usage-box" open={model.showUsage.value} key={String(model.showUsage.value)}>
           <summary>
-            Usage: {tokens(item.usage.totalTokens)} tokens · {preciseCost(item.usage.cost, item.usage.totalTokens)}
+            Usage: {tokens(item.usage.totalTokens)} {item.usage.totalTokens === 1 ? 'token' : 'tokens'} · {preciseCost(item.usage.cost, item.usage.totalTokens)}
           </summary>
           <Usage usage={item.usage} />
         </details>

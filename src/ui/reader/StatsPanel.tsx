@@ -2,7 +2,7 @@ import { useEffect } from 'preact/hooks';
 import type { StatsView, TotalsView } from '../../core/view/types.ts';
 import type { ReaderModel } from './model.ts';
 import { FamilyTotals } from './Subagents.tsx';
-import { preciseCost } from '../models/format.ts';
+import { plural, preciseCost } from '../models/format.ts';
 
 const n = (x: number) => x.toLocaleString();
 const short = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : String(x));
@@ -65,7 +65,7 @@ export function ContextChart({ series }: { series: StatsView['series'] }) {
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`Context size over ${series.length} turns, peak ${n(max)} tokens, ${compactions.length} compactions`}
+        aria-label={`Context size over ${plural(series.length, 'turn')}, peak ${plural(max, 'token')}, ${plural(compactions.length, 'compaction')}`}
       >
         <line class="axis" x1={pad} y1={height - pad} x2={width - pad} y2={height - pad} />
         <line class="axis" x1={pad} y1={pad} x2={pad} y2={height - pad} />

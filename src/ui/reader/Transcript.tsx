@@ -6,6 +6,7 @@ import type { ReaderModel } from './model.ts';
 import { PacedRow } from './paced-rows.tsx';
 import { rowCost } from './row-cost.ts';
 import { VirtualList } from './VirtualList.tsx';
+import { plural } from '../models/format.ts';
 
 /** The transcript tab: the branch's rows in a virtual list, find's marks, the "N new" pill. */
 export function Transcript({ model }: { model: ReaderModel }) {
@@ -55,7 +56,7 @@ export function Transcript({ model }: { model: ReaderModel }) {
         scroll={model.scroll.value}
         onTop={onTop}
         hints={model.heightHints}
-        label={`Transcript: ${view.count} items`}
+        label={`Transcript: ${plural(view.count, 'item')}`}
         render={(i) => <PacedRow index={i} item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
         cost={(i) => rowCost(model.peek(i))}
       />

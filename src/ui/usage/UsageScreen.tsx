@@ -29,6 +29,7 @@ import {
 } from './model.ts';
 import { DaySessions, DaysTable } from './Days.tsx';
 import './usage.css';
+import { plural } from '../models/format.ts';
 
 const RANGES: Array<[RangeKey, string]> = [
   ['7', 'Last 7 days'],
@@ -153,7 +154,11 @@ function UsageBody({
           <Figure name="Tool errors" value={toolErrorsText(r.total)} />
           <Figure name="Sessions · assistant turns" value={`${count(r.sessions)} · ${count(r.total.turns)}`} />
         </dl>
-        {r.undated.turns > 0 && <p class="muted">{count(r.undated.turns)} turns have no time in their files: they count in the totals, not in any day.</p>}
+        {r.undated.turns > 0 && (
+          <p class="muted">
+            {plural(r.undated.turns, 'turn')} {r.undated.turns === 1 ? 'has' : 'have'} no time in their files: they count in the totals, not in any day.
+          </p>
+        )}
       </Section>
       <Section id="usage-days" title="Per day" scope={yearScope}>
         <fieldset class="usage-choice">

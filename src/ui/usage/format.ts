@@ -2,6 +2,7 @@
 // unknown), tokens are compact, rates are percentages or "—" when there is nothing to divide.
 import { NO_PRICE } from '../../core/usage.ts';
 import { cacheHitRate, costRecorded, toolErrorRate, type UsageSums } from '../../core/library-usage/index.ts';
+import { plural } from '../models/format.ts';
 
 // Formatters are made once: a new Intl formatter (which toLocaleString makes on every call) costs
 // about as much as drawing a row, and the screen writes thousands of figures.
@@ -24,7 +25,7 @@ export function usd(n: number): string {
 export function costText(s: UsageSums): string {
   const recorded = costRecorded(s);
   if (recorded === 'none') return s.turns ? NO_PRICE : '—';
-  if (recorded === 'some') return `${usd(s.cost)} (recorded for ${count(s.costedTurns)} of ${count(s.turns)} turns)`;
+  if (recorded === 'some') return `${usd(s.cost)} (recorded for ${count(s.costedTurns)} of ${plural(s.turns, 'turn')})`;
   return usd(s.cost);
 }
 
@@ -51,6 +52,6 @@ export function cacheText(s: UsageSums): string {
 /** "3 of 120 (2.5%)". */
 export function toolErrorsText(s: UsageSums): string {
   const rate = toolErrorRate(s);
-  if (rate === null) return s.toolErrors ? `${count(s.toolErrors)} errors, no calls recorded` : 'no tool calls';
+  if (rate === null) return s.toolErrors ? `${plural(s.toolErrors, 'error')}, no calls recorded` : 'no tool calls';
   return `${count(s.toolErrors)} of ${count(s.toolCalls)} (${(rate * 100).toFixed(1)}%)`;
 }
