@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
 import { build, type Plugin, type Rollup } from 'vite';
-import { toBase85 } from './src/core/base85.ts';
+import { toBase85 } from './src/core/share/base85.ts';
 
 /** The module the app's worker imports the share page's assets from. */
 export const SHARE_PAGE_MODULE = 'virtual:rho-share-page';
@@ -17,7 +17,7 @@ export interface BuiltSharePage {
   script: string;
   /** The page's styles. */
   css: string;
-  /** The page's worker (an IIFE), gzip-compressed and base85-encoded (src/core/base85.ts). */
+  /** The page's worker (an IIFE), gzip-compressed and base85-encoded (src/core/share/base85.ts). */
   worker: string;
   /** The same worker with age decryption, for pages with a password. */
   workerEncrypted: string;
@@ -61,7 +61,7 @@ function noAppWorker(): Plugin {
  * but the page never validates entries with them) and zod itself. Marked so, rollup leaves them out
  * when nothing the page runs uses them (a quarter of the worker's size).
  */
-const SIDE_EFFECT_FREE = /\/node_modules\/zod\/|\/src\/core\/(message-)?schemas\.ts$/;
+const SIDE_EFFECT_FREE = /\/node_modules\/zod\/|\/src\/core\/schema\/(message-)?schemas\.ts$/;
 
 async function bundle(entry: string, plugins: Plugin[]): Promise<Rollup.OutputBundle[keyof Rollup.OutputBundle][]> {
   const out = await build({

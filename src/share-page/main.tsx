@@ -1,4 +1,4 @@
-// The one-file share page's entry (issue 11). The page's HTML (src/worker/share/page-template.ts)
+// The one-file share page's entry. The page's HTML (src/worker/share/page-template.ts)
 // carries a meta block, its worker's code and the session as base85 parts; this script starts the
 // worker, hands it the parts, and shows the app's reader, after the password for an encrypted page.
 import { render } from 'preact';

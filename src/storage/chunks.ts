@@ -1,5 +1,5 @@
 // Reading in chunks, so memory stays bounded by the chunk size, not by the file.
-import { concatBytes } from '../core/record-stream.ts';
+import { concatBytes } from '../core/read/record-stream.ts';
 import type { ByteChunks, Disk } from './types.ts';
 
 /** Size of one read: large enough to be fast, small enough to keep memory flat. */
@@ -51,7 +51,7 @@ export const WRITE_SIZE = 1024 * 1024;
  * Chunks gathered into writes of up to `size` bytes: small ones are copied together (a producer
  * may reuse its buffer, so none is held uncopied), a chunk of `size` or more passes as it is. On a profile
  * whose OPFS the browser process holds in memory, every sync-handle write is a round trip to it:
- * a search segment of 500 sessions' records was 1,500 writes.
+ * a search segment of 500 sessions' records would be 1,500 writes.
  */
 export async function* coalesce(chunks: ByteChunks, size = WRITE_SIZE): ByteChunks {
   let parts: Uint8Array[] = [];

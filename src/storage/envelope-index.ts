@@ -1,4 +1,4 @@
-// Where a session's stored envelope index lives (core/envelope-file.ts is its format): one file
+// Where a session's stored envelope index lives (core/envelope/envelope-file.ts is its format): one file
 // per session in its own directory, so the sessions directory the library reconciles holds
 // session files only. The index is a cache: missing, stale or damaged, it is made again from the
 // session; losing it loses nothing.

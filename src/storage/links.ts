@@ -1,17 +1,10 @@
 // Which stored sessions are subagent transcripts of which: one small file per child under links/,
 // so the relation survives an index rebuild (the index is only a cache of what the files say).
-import type { SubagentLink } from '../core/index.ts';
 import { once } from './chunks.ts';
-import type { Disk } from './types.ts';
+import type { Disk, ParentLink } from './types.ts';
 
 /** The folder of link files. */
 export const LINKS_DIR = 'links';
-
-/** A child's relation to its parent, as kept on its index record. */
-export interface ParentLink {
-  parentOf: string;
-  subagent: SubagentLink;
-}
 
 const linkPath = (id: string) => `${LINKS_DIR}/${encodeURIComponent(id)}`;
 

@@ -1,5 +1,5 @@
 // Names in the store: session files, variants, trash tokens, and the names exports and bundles use.
-import { piFileName as corePiFileName, piSessionDir } from '../core/resume.ts';
+import { piFileName as corePiFileName, piSessionDir } from '../core/write/resume.ts';
 
 /** The directory sessions live in (the module description's `dir`). */
 export const SESSIONS_DIR = 'sessions';

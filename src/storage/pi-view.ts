@@ -1,11 +1,11 @@
 // The library as pi reads it: a store whose sessions are all pi files. A pi or omp session is its
-// stored bytes; another agent's (Claude Code, Codex) is its pi conversion (foreign.ts), with its
+// stored bytes; another agent's (Claude Code, Codex) is its pi conversion (derived.ts), with its
 // summary's `size` the conversion's. Everything that interprets a session (the reader, search,
 // share and HTML pages, branch exports, forks, subagent links) works on this view; what keeps or
 // compares the original bytes (import, linked folders, "export original", bundles) works on the store.
+import { digestSession } from '../core/index.ts';
 import { blobChunks } from './chunks.ts';
 import { StoreError } from './errors.ts';
-import { scanSession } from './scan.ts';
 import type { SessionStore, SessionSummary } from './types.ts';
 
 const asPi = (s: SessionSummary): SessionSummary => (s.piSize === undefined ? s : { ...s, size: s.piSize });
@@ -37,7 +37,7 @@ export function piView(store: SessionStore): SessionStore {
     },
     async scan(id) {
       const c = await converted(id);
-      return c ? scanSession(blobChunks(c)) : store.scan(id);
+      return c ? digestSession(blobChunks(c)) : store.scan(id);
     },
     get: async (id) => asPiOrNull(await store.get(id)),
     list: async () => (await store.list()).map(asPi),

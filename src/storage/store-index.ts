@@ -8,8 +8,8 @@ import type { Journal } from './journal.ts';
 import type { createLinks } from './links.ts';
 import { withLock } from './locks.ts';
 import { idFromFileName, INDEX_PATH, SESSIONS_DIR, TRASH_DIR } from './names.ts';
-import { scanStored, summaryOf } from './summary.ts';
-import type { ChangeListener, Disk, SessionSummary } from './types.ts';
+import { readStored, summaryOf } from './summary.ts';
+import type { ChangeListener, Disk, SessionReader, SessionSummary } from './types.ts';
 
 /** The Web Lock every index.json write holds (across tabs). */
 export const INDEX_LOCK = 'rho-sessions:index';
@@ -20,6 +20,8 @@ const SPOOL_TTL = 24 * 3600 * 1000;
 /** What the index state is built from. */
 export interface IndexStateOptions {
   disk: Disk;
+  /** How a stored file is read for its record. */
+  reader: SessionReader;
   links: ReturnType<typeof createLinks>;
   journal: Journal;
   /** Writes in progress per session id in this store. */
@@ -93,7 +95,7 @@ export function createIndexState(o: IndexStateOptions) {
       if (!stat) continue;
       changed = true;
       changedIds.push(id);
-      next.push(summaryOf(links, id, path, stat.size, await scanStored(disk, path), stat.modified));
+      next.push(summaryOf(links, id, path, stat.size, await readStored(disk, path, o.reader), stat.modified));
     }
     if (byPath.size) changed = true;
     for (const s of byPath.values()) changedIds.push(s.id);
@@ -180,7 +182,7 @@ export function createIndexState(o: IndexStateOptions) {
   /** Re-reads a file into the index. */
   const rescan = async (id: string, path: string, variantOf?: string): Promise<SessionSummary> => {
     const size = (await disk.size(path)) ?? 0;
-    const s = summaryOf(links, id, path, size, await scanStored(disk, path), now(), variantOf);
+    const s = summaryOf(links, id, path, size, await readStored(disk, path, o.reader), now(), variantOf);
     record(s, id);
     return s;
   };

@@ -1,20 +1,21 @@
 // The session store over a Disk: original bytes in sessions/, omp image blobs in blobs/, deleted
 // sessions in trash/ (for undo), and index.json, a cache of one summary per session that is
 // checked against the files when the store opens and rebuilt whenever it is missing or unreadable.
+import { createDigester } from '../core/index.ts';
 import { once, tap } from './chunks.ts';
 import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-index.ts';
 import { isNotFound, StoreError } from './errors.ts';
-import { createAnyScanner, dropConversion, freshConversion } from './foreign.ts';
+import { dropDerived, freshDerived } from './derived.ts';
 import { sortSummaries } from './index-file.ts';
 import { createRecovery } from './store-recovery.ts';
 import { createCreationLog } from './creations.ts';
 import { createJournal, JOURNAL_DIR } from './journal.ts';
-import { createLinks, type ParentLink } from './links.ts';
+import { createLinks } from './links.ts';
 import { withLock } from './locks.ts';
 import { BLOBS_DIR, idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
 import { createIndexState, INDEX_LOCK, SPOOL_DIR } from './store-index.ts';
-import { keptScan, scanStored, summaryOf } from './summary.ts';
-import type { ChangeListener, Disk, SessionStore, SessionSummary } from './types.ts';
+import { keptRead, readStored, summaryOf } from './summary.ts';
+import type { ChangeListener, Disk, ParentLink, SessionReader, SessionStore, SessionSummary } from './types.ts';
 import { familyOf } from './variants.ts';
 import { createWriteLocks } from './write-locks.ts';
 
@@ -27,6 +28,8 @@ export interface StoreOptions {
   flushDelay?: number;
   /** Deleted sessions older than this (ms) are purged when the store opens. */
   trashTtl?: number;
+  /** How a stored file is read for its index record (default: as a pi file, by the core's digest). */
+  reader?: SessionReader;
 }
 
 /** The store (the SessionStore interface, built over a Disk). */
@@ -37,6 +40,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
 /** Builds the store over a disk. Nothing is read until the first call. */
 export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const now = options.now ?? (() => Date.now());
+  const reader: SessionReader = options.reader ?? (() => createDigester());
   let ready: Promise<void> | null = null;
   let checking: Promise<unknown> = Promise.resolve();
   let spools = 0;
@@ -49,6 +53,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
   const creations = createCreationLog(disk, JOURNAL_DIR, now);
   const index = createIndexState({
     disk,
+    reader,
     links,
     journal,
     active,
@@ -123,7 +128,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       // One look at the index (and the file's size): a pi session has no conversion.
       const s = await store.get(id);
       if (!s) throw new StoreError('not-found', `No session ${id} is stored.`);
-      return s.piSize === undefined ? null : freshConversion(disk, id, s.path);
+      return s.piSize === undefined ? null : freshDerived(disk, id, s.path, reader);
     },
     readEnvelopes: (id) => readEnvelopeFile(disk, id),
     writeEnvelopes: (id, bytes) => writeEnvelopeFile(disk, id, bytes),
@@ -161,7 +166,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
 
     async scan(id) {
-      return scanStored(disk, await existing(id));
+      return readStored(disk, await existing(id), reader);
     },
     async create(id, chunks, opts = {}) {
       await open();
@@ -169,8 +174,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const path = sessionPath(id);
       // Never replace a session by creating one: that is replace()'s job, under the write lock.
       if (!opts.checked && (await disk.size(path)) !== null) throw new StoreError('conflict', `A session ${id} is already stored.`);
-      const scanner = createAnyScanner({ conversion: opts.conversion, file: path.slice(SESSIONS_DIR.length + 1), onValue: opts.onValue, pi: opts.pi });
-      const scanned = tap(chunks, (c) => scanner.push(c));
+      const reading = opts.reading ?? reader(path.slice(SESSIONS_DIR.length + 1));
+      const scanned = tap(chunks, (c) => reading.push(c));
       let size: number;
       const ahead = opts.checked ? locks.takeOpened(id) : null;
       if (ahead) {
@@ -191,8 +196,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
           creation.end();
         }
       } else size = await disk.writeNew(path, scanned, opts.signal);
-      const scan = await keptScan(disk, path, scanner.finish());
-      opts.onScan?.(scan);
+      const scan = await keptRead(disk, path, reading.finish());
       const s = summaryOf(links, id, path, size, scan, now(), opts.variantOf);
       record(s, id);
       return s;
@@ -239,7 +243,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       const token = `${now()}~${path.slice(SESSIONS_DIR.length + 1)}`;
       await disk.move(path, `${TRASH_DIR}/${token}`);
       await disk.remove(envelopePath(id));
-      await dropConversion(disk, id);
+      await dropDerived(disk, id);
       record(null, id);
       return token;
     },

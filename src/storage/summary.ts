@@ -1,11 +1,10 @@
-// A session's index record from a scan of its file, and the scan of a stored file (another agent's
-// file is converted, and the conversion kept for the pi view).
+// A session's index record from what a reading of its file found, and the reading of a stored file
+// (another agent's file comes with its pi conversion, kept for the pi view).
 import { diskChunks } from './chunks.ts';
-import { type Conversion, createAnyScanner, keepConversion } from './foreign.ts';
+import { keepDerived } from './derived.ts';
 import type { createLinks } from './links.ts';
 import { idFromFileName, SESSIONS_DIR } from './names.ts';
-import type { SessionScan } from './scan.ts';
-import type { Disk, SessionSummary } from './types.ts';
+import type { Disk, SessionReader, SessionSummary, StoredRead } from './types.ts';
 
 type Links = ReturnType<typeof createLinks>;
 
@@ -15,7 +14,7 @@ export function summaryOf(
   id: string,
   path: string,
   size: number,
-  scan: Pick<SessionScan, 'digest'>,
+  scan: Pick<StoredRead, 'digest' | 'derived'>,
   modified: number,
   variantOf?: string,
 ): SessionSummary {
@@ -38,8 +37,7 @@ export function summaryOf(
   };
   if (d.agent) s.agent = d.agent;
   // Another agent's file: what the pi view reads is its conversion, of this many bytes.
-  const conversion = (scan as { conversion?: Conversion }).conversion;
-  if (conversion) s.piSize = conversion.bytes.length;
+  if (scan.derived) s.piSize = scan.derived.length;
   // A variant keeps the header id of the session it diverged from.
   const headerId = d.header?.id;
   const of = variantOf ?? (headerId !== undefined && headerId !== id ? headerId : undefined);
@@ -52,16 +50,16 @@ export function summaryOf(
   return s;
 }
 
-/** The scan a scanner gave for the file at `path`, with another agent's conversion kept beside it. */
-export async function keptScan(disk: Disk, path: string, scan: ReturnType<ReturnType<typeof createAnyScanner>['finish']>): Promise<SessionScan> {
+/** What a reading gave for the file at `path`, with another agent's conversion kept beside it. */
+export async function keptRead(disk: Disk, path: string, read: StoredRead): Promise<StoredRead> {
   const id = idFromFileName(path.slice(SESSIONS_DIR.length + 1));
-  if (scan.conversion && scan.key && id !== null) await keepConversion(disk, id, scan.key, scan.conversion);
-  return scan;
+  if (read.derived && id !== null) await keepDerived(disk, id, path, read.derived);
+  return read;
 }
 
 /** One pass over a stored file. */
-export async function scanStored(disk: Disk, path: string): Promise<SessionScan> {
-  const scanner = createAnyScanner({ file: path.slice(SESSIONS_DIR.length + 1) });
-  for await (const chunk of diskChunks(disk, path)) scanner.push(chunk);
-  return keptScan(disk, path, scanner.finish());
+export async function readStored(disk: Disk, path: string, reader: SessionReader): Promise<StoredRead> {
+  const reading = reader(path.slice(SESSIONS_DIR.length + 1));
+  for await (const chunk of diskChunks(disk, path)) reading.push(chunk);
+  return keptRead(disk, path, reading.finish());
 }

@@ -1,9 +1,6 @@
-import type { SubagentLink } from '../core/index.ts';
-import type { ParentLink } from './links.ts';
-import type { UsageDigest } from '../core/index.ts';
-import type { SessionScan } from './scan.ts';
-import type { Agent } from '../core/agent.ts';
-import type { Conversion } from './foreign.ts';
+import type { Agent, SessionScan, SubagentLink, SummaryTotals, UsageDigest } from '../core/index.ts';
+
+export type { SessionDigest, SessionScan, SummaryTotals } from '../core/index.ts';
 
 /**
  * The store the worker works on, built once (store.ts) over a `Disk`: OPFS in the browser
@@ -11,12 +8,33 @@ import type { Conversion } from './foreign.ts';
  * The reader half of the worker API needs only readBytes, readBlob and get.
  */
 
-/** Token, output-token and cost sums over a session's active branch (core `totals`). */
-export interface SummaryTotals {
-  tokens: number;
-  output: number;
-  cost: number;
+/** A child's relation to its parent, as kept in links/ and on its index record. */
+export interface ParentLink {
+  parentOf: string;
+  subagent: SubagentLink;
 }
+
+/**
+ * What the store learns from a file's bytes, read as they are written or read back: the core's
+ * scan (digest, slim tree, blob refs) and, for another agent's file, the pi conversion's bytes,
+ * which the store keeps in derived/ for the pi view.
+ */
+export interface StoredRead extends SessionScan {
+  derived?: Uint8Array;
+}
+
+/** One reading of a file: its bytes pushed in order (they may be reused once `push` returns), then `finish`, once. */
+export interface SessionReading {
+  push(chunk: Uint8Array): void;
+  finish(): StoredRead;
+}
+
+/**
+ * How the store reads a stored file it did not just write (a rebuild, a file that grew, a restore):
+ * `name` is the file's name in sessions/. The worker gives one that tells the agent's format
+ * (worker import); the store's own reads pi files only.
+ */
+export type SessionReader = (name: string) => SessionReading;
 
 /** One session as the library lists it: a record of the index, rebuildable from the file. */
 export interface SessionSummary {
@@ -155,7 +173,7 @@ export interface SessionStore {
   readFile(id: string): Promise<Blob>;
   /** Another agent's session (Claude Code, Codex): its pi conversion, fresh against the original; null for a pi session. */
   readConversion(id: string): Promise<Blob | null>;
-  /** The session's stored envelope index (core/envelope-file.ts), or null; a cache the reader checks against the file. */
+  /** The session's stored envelope index (core/envelope/envelope-file.ts), or null; a cache the reader checks against the file. */
   readEnvelopes?(id: string): Promise<Uint8Array | null>;
   /** Stores the session's envelope index, replacing the one before. */
   writeEnvelopes?(id: string, bytes: Uint8Array): Promise<void>;
@@ -178,9 +196,9 @@ export interface SessionStore {
   /** Where sessions live in the store (module description: `dir`). */
   dir(): string;
   /**
-   * Writes a new session file from chunks (swapped in when complete) and indexes it; `onScan` gets
-   * the scan made while writing, `onValue` each line the scan parsed (before migration). `checked`:
-   * the caller holds the session's write lock and has just seen that no file is at `id`.
+   * Writes a new session file from chunks (swapped in when complete) and indexes it from what
+   * `reading` made of the chunks as they were written (the store's reader when none is given).
+   * `checked`: the caller holds the session's write lock and has just seen that no file is at `id`.
    */
   create(
     id: string,
@@ -189,11 +207,7 @@ export interface SessionStore {
       variantOf?: string;
       signal?: AbortSignal;
       checked?: boolean;
-      onScan?: (scan: SessionScan) => void;
-      onValue?: (value: Record<string, unknown>) => void;
-      conversion?: Conversion | null;
-      /** The caller read a pi session header at the start of these bytes: no format detection. */
-      pi?: boolean;
+      reading?: SessionReading;
     },
   ): Promise<SessionSummary>;
   /** Reads a stored session once through: digest, slim tree (for core `append`), blob refs. */

@@ -121,6 +121,20 @@ export function createWriteLocks(p: WriteLockParts) {
     return fn();
   };
 
+  // `fn` under a lock `hold` takes (which gives false when it did not take it): `fn`'s outcome as soon
+  // as it is known, the lock held until the end records `fn` left are written.
+  const early = <T>(hold: (body: () => Promise<void>) => Promise<unknown>, fn: () => Promise<T>) =>
+    new Promise<{ ran: boolean; value?: T }>((resolve, reject) => {
+      hold(async () => {
+        try {
+          resolve({ ran: true, value: await fn() });
+        } catch (e) {
+          reject(e);
+        }
+        await creations.written();
+      }).then((taken) => taken === false && resolve({ ran: false }), reject);
+    });
+
   const releaseAll = async (): Promise<void> => {
     const all = [...ahead.values()];
     ahead.clear();
@@ -142,7 +156,11 @@ export function createWriteLocks(p: WriteLockParts) {
       return o;
     },
 
-    /** Runs `fn` holding the session's lock (a reservation's, when there is one); `creating`: `fn` may create it. */
+    /**
+     * Runs `fn` holding the session's lock (a reservation's, when there is one); `creating`: `fn` may
+     * create it. Its result comes as soon as `fn` is done; the lock is let go once the creation log
+     * has written the end records `fn` left (creations.ts).
+     */
     async withWriteLock<T>(id: string, fn: () => Promise<T>, signal?: AbortSignal, creating = false): Promise<T> {
       const r = ahead.get(baseId(id));
       if (r) {
@@ -152,20 +170,18 @@ export function createWriteLocks(p: WriteLockParts) {
           try {
             return await run(id, fn, found, creating);
           } finally {
-            r.release();
+            void creations.written().then(r.release);
           }
         }
       }
+      const held = (hold: (body: () => Promise<void>) => Promise<unknown>) => early(hold, () => run(id, fn, null, creating));
       if (ahead.size) {
         // Taken at once if free; else the locks held ahead go before the wait (see the top).
-        const out: T[] = [];
-        const taken = await withLockIfFree(writeLockName(id), async () => {
-          out.push(await run(id, fn, null, creating));
-        });
-        if (taken) return out[0];
+        const got = await held((body) => withLockIfFree(writeLockName(id), body));
+        if (got.ran) return got.value as T;
         await releaseAll();
       }
-      return withLock(writeLockName(id), () => run(id, fn, null, creating), 'exclusive', signal);
+      return (await held((body) => withLock(writeLockName(id), body, 'exclusive', signal))).value as T;
     },
 
     /** Takes the lock of session `id` (not a variant) ahead of its write when it is free, and looks and opens as above. */

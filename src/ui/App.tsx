@@ -12,7 +12,7 @@ import { SettingsPanel } from './library/SettingsPanel.tsx';
 import { ShareHost } from './share/ShareHost.tsx';
 import { Toasts } from './library/Toasts.tsx';
 import { UpdateBanner } from './library/UpdateBanner.tsx';
-import { ExportMenu } from './reader/ExportMenu.tsx';
+import { ExportMenu } from './reader/panels/ExportMenu.tsx';
 import { goBack, navigate, route, type Route } from './router.ts';
 import { dropUsagePrerender, prepareUsage, prerenderUsage, UsageHost, usagePrerender } from './usage-host.tsx';
 import { whenIdle } from './idle.ts';
@@ -137,8 +137,8 @@ const loadReader = Object.values(readerModules)[0];
 let readerModule: ReaderModule | null = null;
 let readerLoading: Promise<ReaderModule> | null = null;
 
-// The reader's rehearsal (reader/rehearsal.tsx): its own chunk, after the reader's.
-const rehearsalModules = import.meta.glob<{ ReaderRehearsal: ComponentType<{ onDone(): void }> }>('./reader/rehearsal.tsx');
+// The reader's rehearsal (reader/rehearsal/rehearsal.tsx): its own chunk, after the reader's.
+const rehearsalModules = import.meta.glob<{ ReaderRehearsal: ComponentType<{ onDone(): void }> }>('./reader/rehearsal/rehearsal.tsx');
 const loadRehearsal = Object.values(rehearsalModules)[0];
 /** The reader being rehearsed, hidden, under the library (null when not, or no longer). */
 const rehearsal = signal<ComponentType<{ onDone(): void }> | null>(null);

@@ -1,5 +1,5 @@
 // The Usage screen's chunk and first report, made ready while the app is idle after boot, so its
-// first open only draws (issue 12: the screen for 2,000 sessions in ≤ 200 ms, the first open
+// first open only draws (the target: the screen for 2,000 sessions in ≤ 200 ms, the first open
 // after a reload included, on a phone-class CPU).
 import { effect, signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';

@@ -1,11 +1,11 @@
 import { piView } from '../storage/pi-view.ts';
 import type { WorkerEnv } from './env.ts';
 import { createLinkedApi, type LinkedEnv } from './linked/api.ts';
-import { createLibraryApi } from './library-api.ts';
-import { createReaderApi } from './reader-api.ts';
+import { createLibraryApi } from './library/api.ts';
+import { createReaderApi } from './reader/api.ts';
 import { createSubagentApi } from './subagents/api.ts';
-import { createShareApi } from './share/share-api.ts';
-import { createSearchApi, createSearchIndexOf } from './search-api.ts';
+import { createShareApi } from './share/api.ts';
+import { createSearchApi, createSearchIndexOf } from './search/api.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).

@@ -2,7 +2,7 @@
 import { createStore as createKeyval, get, set } from 'idb-keyval';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
-import { openWorkerStorage } from './open-store.ts';
+import { openWorkerStorage } from './library/open-store.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;

@@ -15,8 +15,8 @@ import * as core from '../../src/core/index.ts';
 import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from '../core/fidelity/normalize.ts';
 import { ensureGenerated } from '../gen/fixtures.ts';
 import { atMost, type BenchContext, type BenchSuite, compare, measureMemory, type Timing } from './harness.ts';
-import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../src/core/envelope-file.ts';
-import { storedScreen } from '../../src/core/envelope-reopen.ts';
+import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../src/core/envelope/envelope-file.ts';
+import { storedScreen } from '../../src/core/envelope/envelope-reopen.ts';
 import { hasEnvelopeIndex, hasTailScreen, lastScreen, lastScreenFull, SCREEN_ENTRIES } from './last-screen.ts';
 
 /** Synchronous reads of bytes [start, end) of a file (as the worker's FileReaderSync does). */
@@ -32,7 +32,7 @@ function fileReader(fd: number, size: number) {
  * A reopen: read the stored index file, check its fingerprint against the session file, walk the
  * leaf's branch and read the last screen's bodies from the session file by their byte ranges.
  * Nothing else of the session is read. `storedScreen` walks the stored positions without building
- * the whole index; `full` decodes the whole index first (as src/worker/stored-source.ts does for a
+ * the whole index; `full` decodes the whole index first (as src/worker/reader/stored-source.ts does for a
  * reader that then scrolls anywhere).
  */
 function reopenScreen(indexPath: string, sessionPath: string, size: number, full = false): unknown[] {
@@ -236,7 +236,7 @@ async function runSize(ctx: BenchContext, sizeMb: number): Promise<void> {
   const memTarget = atMost(3, '× file');
   for (const [task, label] of [
     ['core-open', 'core open (the file read 1 MB at a time and parsed as it comes: sessionParser, as parseBlob in the worker)'],
-    ['core-open-whole', 'core open from the whole file in memory (parse of its bytes, as before session 9)'],
+    ['core-open-whole', 'core open from the whole file in memory (its bytes held whole, then parsed)'],
     ['pi-open', '(b) pi open'],
     ['json', '(a) JSON.parse lines'],
     ...(hasTail ? [['core-last-screen', 'core last screen (tail-first)']] : []),

@@ -23,6 +23,12 @@ export interface BenchRow {
   ok?: boolean;
   /** Free-form note printed after the row. */
   note?: string;
+  /**
+   * Set when there was nothing to measure (no long task reported, nothing to count): what the
+   * table prints instead of the value. A longest-task row then has no value (NaN, `null` in the
+   * JSON); a count keeps its 0.
+   */
+  none?: string;
 }
 
 /** Whether a target is a ratio ("≤ 1.5× (a)", "≤ 3× file"), as opposed to a time, a size or a count. */
@@ -42,6 +48,17 @@ export function reportedRow(row: BenchRow): BenchRow {
   }
   const { ratio: _ratio, ...rest } = row;
   return rest;
+}
+
+/**
+ * A row for the longest of the events an observer reports (long tasks: 50 ms and over) or for how
+ * many there were. `seen` is how many were reported; with none, the row says so (`none`) rather than
+ * printing a 0 that reads as a measurement, and a "less than" target is met.
+ */
+export function observedRow(row: BenchRow, seen: number, none = 'none observed (no task of 50 ms or more)'): BenchRow {
+  if (seen > 0) return row;
+  const isCount = row.unit === 'tasks';
+  return { ...row, value: isCount ? 0 : Number.NaN, none, ...(row.target === undefined ? {} : { ok: true }) };
 }
 
 /** What a suite gets. */
@@ -168,9 +185,10 @@ export function atMost(limit: number, label: string): { target: string; check: (
   return { target: `≤ ${limit}${label}`, check: (x) => x <= limit };
 }
 
-/** Formats a number for the table. */
+/** Formats a number for the table (whole numbers without decimals). */
 export function fmt(x: number | undefined, digits = 2): string {
   if (x === undefined || Number.isNaN(x)) return '';
+  if (Number.isInteger(x)) return String(x);
   if (Math.abs(x) >= 100) return x.toFixed(0);
   if (Math.abs(x) >= 10) return x.toFixed(1);
   return x.toFixed(digits);

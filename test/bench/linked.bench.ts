@@ -1,5 +1,5 @@
 /**
- * Linked folders (issue 13) in Chromium: a re-sync of an unchanged folder of 1,000 sessions against
+ * Linked folders in Chromium: a re-sync of an unchanged folder of 1,000 sessions against
  * importing it (its first sync), through the real worker over an OPFS directory handle (the
  * FileSystemDirectoryHandle interface of a picked folder), at 1× and 4× CPU throttling. Target: the
  * re-sync costs ≤ 5 % of the import. `npm run bench -- linked [--sizes 1000] [--runs 5]`.

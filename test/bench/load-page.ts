@@ -3,7 +3,7 @@
 // call through the real worker into OPFS, and watches the main thread meanwhile (long tasks and
 // the largest gap between timer ticks). Also imports the full-size big bad-input cases.
 import { connectWorker } from '../../src/worker/client.ts';
-import { deepNesting, hugeLine, longChain } from '../core/bad-input-big.ts';
+import { deepNesting, hugeLine, longChain } from '../core/read/bad-input-big.ts';
 
 const T = '2026-05-06T07:08:09.000Z';
 

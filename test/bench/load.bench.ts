@@ -1,5 +1,5 @@
 /**
- * Load (issue 7; reported, not asserted): import 1,000 sessions totalling 500 MB in one call in
+ * Load (reported, not asserted): import 1,000 sessions totalling 500 MB in one call in
  * Chromium through the real worker into OPFS; memory (peak RSS of Chromium's processes, sampled
  * from /proc, and the page's JS heap) and the main thread's responsiveness (longest task, largest
  * gap between 10 ms timer ticks) meanwhile; then the full-size big bad-input cases (a 50 MB single
@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
 import { indexEnvelopes, parse } from '../../src/core/index.ts';
-import { bytesOf, deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/bad-input-big.ts';
+import { bytesOf, deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/read/bad-input-big.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import type { BenchContext, BenchSuite } from './harness.ts';
+import { type BenchContext, type BenchSuite, observedRow } from './harness.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -113,14 +113,19 @@ async function run(ctx: BenchContext): Promise<void> {
       note: `${r.added} added, ${r.listed} listed; ${(mb(r.bytes) / (r.importMs / 1000)).toFixed(1)} MB/s; ${r.progressMessages} progress messages`,
     });
     ctx.row({ name: 'load: list the 1,000 afterwards', value: r.listMs, unit: 'ms' });
-    ctx.row({
-      name: 'load: longest main-thread task during the import',
-      value: r.longestTask,
-      unit: 'ms',
-      target: '≤ 50 ms',
-      ok: r.longestTask <= 50,
-      note: `${r.longTasks} long tasks (> 50 ms); 0 when there was none`,
-    });
+    ctx.row(
+      observedRow(
+        {
+          name: 'load: longest main-thread task during the import',
+          value: r.longestTask,
+          unit: 'ms',
+          target: '≤ 50 ms',
+          ok: r.longestTask <= 50,
+          note: `${r.longTasks} long tasks (50 ms or more)`,
+        },
+        r.longTasks,
+      ),
+    );
     ctx.row({ name: 'load: largest gap between 10 ms timer ticks on the main thread', value: r.maxTickGap, unit: 'ms' });
     ctx.row({ name: 'load: peak JS heap of the page', value: mb(r.peakPageHeap), unit: 'MB' });
     if (pid) {
@@ -150,7 +155,7 @@ async function run(ctx: BenchContext): Promise<void> {
 
 const suite: BenchSuite = {
   name: 'load',
-  description: 'issue 7 load: 1,000 sessions / 500 MB in one import (Chromium), memory and main-thread responsiveness; full-size big cases',
+  description: 'load: 1,000 sessions / 500 MB in one import (Chromium), memory and main-thread responsiveness; full-size big cases',
   defaultSizes: [500],
   run,
 };

@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 // The chunk the app's worker parses a stored file in, so the bench reads as the app does.
-import { PARSE_CHUNK } from '../../src/worker/parse-blob.ts';
+import { PARSE_CHUNK } from '../../src/worker/reader/parse-blob.ts';
 
 type Task = (file: string) => unknown;
 

@@ -7,7 +7,8 @@
  *   npm run bench -- core                 only the suites named (several allowed)
  *   npm run bench -- core --sizes 10,100  session sizes in MB (generated into fixtures/generated/)
  *   npm run bench -- --runs 5             timed rounds per variant (default: per suite/size)
- *   npm run bench -- --json out.json      also write every row as JSON: [{name, value, unit, baseline?, ratio?, target?, ok?}]
+ *   npm run bench -- --json out.json      also write every row as JSON: [{name, value, unit, baseline?, ratio?, target?, ok?, none?}]
+ *   npm run bench -- --markdown docs/bench.md   also write the figures as a Markdown page with the machine they ran on
  *   npm run bench -- --list               list the suites
  *   npm run bench -- linked               linked folders: re-sync of 1,000 unchanged sessions vs importing them
  *   npm run bench -- share-review         the share review's scan speed (MB/s) and the cleaned copy
@@ -27,12 +28,14 @@
  *   - Big inputs: `ensureGenerated(sizeMb)` from test/gen/fixtures.ts writes and reuses
  *     fixtures/generated/synthetic-pi-<N>mb-s1.jsonl (git-ignored).
  *   - A browser suite launches Chromium itself (`chromium.launch({ executablePath: '/usr/bin/chromium', args })`
- *     per TOOLCHAIN.md), times inside the page with performance.now(), and reports rows the same way.
+ *     per docs/testing.md), times inside the page with performance.now(), and reports rows the same way.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BenchContext, type BenchRow, type BenchSuite, fmt, reportedRow } from './harness.ts';
+import { benchMarkdown, machineNow, type SuiteRow } from './markdown.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -56,8 +59,8 @@ export function formatTable(rows: BenchRow[]): string {
   const head = ['measurement', 'value', 'unit', 'baseline', 'ratio', 'target', 'met'];
   const body = rows.map((r) => [
     r.name,
-    fmt(r.value),
-    r.unit,
+    r.none ?? fmt(r.value),
+    r.none === undefined ? r.unit : '',
     fmt(r.baseline),
     r.ratio === undefined ? '' : fmt(r.ratio) + '×',
     r.target ?? '',
@@ -75,14 +78,15 @@ async function main(): Promise<void> {
     for (const s of suites) console.log(`${s.name.padEnd(12)} ${s.description}`);
     return;
   }
-  const valueFlags = new Set(['--sizes', '--runs', '--json']);
+  const valueFlags = new Set(['--sizes', '--runs', '--json', '--markdown']);
   const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !valueFlags.has(all[i - 1]));
   const unknown = positional.filter((n) => !suites.some((s) => s.name === n));
   if (unknown.length) throw new Error(`unknown suite(s): ${unknown.join(', ')} (have: ${suites.map((s) => s.name).join(', ')})`);
   const chosen = positional.length ? suites.filter((s) => positional.includes(s.name)) : suites;
   const sizes = arg('--sizes')?.split(',').map(Number) ?? null;
   const runs = arg('--runs') ? Number(arg('--runs')) : null;
-  const rows: BenchRow[] = [];
+  const rows: SuiteRow[] = [];
+  const machine = machineNow();
   const t0 = performance.now();
   for (const suite of chosen) {
     const ctx: BenchContext = {
@@ -90,8 +94,8 @@ async function main(): Promise<void> {
       runs,
       row: (given) => {
         const r = reportedRow(given);
-        rows.push(r);
-        process.stderr.write(`  ${r.name}: ${fmt(r.value)} ${r.unit}${r.ratio !== undefined ? ` (${fmt(r.ratio)}×)` : ''}\n`);
+        rows.push({ ...r, suite: suite.name });
+        process.stderr.write(`  ${r.name}: ${r.none ?? `${fmt(r.value)} ${r.unit}`}${r.ratio !== undefined ? ` (${fmt(r.ratio)}×)` : ''}\n`);
       },
       log: (m) => process.stderr.write(`[${suite.name}] ${m}\n`),
     };
@@ -102,8 +106,23 @@ async function main(): Promise<void> {
   console.log(formatTable(rows));
   const json = arg('--json');
   if (json) {
-    writeFileSync(json, JSON.stringify(rows, null, 2) + '\n');
+    writeFileSync(
+      json,
+      JSON.stringify(
+        rows.map(({ suite: _suite, ...r }) => r),
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`\nwrote ${json}`);
+  }
+  const markdown = arg('--markdown');
+  if (markdown) {
+    machine.loadAfter = loadavg();
+    machine.seconds = (performance.now() - t0) / 1000;
+    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    writeFileSync(markdown, benchMarkdown({ machine, rows, suites, ran: chosen.map((s) => s.name), command }));
+    console.log(`\nwrote ${markdown}`);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * MiniSearch or FlexSearch for the library's search index (issue 12): both measured on our data.
+ * MiniSearch or FlexSearch for the library's search index: both measured on our data.
  * Generated sessions (test/gen, the bench's kind) are cut into the documents the index keeps
  * (src/worker/search/extract.ts); each library indexes the same documents, and answers the same
  * typed-as-you-go queries. Prints index time, serialized size against the sessions' bytes, heap,

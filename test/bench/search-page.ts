@@ -1,6 +1,6 @@
 // The in-page half of search.bench.ts (served by vite). Builds a library of generated sessions
 // (test/gen: text, thinking, tool calls and outputs, images, compactions, branches) as Blobs, imports
-// it through the real worker into OPFS, then measures the index against the old scan: import with
+// it through the real worker into OPFS, then measures the index against a full scan (no index): import with
 // and without indexing, bytes on disk, a lost index rebuilt, queries typed key by key.
 import { connectWorker, type Remote } from '../../src/worker/client.ts';
 import type { Api } from '../../src/worker/api.ts';
@@ -28,7 +28,7 @@ export async function setupLibrary(args: { totalMb: number; sessions: number }) 
   const g0 = performance.now();
   // The generated files are written to a folder of the origin's private file system and imported
   // from there, as files from a disk are: 500 MB of Blobs made in the page overran Chromium 156's
-  // blob storage ("The requested file could not be read" in the import, before this change too).
+  // blob storage ("The requested file could not be read" in the import).
   const genDir = await (await navigator.storage.getDirectory()).getDirectoryHandle(`${root}-gen`, { create: true });
   for (let i = 0; i < args.sessions; i++) {
     const text = generateSessionText({ seed: 1000 + i, targetBytes: per, flavor: i % 3 === 2 ? 'omp' : 'pi', startMs: Date.UTC(2025, 0, 1) + i * 3600_000 });
@@ -140,7 +140,7 @@ export async function typeQueries(queries: string[]) {
   return { times, pages, found };
 }
 
-/** The old scan, once per whole query (it reads every byte each time). */
+/** The full scan (no index), once per whole query (it reads every byte each time). */
 export async function scanQueries(queries: string[]) {
   if (!bench) throw new Error('no library');
   const times: number[] = [];

@@ -21,8 +21,8 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
   const { makeSession, rand } = sessionGenerator();
 
   // Times the import (as the app runs it: the search index made on the way), the import of a worker
-  // that leaves indexing for later (`?index=later`, as imports were before issue 12's index was made
-  // at import), and the raw write, in rotation, each in a fresh OPFS folder.
+  // that leaves indexing for later (`?index=later`: the import's bytes and records
+  // alone), and the raw write, in rotation, each in a fresh OPFS folder.
   const compare = async (files: File[]) => {
     const times: Record<'raw' | 'import' | 'later', number[]> = { raw: [], import: [], later: [] };
     const order = ['raw', 'import', 'later'] as const;

@@ -1,7 +1,7 @@
 /**
- * Storage speed in Chromium (issue 4): importing a 100 MB session and a folder of 500 sessions
+ * Storage speed in Chromium: importing a 100 MB session and a folder of 500 sessions
  * through the real worker, against writing the same bytes straight to OPFS with a sync access
- * handle (ratio, targets ≤ 1.3× for one big session and ≤ 1.5× for the folder, issue 14); listing 2,000 sessions from the index (median ms, target
+ * handle (ratio, targets ≤ 1.3× for one big session and ≤ 1.5× for the folder); listing 2,000 sessions from the index (median ms, target
  * ≤ 100 ms) beside the time to read the index bytes.
  *
  * A bench suite for test/bench/run.ts (`npm run bench -- storage`), and runnable alone:
@@ -56,7 +56,7 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
     const listCount = process.env.STORAGE_LIST === '0' ? 0 : 2000;
     const args = JSON.stringify({ sizeMb, runs, folder: 500, listCount });
     const r = (await page.evaluate(`import('/test/bench/storage-page.ts').then((m) => m.pageBench(${args}))`)) as Record<string, number>;
-    // Issue 14's targets: one big session ≤ 1.3× the raw write, a folder of small ones ≤ 1.5×.
+    // Targets: one big session ≤ 1.3× the raw write, a folder of small ones ≤ 1.5×.
     const ratioRow = (name: string, value: number, base: number, limit: number, note?: string) =>
       ctx.row({ name, value, unit: 'ms', baseline: base, ratio: value / base, target: `≤ ${limit}×`, ok: value / base <= limit, note });
     const where = `${onDisk ? ', profile on disk' : ''}${process.env.THROTTLE ? `, CPU ${process.env.THROTTLE}×` : ''}`;

@@ -1,5 +1,5 @@
 /**
- * The Usage screen (issue 12): a generated library of 2,000 sessions spread over the last year
+ * The Usage screen: a generated library of 2,000 sessions spread over the last year
  * (pi and omp, several models and projects, some branches), imported through the app's file
  * picker into OPFS; then, in Chromium at 1× and 4× CPU throttling (`Emulation.setCPUThrottlingRate`):
  * the time from choosing Usage to the screen drawn (route change → `main[data-usage-ready]` and the
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { type CDPSession, chromium, type Page } from '@playwright/test';
 import { createUsageCollector, parse } from '../../src/core/index.ts';
 import { encodeIndex } from '../../src/storage/index-file.ts';
-import { scanSession } from '../../src/storage/scan.ts';
+import { digestSession } from '../../src/core/read/digest.ts';
 import type { SessionSummary } from '../../src/storage/types.ts';
 import { generateSessionText } from '../gen/session.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -61,7 +61,7 @@ async function nodeFigures(ctx: BenchContext, texts: string[]): Promise<void> {
   const enc = new TextEncoder();
   const summaries: SessionSummary[] = [];
   for (const [i, t] of texts.entries()) {
-    const { digest } = await scanSession(once(enc.encode(t)));
+    const { digest } = await digestSession(once(enc.encode(t)));
     summaries.push({
       id: digest.header?.id ?? `s${i}`,
       path: `sessions/2026-01-01T00-00-00-000Z_${digest.header?.id}.jsonl`,
@@ -98,7 +98,7 @@ async function nodeFigures(ctx: BenchContext, texts: string[]): Promise<void> {
   const collectMs: number[] = [];
   for (let r = 0; r < 5; r++) {
     let t0 = performance.now();
-    await scanSession(once(big));
+    await digestSession(once(big));
     scanMs.push(performance.now() - t0);
     t0 = performance.now();
     const c = createUsageCollector();

@@ -26,7 +26,7 @@ function workerDynamicImports(): Plugin {
 
 /** highlight.js modules the worker's markdown renderer imports (read from it, so the list cannot drift). */
 function highlightModules(): string[] {
-  const source = readFileSync(fileURLToPath(new URL('../../src/worker/markdown.ts', import.meta.url)), 'utf8');
+  const source = readFileSync(fileURLToPath(new URL('../../src/worker/reader/markdown.ts', import.meta.url)), 'utf8');
   return [...source.matchAll(/from '(highlight\.js\/lib\/[\w/-]+)'/g)].map((m) => m[1]);
 }
 

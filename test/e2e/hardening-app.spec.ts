@@ -1,4 +1,4 @@
-// Issue 7 through the app itself in Chromium: two tabs importing and appending to the same session
+// Reliability through the app itself in Chromium: two tabs importing and appending to the same session
 // at once; a full disk (quota lowered through CDP) during a drop; and hostile names, titles and
 // reasons in the library and the import report — rendered as text, nothing run, nothing fetched.
 import { expect, test, type Page } from '@playwright/test';

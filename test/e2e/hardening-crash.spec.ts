@@ -1,4 +1,4 @@
-// Issue 7 — crashes: the page is killed (closed, or its renderer crashed through CDP Page.crash)
+// Crashes: the page is killed (closed, or its renderer crashed through CDP Page.crash)
 // at random points of a large import (a new session and a big update of a stored one, written in
 // several chunks) and of a run of appends, then the app is opened again. Each session must be in
 // its old state or its new one, byte for byte, never half-written; sessions not involved must not

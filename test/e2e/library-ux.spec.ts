@@ -1,4 +1,4 @@
-// The library's and the phone layout's fixes of issue 10 (items 8, 11 and 12), in real Chromium.
+// The library, its storage meter and the phone layout, in real Chromium.
 import { expect, test, type Page } from '@playwright/test';
 import { card, dropFiles, fixture, importSummary, IMPORTED, makeSession, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
 import { UX, uxSession } from './reader-ux-fixture.ts';
@@ -18,7 +18,7 @@ function untitled(id: string): string {
     .join('\n');
 }
 
-test.describe('library (issue 10, item 12)', () => {
+test.describe('library', () => {
   test('search snippets mark the match as text; the rename field starts with the title on screen', async ({ page }) => {
     const hostile = makeSession('55555555-0000-4000-8000-000000000001', 'Hostile').replace(
       'Question about Hostile',
@@ -63,9 +63,9 @@ test.describe('library (issue 10, item 12)', () => {
   });
 });
 
-test.describe('storage meter (issue 10, item 8)', () => {
+test.describe('storage meter', () => {
   // The ~2^32 and lagging-usage figures cannot be produced here (CDP Storage.overrideQuotaForOrigin
-  // changes what Chromium enforces, not what estimate() reports): test/ui/storage-figures.test.ts
+  // changes what Chromium enforces, not what estimate() reports): test/ui/models/storage-figures.test.ts
   // covers which figures the meter drops. This checks the meter itself in the browser.
   test('shows the library’s own total beside the browser’s estimate; a refused persist() says what it means', async ({ page }) => {
     // Chromium decides persist() by its own heuristics and cannot be driven to refuse: answer as a refusing browser does.
@@ -88,7 +88,7 @@ test.describe('storage meter (issue 10, item 8)', () => {
 });
 
 for (const width of [360, 390]) {
-  test.describe(`phone layout at ${width} px (issue 10, item 11)`, () => {
+  test.describe(`phone layout at ${width} px`, () => {
     test.use({ viewport: { width, height: 740 }, hasTouch: true, isMobile: true });
 
     test('sizes stay whole, the menu keeps off the edges, messages leave the last row visible, the title stays on one line', async ({ page }) => {

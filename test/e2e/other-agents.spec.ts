@@ -1,4 +1,4 @@
-// Claude Code and Codex sessions in the real app (issue 15): dropped on the library, named by their
+// Claude Code and Codex sessions in the real app: dropped on the library, named by their
 // agent on their cards, read from their pi conversion (the first prompt, a tool card, thinking),
 // found by search, read-only with a note, and exported as a pi session our core reads. What the
 // test expects comes from the source files and the core's own conversion of them (their ids).

@@ -26,8 +26,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    // Build unless the test runner already did (RHO_PREBUILT=1), then serve the production build,
-    // so the service worker is the real one (TOOLCHAIN.md pitfall 3).
+    // Build unless the test runner already did (RHO_PREBUILT=1), then serve the production build, so
+    // the service worker is the real one (`vite preview` without dist/ answers 404, which Playwright
+    // reports only as a server timeout).
     command: `${process.env.RHO_PREBUILT ? '' : 'npm run build && '}node_modules/.bin/vite preview --port ${port} --strictPort`,
     cwd: '../..',
     url: `http://localhost:${port}`,

@@ -36,7 +36,7 @@ export const UX = {
   notice: 'ux000006',
   error: 'ux000007',
   last: 'ux000008',
-  /** A long model name (item 11: `#N` must stay beside it at 360 px). */
+  /** A long model name (`#N` must stay beside it at 360 px). */
   model: 'claude-3-7-sonnet-20250219-extended-thinking-preview',
 };
 

@@ -1,4 +1,5 @@
-// The reader's fixes of issue 10 (items 3, 5, 7, 9, 10, 11), each checked in real Chromium.
+// The reader on a phone, in real Chromium: find, thinking headers, the picture viewer, labels from
+// the reader, exporting the branch on screen, notice and error cards.
 import AxeBuilder from '@axe-core/playwright';
 import { type CDPSession, expect, test, type Page } from '@playwright/test';
 import { dropFiles, importFixture, openEmptyLibrary } from './app-helpers.ts';
@@ -15,7 +16,7 @@ async function openUx(page: Page, entry?: string): Promise<void> {
   await expect(row(page, entry ?? UX.last)).toBeInViewport();
 }
 
-test.describe('reader UX (issue 10)', () => {
+test.describe('reading', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('find opens what holds the current hit (closed thinking, the tail of a tool output) and says "Searching…" until it knows', async ({ page }) => {
@@ -75,7 +76,7 @@ test.describe('reader UX (issue 10)', () => {
   });
 });
 
-test.describe('image viewer on a phone (issue 10, item 7)', () => {
+test.describe('the picture viewer on a phone', () => {
   test.describe.configure({ timeout: 120_000 });
   test.use({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
 
@@ -149,7 +150,7 @@ test.describe('image viewer on a phone (issue 10, item 7)', () => {
 
     // The close button closes too, and takes its history entry with it. (Opened with a click: after
     // the emulated swipe and the back navigation, an emulated touch tap here yields no click event
-    // in the merged app (nor on the close button), though clicks work; see the closing note of issue 10.)
+    // in the app (nor on the close button), though clicks work.)
     await first.click();
     await page.getByRole('button', { name: 'Close the picture' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -158,7 +159,7 @@ test.describe('image viewer on a phone (issue 10, item 7)', () => {
   });
 });
 
-test.describe('labels from the reader on a phone (issue 10, item 5)', () => {
+test.describe('labels from the reader on a phone', () => {
   test.describe.configure({ timeout: 120_000 });
   test.use({ viewport: { width: 360, height: 760 }, hasTouch: true, isMobile: true });
 
@@ -225,7 +226,7 @@ test.describe('labels from the reader on a phone (issue 10, item 5)', () => {
   });
 });
 
-test.describe('export the branch on screen (issue 10, item 4)', () => {
+test.describe('exporting the branch on screen', () => {
   test.describe.configure({ timeout: 120_000 });
 
   /** The ids of a downloaded branch export's entries. */
@@ -276,7 +277,7 @@ test.describe('export the branch on screen (issue 10, item 4)', () => {
   });
 });
 
-test.describe('notice and error cards (issue 10, item 9)', () => {
+test.describe('notice and error cards', () => {
   test.describe.configure({ timeout: 120_000 });
 
   /** Colours of a card as the screen shows them (any CSS colour syntax, resolved through a canvas). */

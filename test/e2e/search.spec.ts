@@ -1,4 +1,4 @@
-// Issue 12 end to end: the library's search as a person uses it. Typing finds text inside sessions
+// End to end: the library's search as a person uses it. Typing finds text inside sessions
 // (assistant text, a tool's output) as you go; a hit opens the reader at its entry with find set;
 // hostile text in snippets and titles stays text (no element, no script, no dialog, no CSP violation).
 import { expect, test } from '@playwright/test';

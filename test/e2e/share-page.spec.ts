@@ -1,4 +1,4 @@
-// The one-file share page (issue 11), opened from a file in Chromium with the network off: it
+// The one-file share page, opened from a file in Chromium with the network off: it
 // makes no request, runs nothing from the session, opens a big session at its last message,
 // follows deep links, finds, and an encrypted page opens only with its password.
 import { readFileSync } from 'node:fs';

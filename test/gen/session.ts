@@ -4,7 +4,7 @@
  * refs), aborted / errored / empty turns, branches (with and without branch summaries),
  * compactions, model and thinking-level changes, custom messages, labels, bash executions.
  *
- * Shapes follow /work/shared/spec/session-format.md §1–§3. The output is a sequence of lines
+ * Shapes follow docs/session-format.md §1–§3. The output is a sequence of lines
  * (without '\n'); `generateSessionText` joins them with '\n' and a final '\n'.
  */
 import type { Rng } from './prng.ts';

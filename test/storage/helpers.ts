@@ -1,6 +1,7 @@
 // Small builders of session files for storage and worker tests.
 import { concatBytes } from '../../src/storage/chunks.ts';
 import { createStore } from '../../src/storage/store.ts';
+import { readAnyFormat } from '../../src/worker/import/reading.ts';
 import { createMemoryDisk, type MemoryDiskOptions } from '../../src/storage/memory-disk.ts';
 
 const encoder = new TextEncoder();
@@ -55,7 +56,7 @@ export function sessionText(id: string, turns = 2, opts: { prefix?: string; head
 /** A store over a fresh memory disk, writing its index at once. */
 export function memoryStore(opts: MemoryDiskOptions & { now?: () => number } = {}) {
   const disk = createMemoryDisk(opts);
-  const store = createStore(disk, { flushDelay: 0, now: opts.now });
+  const store = createStore(disk, { flushDelay: 0, now: opts.now, reader: readAnyFormat });
   return { disk, store };
 }
 

@@ -17,7 +17,7 @@ import {
   type UsageSums,
 } from '../../src/core/index.ts';
 import { buildStats } from '../../src/core/view/index.ts';
-import { scanSession } from '../../src/storage/scan.ts';
+import { digestSession } from '../../src/core/read/digest.ts';
 import { generateSessionText } from '../gen/session.ts';
 import { INDEX_PATH } from '../../src/storage/names.ts';
 import { bytes, memoryStore, sessionText } from './helpers.ts';
@@ -37,7 +37,7 @@ async function* once(b: Uint8Array) {
 
 /** An index-like record of a file, from the storage scan. */
 async function recordOf(id: string, b: Uint8Array): Promise<UsageRecord> {
-  const { digest } = await scanSession(once(b));
+  const { digest } = await digestSession(once(b));
   return { id, title: digest.title, cwd: digest.cwd, usage: digest.usage };
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 
-/** Flags that let Debian's Chromium run headless as root on a machine with no outside network (TOOLCHAIN.md). */
+/** Flags that let Debian's Chromium run headless as root on a machine with no outside network (docs/testing.md). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -1,5 +1,5 @@
 // Type-checks each environment with its own tsconfig, so DOM code cannot creep into the core or
-// the workers (see ../../../shared/ARCHITECTURE.md), then checks the import rules.
+// the workers (see docs/architecture.md), then checks the import rules.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 

@@ -1,4 +1,4 @@
-// Issue 7, crashes, in Node: a worker that dies between a write and the index flush, or in the
+// Crashes, in Node: a worker that dies between a write and the index flush, or in the
 // middle of an append, leaves a journal mark; the next store to open (or the next writer of that
 // session) puts the session back to its old or new state and the index right. The kills
 // themselves, in Chromium, are in test/e2e/hardening-crash.spec.ts.

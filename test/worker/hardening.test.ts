@@ -1,4 +1,4 @@
-// Issue 7, bad input through a real import (the worker API over the in-memory store, in Node):
+// Bad input through a real import (the worker API over the in-memory store, in Node):
 // every case of fixtures/bad/cases.json gets its outcome with the file's name, the line and a
 // reason; sessions stored before are byte-identical afterwards; the index matches the files; no
 // stray file is left; and what was kept is exported byte for byte.
@@ -6,8 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { parse } from '../../src/core/index.ts';
 import { createStore } from '../../src/storage/store.ts';
 import { createApi } from '../../src/worker/api.ts';
-import { deepNesting, hugeLine, longChain, TEST_SIZES, bytesOf } from '../core/bad-input-big.ts';
-import { bytesOfCase, cases, type BadCase } from '../core/bad-input-cases.ts';
+import { deepNesting, hugeLine, longChain, TEST_SIZES, bytesOf } from '../core/read/bad-input-big.ts';
+import { bytesOfCase, cases, type BadCase } from '../core/read/bad-input-cases.ts';
 import { memoryStore, sessionText } from '../storage/helpers.ts';
 
 function setup(quota?: number) {

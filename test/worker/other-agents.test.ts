@@ -1,4 +1,4 @@
-// Claude Code and Codex files in the library (issue 15): imported by their content, stored as
+// Claude Code and Codex files in the library: imported by their content, stored as
 // their own bytes (exported unchanged), read everywhere as their pi conversion (the reader,
 // search, usage), exported as a pi session that our core and pi's SessionManager read, never
 // written to (rename and labels refused), grown by re-import, subagents linked to their parents.

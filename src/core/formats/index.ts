@@ -2,25 +2,15 @@
 // function from the file's bytes to a pi v3 session (header + entries, deterministic ids derived
 // from the source's), which the rest of the app reads, searches, counts and exports like any pi
 // file. The original bytes stay the stored truth; this conversion is derived from them.
-import type { Problem } from '../types.ts';
+import { problem } from '../read/problems.ts';
 import { claudeToPi, looksLikeClaude } from './claude/index.ts';
 import { codexToPi, looksLikeCodex } from './codex/index.ts';
+import type { Conversion, ConvertOptions, Converted, SourceFormat } from './types.ts';
 
-/** Which agent wrote a file, told from its content (never its name). */
-export type SourceFormat = 'pi' | 'claude-code' | 'codex';
+export type { Conversion, ConvertOptions, Converted, SourceFormat } from './types.ts';
 
-/** A file converted to pi: the pi v3 JSONL text, and what went wrong, each with its source line (1-based). */
-export interface Converted {
-  format: Exclude<SourceFormat, 'pi'>;
-  /** A pi v3 session file (header line, then entries), ready for the core's `parse`/`indexEnvelopes`. */
-  text: string;
-  problems: Problem[];
-}
-
-/** Options every adapter takes: the file name, for messages. */
-export interface ConvertOptions {
-  file?: string;
-}
+/** Bytes of a file's start that tell its format. */
+export const HEAD_BYTES = 64 * 1024;
 
 /** The first complete lines of `head` (bytes from the file's start), parsed where they are JSON objects. */
 function firstRecords(head: Uint8Array, max = 8): Record<string, unknown>[] {
@@ -49,8 +39,22 @@ export function detectFormat(head: Uint8Array): SourceFormat {
 
 /** Converts a Claude Code or Codex file to a pi v3 session; null for a pi file (or anything no adapter claims). */
 export function toPiSession(bytes: Uint8Array, options: ConvertOptions = {}): Converted | null {
-  const format = detectFormat(bytes.subarray(0, 65536));
+  const format = detectFormat(bytes.subarray(0, HEAD_BYTES));
   if (format === 'claude-code') return claudeToPi(bytes, options);
   if (format === 'codex') return codexToPi(bytes, options);
   return null;
+}
+
+/**
+ * Another agent's file as pi bytes, for a file whose format is `format` (`detectFormat`); an
+ * adapter that throws gives a conversion with no session in it and one problem.
+ */
+export function convertToPi(bytes: Uint8Array, format: Exclude<SourceFormat, 'pi'>, file?: string): Conversion {
+  try {
+    const c = format === 'claude-code' ? claudeToPi(bytes, { file }) : codexToPi(bytes, { file });
+    return { format: c.format, bytes: new TextEncoder().encode(c.text), problems: c.problems };
+  } catch (e) {
+    const name = format === 'claude-code' ? 'Claude Code' : 'Codex';
+    return { format, bytes: new Uint8Array(0), problems: [problem(1, 'no-header', `could not be read as a ${name} session: ${(e as Error).message}`)] };
+  }
 }

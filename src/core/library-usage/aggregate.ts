@@ -18,7 +18,7 @@ import {
   type UsageAgent,
   type UsageDigest,
 } from './digest.ts';
-import { costRecordedFor } from '../usage.ts';
+import { costRecordedFor } from '../tree/usage.ts';
 
 /** What aggregation reads from an index record (the storage summary has these fields). */
 export interface UsageRecord {

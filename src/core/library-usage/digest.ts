@@ -2,8 +2,8 @@
 // and model, for the active branch and for the rest of the file. 15 minutes because every time
 // zone's offset is a multiple of it (hours would split +5:30 and +5:45 days wrongly), so the page
 // can group slices into the user's local days without the entries.
-import { addUsage, costRecordedFor, ZERO_TOTALS } from '../usage.ts';
-import type { Entry } from '../types.ts';
+import { addUsage, costRecordedFor, ZERO_TOTALS } from '../tree/usage.ts';
+import type { Entry } from '../schema/types.ts';
 
 /** Milliseconds in one slice of the digest. */
 export const SLICE_MS = 15 * 60_000;

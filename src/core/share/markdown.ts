@@ -1,8 +1,8 @@
 // A session as Markdown that reads well on GitHub: full (every message, tool calls with their
 // arguments and results) or focused (what was said, each tool call as one line), thinking optional,
 // images as files beside it or left out with a note. Pure: entries in, text and image files out.
-import { parts } from '../readers.ts';
-import type { Entry, ParsedSession } from '../types.ts';
+import { parts } from '../tree/readers.ts';
+import type { Entry, ParsedSession } from '../schema/types.ts';
 import { formatTime, renderHeader } from './md-header.ts';
 import { codeSpan, escapeHtml, fence, languageOf, oneLine, quote } from './md-text.ts';
 

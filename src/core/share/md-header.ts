@@ -1,8 +1,8 @@
 // The head of a Markdown copy: title, date, project, models and totals.
-import { parts, typed } from '../readers.ts';
-import { displayTitle, titleFromText } from '../title.ts';
-import type { Entry, ParsedSession } from '../types.ts';
-import { totals } from '../usage.ts';
+import { parts, typed } from '../tree/readers.ts';
+import { displayTitle, titleFromText } from '../tree/title.ts';
+import type { Entry, ParsedSession } from '../schema/types.ts';
+import { totals } from '../tree/usage.ts';
 import { codeSpan } from './md-text.ts';
 
 /** A session's title for a shared copy: its display title, else its first user message, else "Session". */

@@ -1,7 +1,7 @@
-import { compacted, context } from '../context.ts';
-import { ABORTED_TOOL_TEXT, type ContextOptions } from '../messages.ts';
-import type { ModelMessage } from '../model-message.ts';
-import type { Entry } from '../types.ts';
+import { compacted, context } from '../tree/context.ts';
+import { ABORTED_TOOL_TEXT, type ContextOptions } from '../tree/messages.ts';
+import type { ModelMessage } from '../tree/model-message.ts';
+import type { Entry } from '../schema/types.ts';
 import { clip, isObject, num, prettyJson, str } from './parts.ts';
 import type { ContextMessageView, ContextPartView, ContextView } from './types.ts';
 

@@ -3,7 +3,7 @@ import { dataSummary, fileMentionDraft } from './state-items.ts';
 import { previewOf } from './outline.ts';
 import { orphanToolView, toResultView, toToolView } from './tools.ts';
 import type { SessionSource } from './source.ts';
-import { usageTotal } from '../usage.ts';
+import { usageTotal } from '../tree/usage.ts';
 import { messageOf, ownerRow, PAIR_REACH } from './branch-scan.ts';
 import type { AssistantBlock, ImageRef, RenderItem, ToolView, UsageView } from './types.ts';
 

@@ -1,4 +1,4 @@
-import type { Entry } from '../types.ts';
+import type { Entry } from '../schema/types.ts';
 import { contentText, isObject, str } from './parts.ts';
 import { newestLeaf, type SessionSource } from './source.ts';
 import type { ForkView, TreeSegment } from './types.ts';

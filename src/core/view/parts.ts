@@ -131,7 +131,7 @@ export function splitUserContent(content: unknown, entryId: string): { text: str
     }
     if (part.type === 'image') {
       const ref = imageRef(part, entryId, i);
-      // A picture's image part follows its envelope (core-api §0.4.4).
+      // A picture's image part follows its envelope (docs/session-format.md §0.4.4).
       if (last && !last.image && last.mimeType.startsWith('image/')) last.image = ref;
       else images.push(ref);
       last = null;

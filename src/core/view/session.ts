@@ -1,4 +1,4 @@
-import { walkIndexBranch } from '../envelopes.ts';
+import { walkIndexBranch } from '../envelope/envelopes.ts';
 import { buildMarks, filterRows, findItems } from './filter.ts';
 import { buildItem } from './items.ts';
 import { ownerRow, scanBranch, type BranchScan } from './branch-scan.ts';

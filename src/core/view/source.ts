@@ -1,5 +1,5 @@
-import { bodyOf, indexEnvelopes, type EnvelopeIndex } from '../envelopes.ts';
-import type { Entry } from '../types.ts';
+import { bodyOf, indexEnvelopes, type EnvelopeIndex } from '../envelope/envelopes.ts';
+import type { Entry } from '../schema/types.ts';
 import { contentText, isObject, str } from './parts.ts';
 
 /**

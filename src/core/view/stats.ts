@@ -1,5 +1,5 @@
-import type { Entry } from '../types.ts';
-import { usageTotal } from '../usage.ts';
+import type { Entry } from '../schema/types.ts';
+import { usageTotal } from '../tree/usage.ts';
 import { isObject, num, str } from './parts.ts';
 import type { StatsView, TotalsView } from './types.ts';
 

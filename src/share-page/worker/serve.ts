@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
-// The share page's worker: the app's reader API (src/worker/reader-api.ts, the same view models,
+// The share page's worker: the app's reader API (src/worker/reader/api.ts, the same view models,
 // markdown renderer and image checks as the app) over one session held in memory, which the page
 // hands over as its base85 parts: chunks unpacked as the reader reads them (../../worker/share/page-payload.ts),
 // the rest in the background. It speaks the app's worker protocol, so the page uses client.ts.
 import type { WorkerEnv } from '../../worker/env.ts';
 import { ApiFailure, toApiError, type Request, type Response } from '../../worker/protocol.ts';
-import { createReaderApi } from '../../worker/reader-api.ts';
+import { createReaderApi } from '../../worker/reader/api.ts';
 import { gunzipBytes, openPayload, type PagePayload } from '../../worker/share/page-payload.ts';
 import { decodePart, joinParts } from './payload.ts';
 

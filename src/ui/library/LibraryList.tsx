@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import type { SessionSummary } from '../models/calls.ts';
 import { plural, projectName } from '../models/format.ts';
 import type { ProjectGroup } from '../models/library.ts';
-import { indexAt } from '../reader/VirtualList.tsx';
+import { indexAt } from '../reader/list/VirtualList.tsx';
 import { SessionCard } from './SessionCard.tsx';
 
 /** Libraries up to this many sessions draw every card (the browser's find in page sees them all). */

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { Fragment } from 'preact';
-import { agentLabel, isForeignAgent } from '../../core/agent.ts';
+import { agentLabel, isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
 import { renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { agentLabel, isForeignAgent } from '../../core/agent.ts';
+import { agentLabel, isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { copyResumeCommand, exportActiveBranch, exportOne, exportPiSession, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
 import { deleteSessions } from '../models/library.ts';

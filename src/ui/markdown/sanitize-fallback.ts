@@ -1,11 +1,11 @@
 /**
  * The markdown sanitizer where the browser has no HTML Sanitizer (Safari): DOMPurify 3 with the
- * same lists as sanitize.ts, parsing through the app's one Trusted Types policy, returning a
+ * same lists as the platform path (allowlist.ts), parsing through the app's one Trusted Types policy, returning a
  * fragment (never a string for another sink). The value checks are the same as the platform path's.
  */
 import DOMPurify from 'dompurify';
 import { purifyPolicy } from '../trusted-types.ts';
-import { ALLOWED_ELEMENTS, checkValues, type SanitizeHtml } from './sanitize.ts';
+import { ALLOWED_ELEMENTS, checkValues, type SanitizeHtml } from './allowlist.ts';
 
 /** DOMPurify bound to `doc`'s window, allowing what the platform sanitizer allows. */
 export function purifySanitizer(doc: Document): SanitizeHtml {

@@ -10,7 +10,7 @@ export type {
   SessionSummary,
   SnippetPart,
   ImportSource,
-} from '../../worker/library-api.ts';
+} from '../../worker/library/api.ts';
 
 /** An exported file, ready to download, save or share. */
 export interface Exported {

@@ -1,4 +1,4 @@
-import { resumeCommands as commandsFor } from '../../core/resume.ts';
+import { resumeCommands as commandsFor } from '../../core/write/resume.ts';
 import { canSaveAs, canShareFiles, copyText, downloadBlob, saveBlobAs, shareBlob } from '../platform.ts';
 import { describeError, isAborted, library, type Exported, type SessionSummary } from './calls.ts';
 import { showToast } from './toasts.ts';

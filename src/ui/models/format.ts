@@ -1,4 +1,4 @@
-import { costRecordedFor, NO_PRICE } from '../../core/usage.ts';
+import { costRecordedFor, NO_PRICE } from '../../core/tree/usage.ts';
 import type { SessionSummary } from './calls.ts';
 
 /** The title a person recognises: the session's title (spec §0.5), else its first user message. */
@@ -21,27 +21,43 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
-// One formatter of each kind: toLocale*String builds a new Intl formatter per call, which was most
-// of the cost of drawing a library of 2,000 cards.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(undefined, options)));
-  return f;
+/**
+ * Dates and counts as `locale` writes them (the browser's own when undefined), in the time zone of
+ * the moment each formatter is first used. One formatter of each kind: toLocale*String builds a new
+ * Intl formatter per call, most of the cost of drawing a library of 2,000 cards that way.
+ */
+export function localeFormats(locale?: string) {
+  const formatters = new Map<string, Intl.DateTimeFormat>();
+  const formatter = (key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => {
+    let f = formatters.get(key);
+    if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+    return f;
+  };
+  const numbers = new Intl.NumberFormat(locale);
+  return {
+    /** A date as people read it here: time today, else day and month (and year when not this one). */
+    formatDate(ms: number, now = Date.now()): string {
+      const date = new Date(ms);
+      if (Number.isNaN(date.getTime())) return '';
+      const today = new Date(now);
+      if (date.toDateString() === today.toDateString()) return formatter('time', { hour: '2-digit', minute: '2-digit' }).format(date);
+      const sameYear = date.getFullYear() === today.getFullYear();
+      return sameYear
+        ? formatter('day', { day: 'numeric', month: 'short' }).format(date)
+        : formatter('day-year', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+    },
+    /** "3 entries", "1 entry", the count grouped as the locale groups digits. */
+    plural(n: number, one: string, many = `${one}s`): string {
+      return `${numbers.format(n)} ${n === 1 ? one : many}`;
+    },
+  };
 }
-const numbers = new Intl.NumberFormat();
 
+const here = localeFormats();
 /** A date as people read it here: time today, else day and month (and year when not this one). */
-export function formatDate(ms: number, now = Date.now()): string {
-  const date = new Date(ms);
-  if (Number.isNaN(date.getTime())) return '';
-  const today = new Date(now);
-  if (date.toDateString() === today.toDateString()) return formatter('time', { hour: '2-digit', minute: '2-digit' }).format(date);
-  const sameYear = date.getFullYear() === today.getFullYear();
-  return sameYear
-    ? formatter('day', { day: 'numeric', month: 'short' }).format(date)
-    : formatter('day-year', { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
-}
+export const formatDate = here.formatDate;
+/** "3 entries", "1 entry". */
+export const plural = here.plural;
 
 /** USD cost: "$0.42", "<$0.01", "no price recorded" (0 beside tokens), or "" when nothing was spent. */
 export function formatCost(usd: number, tokens = 0): string {
@@ -67,9 +83,4 @@ export function shortModel(model: string | null): string {
 export function projectName(cwd: string): string {
   const parts = cwd.split(/[/\\]/).filter(Boolean);
   return parts.at(-1) ?? (cwd || 'No project');
-}
-
-/** "3 entries", "1 entry". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${numbers.format(n)} ${n === 1 ? one : many}`;
 }

@@ -1,4 +1,3 @@
-import { signal } from '@preact/signals';
 import sampleUrl from '../../../fixtures/samples/welcome.jsonl?url';
 import type { Progress } from '../../worker/protocol.ts';
 import { describeError, isAborted, library, type ImportReport, type ImportSource, type PathedFile } from './calls.ts';
@@ -6,17 +5,9 @@ import { refreshLibrary } from './library.ts';
 import { askToPersist } from './storage.ts';
 import { takeShared } from '../sw-bridge.ts';
 import { takeEncrypted } from '../share/age-import.ts';
+import { importJob } from './import-job.ts';
 
-/** The import panel's state: idle, running (with progress), done (with the report), or failed. */
-export type ImportJob =
-  | { status: 'idle' }
-  | { status: 'running'; source: ImportSource; count: number; progress: Progress | null; cancelling?: boolean }
-  | { status: 'done'; source: ImportSource; report: ImportReport }
-  | { status: 'failed'; source: ImportSource; message: string }
-  | { status: 'cancelled'; source: ImportSource };
-
-/** The current (or last) import. */
-export const importJob = signal<ImportJob>({ status: 'idle' });
+export { type ImportJob, importJob } from './import-job.ts';
 
 let controller: AbortController | null = null;
 

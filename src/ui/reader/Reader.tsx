@@ -1,18 +1,19 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import type { ItemFilter, SessionView } from '../../core/view/types.ts';
+import type { SessionView } from '../../core/view/types.ts';
 import { whenIdle } from '../idle.ts';
-import { ContextPanel } from './ContextPanel.tsx';
-import { FindBar } from './FindBar.tsx';
-import { KeysHelp } from './KeysHelp.tsx';
+import { ContextPanel } from './panels/ContextPanel.tsx';
+import { FindBar } from './panels/FindBar.tsx';
+import { KeysHelp } from './panels/KeysHelp.tsx';
 import { BranchIcon, SearchIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
-import { createReaderModel, type ReaderTab, type LabelUi } from './model.ts';
-import { useAfterFirstFrame } from './after-frame.ts';
-import { StatsPanel } from './StatsPanel.tsx';
-import { ParentBanner } from './Subagents.tsx';
-import { agentLabel } from '../../core/agent.ts';
-import { Tree } from './Tree.tsx';
+import { createReaderModel, type LabelUi } from './model.ts';
+import { useAfterFirstFrame } from './list/after-frame.ts';
+import { StatsPanel } from './panels/StatsPanel.tsx';
+import { ParentBanner } from './panels/Subagents.tsx';
+import { ReaderToolbar } from './panels/Toolbar.tsx';
+import { agentLabel } from '../../core/write/agent.ts';
+import { Tree } from './panels/Tree.tsx';
 import { Transcript } from './Transcript.tsx';
 import { ImageViewer } from './viewer/ImageViewer.tsx';
 import './reader.css';
@@ -45,19 +46,6 @@ export interface ReaderLibrary {
   /** The label editor (entries labelled in the library's copy of the file). */
   labels: LabelUi;
 }
-
-const TABS: Array<[ReaderTab, string, string]> = [
-  ['transcript', 'Transcript', 'Transcript'],
-  ['context', 'What the model sees', 'Model sees'],
-  ['stats', 'Stats', 'Stats'],
-];
-
-const FILTERS: Array<[ItemFilter, string]> = [
-  ['all', 'Everything'],
-  ['no-tools', 'No tools'],
-  ['user', 'User messages only'],
-  ['labelled', 'Labelled only'],
-];
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
 export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions, sample, library }: ReaderProps) {
@@ -154,71 +142,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
             here; Export as a pi session to continue it in pi.
           </p>
         )}
-        <div class="rd-toolbar">
-          <div role="tablist" aria-label="Views" class="rd-tabs">
-            {TABS.map(([key, label, short]) => (
-              <button
-                key={key}
-                type="button"
-                role="tab"
-                id={`rd-tab-${key}`}
-                aria-selected={tab === key}
-                aria-controls="rd-main"
-                onClick={() => {
-                  model.tab.value = key;
-                }}
-              >
-                {short === label ? (
-                  label
-                ) : (
-                  <>
-                    <span class="rd-hide-narrow">{label}</span>
-                    <span class="rd-show-narrow">{short}</span>
-                  </>
-                )}
-              </button>
-            ))}
-          </div>
-          {tab === 'transcript' && (
-            <div class="rd-options">
-              {controls ? (
-                <select
-                  aria-label="Show"
-                  value={model.filter.value}
-                  onChange={(e) => void model.setFilter((e.currentTarget as HTMLSelectElement).value as ItemFilter)}
-                >
-                  {FILTERS.map(([key, label]) => (
-                    <option key={key} value={key}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <span class="rd-select-stub" aria-hidden="true">
-                  {FILTERS.find(([key]) => key === model.filter.value)?.[1]}
-                </span>
-              )}
-              <button
-                type="button"
-                aria-pressed={model.showThinking.value}
-                onClick={() => {
-                  model.showThinking.value = !model.showThinking.value;
-                }}
-              >
-                Thinking
-              </button>
-              <button
-                type="button"
-                aria-pressed={model.showUsage.value}
-                onClick={() => {
-                  model.showUsage.value = !model.showUsage.value;
-                }}
-              >
-                Usage
-              </button>
-            </div>
-          )}
-        </div>
+        <ReaderToolbar model={model} controls={controls} />
       </header>
       <ParentBanner model={model} />
       {model.findOpen.value && tab === 'transcript' && (

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef } from 'preact/hooks';
-import { useAfterFirstFrame } from './after-frame.ts';
-import { NewRowsPill, useFollowLive } from './follow.tsx';
+import { useAfterFirstFrame } from './list/after-frame.ts';
+import { NewRowsPill, useFollowLive } from './list/follow.tsx';
 import { highlightMatches } from './highlight-matches.ts';
 import type { ReaderModel } from './model.ts';
-import { PacedRow } from './paced-rows.tsx';
-import { rowCost } from './row-cost.ts';
-import { VirtualList } from './VirtualList.tsx';
+import { PacedRow } from './list/paced-rows.tsx';
+import { rowCost } from './list/row-cost.ts';
+import { VirtualList } from './list/VirtualList.tsx';
 import { plural } from '../models/format.ts';
 
 /** The transcript tab: the branch's rows in a virtual list, find's marks, the "N new" pill. */

@@ -1,38 +1,16 @@
 import { batch, computed, signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
-import { isForeignAgent } from '../../core/agent.ts';
-import { VIEW_PAGE, type BranchImage, type ContextView, type ItemFilter, type RenderItem, type SessionView, type StatsView } from '../../core/view/types.ts';
+import { isForeignAgent } from '../../core/write/agent.ts';
+import type { BranchImage, ContextView, ItemFilter, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
 import { rememberShownBranch } from '../models/shown-branch.ts';
+import { createFind } from './model-find.ts';
+import { createPages } from './model-pages.ts';
 import { createJumps, createViewer } from './model-parts.ts';
 import type { SessionFamily } from '../../worker/subagents/api.ts';
 import { worker } from '../worker.ts';
 
-/** Items are fetched from the worker in pages of this many. */
-export const PAGE = VIEW_PAGE;
-
 /** The reader's tabs. */
 export type ReaderTab = 'transcript' | 'context' | 'stats';
-
-/** A first guess of a row's height from what it holds (folded results take no room); -1: no idea yet. */
-export function estimateHeight(item: RenderItem | undefined): number {
-  if (!item) return -1;
-  switch (item.kind) {
-    case 'folded':
-      return 0;
-    case 'divider':
-    case 'labelChange':
-      return 32;
-    case 'state':
-    case 'unknown':
-      return 50;
-    case 'user':
-      return 110;
-    case 'assistant':
-      return 150 + item.blocks.length * 60;
-    default:
-      return 120;
-  }
-}
 
 /** A request to bring an item on screen. */
 export interface ScrollRequest {
@@ -41,7 +19,6 @@ export interface ScrollRequest {
   seq: number;
 }
 
-/** The state of one open session on the page: outline, loaded item pages, view toggles, find. */
 /** The label button and form, from the library around the reader (the share page has none, and does not bundle them). */
 export interface LabelUi {
   Button: ComponentType<{ item: RenderItem; model: ReaderModel; editing: boolean }>;
@@ -62,11 +39,6 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
   const showUsage = signal(false);
   const treeOpen = signal(false);
   const findOpen = signal(false);
-  const query = signal('');
-  const hits = signal<Array<{ index: number; entryId: string }>>([]);
-  const hitAt = signal(-1);
-  /** The query `hits` answer; while it differs from `query`, a search is on the way ("Searching…", not "No matches"). */
-  const foundFor = signal('');
   const scroll = signal<ScrollRequest | null>(null);
   /** Bumped when a page of items arrives. */
   const version = signal(0);
@@ -93,17 +65,9 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
   /** The full-screen picture viewer: the branch's pictures and the one shown; null when closed. */
   const viewer = signal<{ images: BranchImage[]; at: number } | null>(null);
 
-  const pages = new Map<number, RenderItem[]>();
-  /** Height guesses of the items loaded so far (-1 elsewhere), one typed array so the list sums 30,000 rows cheaply. */
-  let hints = new Float64Array(0);
-
-  function keepPage(page: number, items: RenderItem[]) {
-    pages.set(page, items);
-    for (let k = 0; k < items.length && page * PAGE + k < hints.length; k++) hints[page * PAGE + k] = estimateHeight(items[k]);
-  }
-  const pending = new Set<number>();
   let generation = 0;
   let scrollSeq = 0;
+  const pages = createPages({ id, view, version, error, generation: () => generation });
 
   function scrollTo(index: number, align: 'start' | 'end' = 'start') {
     scroll.value = { index, align, seq: ++scrollSeq };
@@ -112,12 +76,7 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
 
   /** Shows a view the worker just opened: its first pages (sent with the outline) replace every page and height guess. */
   function takeView(next: SessionView) {
-    pages.clear();
-    pending.clear();
-    hints = new Float64Array(next.count).fill(-1);
-    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
-      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
-    }
+    pages.reset(next);
     view.value = next;
     context.value = null;
     stats.value = null;
@@ -184,16 +143,7 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     if (gen !== generation || view.value !== current) return;
     if (next.count < current.count) return open(followsLatest ? undefined : (current.leafId ?? undefined));
     if (next.count === current.count && next.leafId === current.leafId) return;
-    // The last pages may hold rows that changed (a tool call whose result just came): read them again.
-    const lastPage = Math.floor(Math.max(0, current.count - 1) / PAGE);
-    pages.delete(lastPage);
-    pages.delete(lastPage - 1);
-    const grown = new Float64Array(next.count).fill(-1);
-    grown.set(hints.subarray(0, Math.min(hints.length, Math.max(0, (lastPage - 1) * PAGE))));
-    hints = grown;
-    for (let start = next.itemsStart; start < next.itemsStart + next.items.length; start += PAGE) {
-      keepPage(start / PAGE, next.items.slice(start - next.itemsStart, start - next.itemsStart + PAGE));
-    }
+    pages.grow(current, next);
     const added = next.count - current.count;
     batch(() => {
       view.value = next;
@@ -214,38 +164,6 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     if (f) scrollTo(Math.min(f.from, Math.max(0, (view.value?.count ?? 1) - 1)), 'start');
   }
 
-  /** The item at a position, or undefined while its page is on the way (the page is then requested). */
-  function item(index: number): RenderItem | undefined {
-    const page = Math.floor(index / PAGE);
-    const items = pages.get(page);
-    if (items) return items[index - page * PAGE];
-    void loadPage(page);
-    return undefined;
-  }
-
-  /** The item at a position if it is already here (never asks the worker). */
-  function peek(index: number): RenderItem | undefined {
-    const page = Math.floor(index / PAGE);
-    return pages.get(page)?.[index - page * PAGE];
-  }
-
-  async function loadPage(page: number) {
-    const current = view.value;
-    if (!current || pending.has(page)) return;
-    pending.add(page);
-    const gen = generation;
-    try {
-      const items = await worker.readItems({ id, leafId: current.leafId, start: page * PAGE, end: (page + 1) * PAGE, filter: current.filter });
-      if (gen !== generation) return;
-      keepPage(page, items);
-      version.value++;
-    } catch (e) {
-      if (gen === generation) error.value = e instanceof Error ? e.message : String(e);
-    } finally {
-      pending.delete(page);
-    }
-  }
-
   /** Brings an entry of the open branch on screen (a deep link followed inside the reader). */
   async function reveal(entryId: string) {
     const current = view.value;
@@ -259,42 +177,6 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     if (next === filter.value) return;
     filter.value = next;
     await open(view.value?.leafId ?? undefined);
-  }
-
-  async function find(text: string) {
-    query.value = text;
-    const current = view.value;
-    if (!current || !text.trim()) {
-      batch(() => {
-        hits.value = [];
-        hitAt.value = -1;
-        foundFor.value = text;
-      });
-      return;
-    }
-    let found: Array<{ index: number; entryId: string }>;
-    try {
-      found = await worker.findInSession({ id, leafId: current.leafId, query: text, filter: current.filter });
-    } catch (e) {
-      // Say it failed rather than "Searching…" for ever.
-      found = [];
-      error.value = e instanceof Error ? e.message : String(e);
-    }
-    if (query.value !== text) return;
-    const after = found.findIndex((h) => h.index >= topIndex.value);
-    batch(() => {
-      hits.value = found;
-      hitAt.value = found.length ? Math.max(after, 0) : -1;
-      foundFor.value = text;
-    });
-    if (found.length) scrollTo(found[hitAt.value].index);
-  }
-
-  function stepHit(delta: number) {
-    const list = hits.value;
-    if (!list.length) return;
-    hitAt.value = (hitAt.value + delta + list.length) % list.length;
-    scrollTo(list[hitAt.value].index);
   }
 
   /** Re-reads the open branch after a write (a new label), keeping the scroll position; a branch that ended at the file's leaf follows it. */
@@ -335,6 +217,7 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     stats.value = await worker.sessionStats({ id, leafId: current.leafId });
   }
 
+  const { query, hits, hitAt, foundFor, find, stepHit } = createFind({ id, view, topIndex, error, scrollTo });
   const { openViewer, closeViewer } = createViewer({ id, view, topIndex, viewer, scrollTo });
   const jump = createJumps({ id, view, topIndex, scrollTo });
 
@@ -373,15 +256,15 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     closeViewer,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
     get heightHints() {
-      return hints;
+      return pages.hints;
     },
     open,
     show,
     grow,
     showFresh,
     reveal,
-    item,
-    peek,
+    item: pages.item,
+    peek: pages.peek,
     setFilter,
     find,
     stepHit,

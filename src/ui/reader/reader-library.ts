@@ -3,7 +3,7 @@
 // reader does not pull the library's share and export code into a share page.
 import { exportActiveBranch, exportTargets } from '../models/exports.ts';
 import { openShare } from '../share/share-model.ts';
-import { LabelButton, LabelForm } from './labels/LabelEditor.tsx';
+import { LabelButton, LabelForm } from './panels/LabelEditor.tsx';
 import type { ReaderLibrary } from './Reader.tsx';
 
 export const appReaderLibrary: ReaderLibrary = {

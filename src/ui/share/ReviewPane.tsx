@@ -1,4 +1,4 @@
-import type { Hit } from '../../worker/share/share-api.ts';
+import type { Hit } from '../../worker/share/api.ts';
 import { hitsOff, kindsOff, redactedCount, review, runReview, toggleHit, toggleKind } from './share-model.ts';
 import { kindLabel, kindOrder } from './kinds.ts';
 

@@ -1,4 +1,4 @@
-import type { StripOptions as Strip } from '../../worker/share/share-api.ts';
+import type { StripOptions as Strip } from '../../worker/share/api.ts';
 import { strip } from './share-model.ts';
 
 const OPTIONS: Array<[keyof Strip, string]> = [

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { RhoError } from '../../worker/client.ts';
 import { describeError, library, type PathedFile } from '../models/calls.ts';
-import { importJob } from '../models/imports.ts';
+import { importJob } from '../models/import-job.ts';
 import { refreshLibrary } from '../models/library.ts';
 
 /** Encrypted files waiting for their password (null: no prompt). */

@@ -1,7 +1,7 @@
 // The share dialog's state: what is shared (format, scope, strip options, password), the review
 // of what looks private and which hits stay in, and the export that follows.
 import { computed, signal } from '@preact/signals';
-import type { Review, ShareFormat, StripOptions } from '../../worker/share/share-api.ts';
+import type { Review, ShareFormat, StripOptions } from '../../worker/share/api.ts';
 import { describeError, isAborted, library } from '../models/calls.ts';
 import { deliver, type ExportTarget } from '../models/exports.ts';
 

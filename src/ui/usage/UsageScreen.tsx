@@ -1,4 +1,4 @@
-import { type Agent, agentLabel } from '../../core/agent.ts';
+import { type Agent, agentLabel } from '../../core/write/agent.ts';
 import type { RefObject, VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { whenIdle } from '../idle.ts';

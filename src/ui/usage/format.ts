@@ -1,6 +1,6 @@
 // How the Usage screen writes its figures: a cost says when no price was recorded (never "$0" for
 // unknown), tokens are compact, rates are percentages or "—" when there is nothing to divide.
-import { NO_PRICE } from '../../core/usage.ts';
+import { NO_PRICE } from '../../core/tree/usage.ts';
 import { cacheHitRate, costRecorded, toolErrorRate, type UsageSums } from '../../core/library-usage/index.ts';
 import { plural } from '../models/format.ts';
 

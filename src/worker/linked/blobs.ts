@@ -2,8 +2,8 @@
 // a sync brings in the ones the sessions it read refer to, each stored only if its bytes match its name.
 import type { FolderDisk, FolderFile } from '../../storage/folder.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { sha256Hex } from '../import.ts';
-import { blobPathHash } from '../unpack.ts';
+import { sha256Hex } from '../import/api.ts';
+import { blobPathHash } from '../import/unpack.ts';
 
 /** Stores the folder's image blobs named in `refs` that the store lacks; returns the paths whose bytes did not match their name. */
 export async function syncBlobs(folder: FolderDisk, files: FolderFile[], refs: Set<string>, store: SessionStore): Promise<string[]> {

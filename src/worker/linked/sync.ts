@@ -4,7 +4,7 @@
 // the next sync. Files gone from the folder stay in the library, and the report says so.
 import type { FolderDisk } from '../../storage/folder.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { blobRefsIn, type ImportItem, importSessionBlob } from '../import.ts';
+import { blobRefsIn, type ImportItem, importSessionBlob } from '../import/api.ts';
 import { linkSubagents } from '../subagents/link.ts';
 import { syncBlobs } from './blobs.ts';
 import { completeLength, type FolderState, planSync } from './plan.ts';

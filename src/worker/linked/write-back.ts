@@ -7,8 +7,8 @@ import { blobChunks, CHUNK_SIZE } from '../../storage/chunks.ts';
 import type { FolderDisk } from '../../storage/folder.ts';
 import { piFileName } from '../../storage/names.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { relate } from '../import.ts';
-import { parseBlob } from '../parse-blob.ts';
+import { relate } from '../import/api.ts';
+import { parseBlob } from '../reader/parse-blob.ts';
 import { ApiFailure } from '../protocol.ts';
 
 /** One entry that a write-back will put in the folder. */

@@ -15,17 +15,8 @@ import { createImportBatch, type Fresh, freshFromFile, LOCK, titleOf } from './i
 import { createManifestCache } from './manifest-cache.ts';
 import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
-import {
-  createSegmentWriter,
-  emptyManifest,
-  listSegments,
-  type Manifest,
-  type ManifestEntry,
-  readRaw,
-  readWords,
-  removeSegment,
-  writeManifest,
-} from './segments.ts';
+import { tidySegments } from './segments-tidy.ts';
+import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, writeManifest } from './segments.ts';
 import { words } from './tokens.ts';
 
 export type { SearchOptions, SearchResults } from './answer.ts';
@@ -40,8 +31,6 @@ export interface IndexProgress {
 
 // A segment is written once this much is gathered (bounds the memory of a rebuild).
 const SEGMENT_BYTES = 8 * 1024 * 1024;
-// Dead bytes (records of rebuilt or deleted sessions) beyond this share of the segments are compacted away.
-const DEAD_SHARE = 0.5;
 /** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts. */
 export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number) {
   const ms = new MiniSearch<SessionDoc>({
@@ -176,34 +165,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
   };
 
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
-  const tidy = async (manifest: Manifest) => {
-    const live = new Map<string, number>();
-    for (const e of Object.values(manifest.sessions))
-      live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]) + (e.ref.t[1] - e.ref.t[0]));
-    const segs = await listSegments(disk);
-    for (const seg of segs) {
-      if (live.has(seg.name)) continue;
-      await removeSegment(disk, seg.name);
-    }
-    const used = segs.filter((x) => live.has(x.name));
-    const size = used.reduce((n, x) => n + x.size, 0);
-    const dead = size - [...live.values()].reduce((n, x) => n + x, 0);
-    if (dead <= DEAD_SHARE * size || dead < 1024 * 1024) return;
-    const writer = createSegmentWriter(disk);
-    for (const e of Object.values(manifest.sessions)) {
-      const raw = await readRaw(disk, e.ref);
-      writer.addRaw(e.meta.id, raw.w, raw.r, raw.t);
-    }
-    for (const [id, ref] of await writer.close()) {
-      manifest.sessions[id] = { meta: manifest.sessions[id].meta, ref };
-      refs.set(id, manifest.sessions[id]);
-    }
-    await writeManifest(disk, manifest);
-    files.release();
-    for (const seg of used) {
-      await removeSegment(disk, seg.name);
-    }
-  };
+  const tidy = (manifest: Manifest) =>
+    tidySegments(disk, manifest, {
+      moved: (id, entry) => refs.set(id, entry),
+      release: () => files.release(),
+    });
 
   // Sessions an import just wrote: in the manifest now, and in this worker's index.
   const batch = createImportBatch(disk, manifests, (f: Fresh, e: ManifestEntry) => {

@@ -6,7 +6,9 @@
 // their segment no longer used, and before a sync that takes the index's lock (library-index.ts).
 // A disk without readers, or a reader that cannot be opened, is read through the Blob snapshot.
 import type { Disk, FileReaderAt } from '../../storage/types.ts';
-import { SEARCH_DIR } from './segments.ts';
+
+/** The folder of the search index. */
+export const SEARCH_DIR = 'search';
 
 /** How long readers stay open after the last read: through a pause in the typing, not much longer (another tab removing a segment retries for about 10 s). */
 export const READER_IDLE_MS = 3000;

@@ -16,10 +16,8 @@ import { once } from '../../storage/chunks.ts';
 import type { Disk } from '../../storage/types.ts';
 import type { SessionMeta } from './extract.ts';
 import { type BuiltPart, checksum } from './part.ts';
-import type { SegmentFiles } from './segment-files.ts';
+import { SEARCH_DIR, type SegmentFiles } from './segment-files.ts';
 
-/** The folder of the search index. */
-export const SEARCH_DIR = 'search';
 /** The manifest's path. */
 export const MANIFEST = `${SEARCH_DIR}/manifest.json`;
 /** The index format: a manifest of another version is rebuilt whole. */

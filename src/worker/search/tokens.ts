@@ -1,6 +1,6 @@
 // Words as the search index and its queries see them: runs of letters and digits, lowercased and
 // stripped of accents (so "café" and "cafe" meet). Paths and commands split at their punctuation
-// ("src/core/parse.ts" is src, core, parse, ts). Very long runs (hashes, base64) and long numbers
+// ("src/core/read/parse.ts" is src, core, parse, ts). Very long runs (hashes, base64) and long numbers
 // are not words anyone types, and would only swell the index.
 
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -1,5 +1,5 @@
 // The one place the share dialog reaches the one-file HTML page, built in ./html-page.ts as
-// `buildHtmlPage(jsonl, { title, leafId?, passphrase? }): Promise<Blob>` (issue 11). Found with
+// `buildHtmlPage(jsonl, { title, leafId?, passphrase? }): Promise<Blob>`. Found with
 // vite's import.meta.glob, so this file works whether or not html-page.ts is in the build yet.
 import { ApiFailure } from '../protocol.ts';
 

@@ -1,5 +1,5 @@
 /// <reference path="./share-page-assets.d.ts" />
-// The one-file HTML page of a session (issue 11): the session's bytes in gzip-compressed chunks with
+// The one-file HTML page of a session: the session's bytes in gzip-compressed chunks with
 // its envelope index (./page-payload.ts; with a passphrase, that container encrypted in the age
 // format) inside a page that reads it offline with no request.
 import { Encrypter } from 'age-encryption';

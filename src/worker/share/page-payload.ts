@@ -1,13 +1,13 @@
-// What a one-file page carries (issue 11): the session cut into chunks of CHUNK_BYTES, each
-// gzip-compressed on its own, and for big sessions the core's envelope index (core/envelope-file.ts)
+// What a one-file page carries: the session cut into chunks of CHUNK_BYTES, each
+// gzip-compressed on its own, and for big sessions the core's envelope index (core/envelope/envelope-file.ts)
 // made at export. So the page's worker opens a 56 MB session without unpacking or scanning it:
 // the index gives the tree, and only the chunks holding the bodies on screen are unpacked (the
 // rest later, in the background). Layout: u32 (little-endian) length of a JSON header, the header,
 // then the index's gzip (when there is one) and the chunks' gzips, one after another. An encrypted
 // page encrypts this whole container, so nothing about the session shows outside the age file.
 import { gunzipSync } from 'fflate';
-import { encodeEnvelopeIndex, fingerprintOf } from '../../core/envelope-file.ts';
-import { indexEnvelopes } from '../../core/envelopes.ts';
+import { encodeEnvelopeIndex, fingerprintOf } from '../../core/envelope/envelope-file.ts';
+import { indexEnvelopes } from '../../core/envelope/envelopes.ts';
 import { ApiFailure } from '../protocol.ts';
 
 /** Session bytes per chunk: deflate's window is 32 KB, so a chunk this size compresses as well as the whole. */

@@ -1,10 +1,10 @@
 // The one-file page's HTML around its payload: a strict CSP of its own (no network at all, the one
 // inline script and style by hash, images only data:/blob:, a worker only from blob:), the page's
 // script, styles and compressed worker (built from src/share-page/), and the session as base85
-// parts (core/base85.ts: 1.25× the bytes where base64 is 1.33×) of at most PART_BYTES each, so
+// parts (core/share/base85.ts: 1.25× the bytes where base64 is 1.33×) of at most PART_BYTES each, so
 // neither the HTML parser nor the page ever handles one huge string.
-import { toBase64 } from '../../core/base64.ts';
-import { toBase85 } from '../../core/base85.ts';
+import { toBase64 } from '../../core/write/base64.ts';
+import { toBase85 } from '../../core/share/base85.ts';
 
 /** The built share page (see vite.share-page.ts): its script, styles and gzip+base85 worker (with age decryption for encrypted pages). */
 export interface SharePageAssets {
@@ -23,7 +23,7 @@ export interface SharePageMeta {
   leafId?: string;
   /** Bytes of the session before compression. */
   bytes: number;
-  /** The payload's format (2: the container of ./page-payload.ts; 1, the gzip of the whole session, is no longer written). */
+  /** The payload's format (2: the container of ./page-payload.ts). */
   format: 2;
 }
 

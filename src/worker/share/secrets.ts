@@ -2,7 +2,7 @@
 // key formats). Chosen over gitleaks' rules because it is plain JavaScript with JS RegExps and runs
 // in a worker as it is: its Node imports (`node:path`, and `node:fs` for .p12 files) are reached
 // only when a file path is given, we give none, and vite's browser build makes them empty modules
-// (test/browser/share.test.ts runs it in Chromium's worker). gitleaks' TOML holds Go RE2 patterns (`(?i)` prefixes,
+// (test/browser/worker/share/share.test.ts runs it in Chromium's worker). gitleaks' TOML holds Go RE2 patterns (`(?i)` prefixes,
 // its own keyword prefilter and entropy rules) that would need a translator we would maintain.
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';

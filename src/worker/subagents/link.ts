@@ -2,9 +2,9 @@
 // children of their parent: the child's index record names the parent and the entry that started it.
 import { claudeSubagentPlace, sourceIds } from '../../core/formats/sources.ts';
 import { findSubagentStart, parentIdFromStem, subagentPlace, type Entry, type SubagentLink } from '../../core/index.ts';
-import { HEAD_BYTES } from '../../storage/foreign.ts';
+import { HEAD_BYTES } from '../../core/formats/index.ts';
 import { piView } from '../../storage/pi-view.ts';
-import { parseBlob } from '../parse-blob.ts';
+import { parseBlob } from '../reader/parse-blob.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
 
 /** A stored file of an import: the path it came with and the store id it got. */

@@ -139,7 +139,7 @@ describe('focused differences (each names one §0.3 rule)', () => {
     return { session: parse(piFileText(sm)), entries: sm.getEntries() as Any[] };
   };
 
-  test('FINDING 1: an empty thinking part without a signature is sent as an (empty) reasoning part (§0.3.5: "Thinking parts go as reasoning parts")', () => {
+  test('an empty thinking part without a signature is sent as an (empty) reasoning part (§0.3.5: "Thinking parts go as reasoning parts")', () => {
     const { session, entries } = run([
       { op: 'user', text: 'hi' },
       {

@@ -60,7 +60,7 @@ const HEADER = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T0
 const ROOT = '{"type":"custom","customType":"x","id":"a","parentId":null}';
 const file = (...lines: string[]) => enc.encode([HEADER, ROOT, ...lines].join('\n') + '\n');
 
-describe('FINDING 2: lines that are not valid JSON are skipped by parse, so the index must skip them too', () => {
+describe('lines that are not valid JSON are skipped by parse, so the index must skip them too', () => {
   const broken: Record<string, string> = {
     'trailing comma in a nested array': '{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":[1,]}}',
     'number with a leading zero': '{"type":"message","id":"b","parentId":"a","x":01}',
@@ -69,7 +69,7 @@ describe('FINDING 2: lines that are not valid JSON are skipped by parse, so the 
     'a raw control character in the id': '{"type":"message","id":"b\u0001","parentId":"a"}',
     'a missing colon in a nested object': '{"type":"message","id":"b","parentId":"a","x":{"k" 1}}',
   };
-  test('FINDING 2: invalid JSON in a body (trailing comma, 01, lone minus, raw tab or control character, missing colon) is skipped by the index as by parse', () => {
+  test('invalid JSON in a body (trailing comma, 01, lone minus, raw tab or control character, missing colon) is skipped by the index as by parse', () => {
     const disagree: string[] = [];
     for (const [name, line] of Object.entries(broken)) {
       expect(() => JSON.parse(line)).toThrow();
@@ -122,7 +122,7 @@ describe('scanEnvelope agrees with JSON.parse whenever it decides', () => {
     );
   });
 
-  test('FINDING 2: broken lines are never decided (else the index keeps what parse skips)', () => {
+  test('broken lines are never decided (else the index keeps what parse skips)', () => {
     fc.assert(
       fc.property(line, fc.nat(), fc.constantFrom(',', ':', '{', '}', '[', ']', '"', '\t', '\u0001', '-', '0', 'x', ' '), (s, at, ch) => {
         const pos = at % (s.length + 1);
@@ -144,7 +144,7 @@ describe('scanEnvelope agrees with JSON.parse whenever it decides', () => {
 describe('index = parse after mutations', () => {
   const base = readBytes('fixtures/pi/pi-random-202.jsonl');
   test(
-    'FINDING 2: byte flips, splices, cuts (a single flipped byte inside a message body is enough)',
+    'byte flips, splices, cuts (a single flipped byte inside a message body is enough)',
     () => {
       fc.assert(
         fc.property(

@@ -1,4 +1,4 @@
-// Robustness (issue 7): fast-check mutations of valid sessions — cut, splice, flip bytes, shuffle,
+// Robustness: fast-check mutations of valid sessions — cut, splice, flip bytes, shuffle,
 // duplicate and drop lines, reparent entries (orphans, self-parents, cycles) — and pathological
 // shapes. Parsing never throws, every problem has a line number of the input, parse→serialize
 // gives back the bytes of every kept line, and tree walks end. "Does not hang" is enforced by the

@@ -1,4 +1,4 @@
-// Issue 10's reader items in the core: label rows name their entry, signature-only thinking is
+// What the reader shows, decided in the core: label rows name their entry, signature-only thinking is
 // marked, and the viewer's list of a branch's pictures.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

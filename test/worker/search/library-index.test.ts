@@ -1,11 +1,11 @@
-// Issue 12, the index in Node over the memory disk: every planted word is found exactly where it was
+// The search index in Node over the memory disk: every planted word is found exactly where it was
 // planted and nowhere else; appends, labels, renames, deletes and variants change the answers; a
 // deleted or corrupted index is rebuilt from the files with the same answers; the filters.
 import { describe, expect, test, vi } from 'vitest';
 import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import { createApi } from '../../../src/worker/api.ts';
-import type { SearchResults } from '../../../src/worker/search-api.ts';
+import type { SearchResults } from '../../../src/worker/search/api.ts';
 import { LOCK } from '../../../src/worker/search/import-batch.ts';
 import { VERSION } from '../../../src/worker/search/segments.ts';
 import { withLock } from '../../../src/storage/locks.ts';

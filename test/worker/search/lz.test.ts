@@ -13,7 +13,7 @@ test('round trip: text with repeats, long runs, nothing, and arbitrary bytes', (
     text('a'),
     text('abcd'),
     text('x'.repeat(100_000)),
-    text(`${'src/core/parse.ts: parseLine(buffer) '.repeat(3000)}tail`),
+    text(`${'src/core/read/parse.ts: parseLine(buffer) '.repeat(3000)}tail`),
     (() => {
       // A repeat farther back than an offset reaches.
       const r = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 2654435761) >>> 24);

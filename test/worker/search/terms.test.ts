@@ -44,7 +44,7 @@ test('words at their limits: 32 and 33 letters, 8 and 9 digits, digits in words,
   check([
     `${'a'.repeat(32)} ${'b'.repeat(33)} ${'C'.repeat(32)}`,
     '12345678 123456789 0123456789x x123456789 1234567890123 v2 IPv6 ipv6 Ipv6',
-    'parseLine(buffer) src/core/parse.ts PARSELINE parseline',
+    'parseLine(buffer) src/core/read/parse.ts PARSELINE parseline',
     '',
     '... --- !!!',
   ]);

@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { addWords, eachWord, words } from '../../../src/worker/search/tokens.ts';
 
 const texts = [
-  'Read src/core/parse.ts: parseLine(buffer) failed 3 times; retry 123456789012 and x9',
+  'Read src/core/read/parse.ts: parseLine(buffer) failed 3 times; retry 123456789012 and x9',
   'ALL CAPS and MiXeD, under_scores-and-dashes; a 12345678 b 123456789',
   `${'a'.repeat(32)} ${'b'.repeat(33)} end`,
   'Café naïve Ørsted 東京 text with accents and ascii',

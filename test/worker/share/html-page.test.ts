@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Decrypter } from 'age-encryption';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { fromBase85 } from '../../../src/core/base85.ts';
+import { fromBase85 } from '../../../src/core/share/base85.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import { buildHtmlPage } from '../../../src/worker/share/html-page.ts';
 import { openPayload } from '../../../src/worker/share/page-payload.ts';

@@ -3,8 +3,8 @@
 // same as indexing the bytes, and a damaged container refused with a clear message.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { decodeEnvelopeIndex } from '../../../src/core/envelope-file.ts';
-import { indexEnvelopes } from '../../../src/core/envelopes.ts';
+import { decodeEnvelopeIndex } from '../../../src/core/envelope/envelope-file.ts';
+import { indexEnvelopes } from '../../../src/core/envelope/envelopes.ts';
 import { CHUNK_BYTES, INDEX_FROM_BYTES, openPayload, packSession } from '../../../src/worker/share/page-payload.ts';
 import { headerLine, messageLine } from '../../storage/helpers.ts';
 

@@ -1,8 +1,8 @@
-// A Claude Code transcript → a pi v3 session (issue 15). One pass over the lines in file order (a
+// A Claude Code transcript → a pi v3 session. One pass over the lines in file order (a
 // line whose parent comes later waits for it, order.ts); each line's entries depend only on the lines
 // before it (plus the usage of its own API response), so appending to the source changes only the
 // converted tail. The choices are listed in README.md beside this file.
-import type { ConvertOptions, Converted } from '../index.ts';
+import type { ConvertOptions, Converted } from '../types.ts';
 import { Converter } from './converter.ts';
 import { fnv8 } from './ids.ts';
 import { leafLast } from './order.ts';

@@ -1,7 +1,7 @@
 // The Claude Code → pi conversion's state and its line handlers (claudeToPi in convert.ts drives it):
 // each line's entries are made from it and the lines before it, in one pass in file order.
-import { problem } from '../../problems.ts';
-import type { Problem } from '../../types.ts';
+import { problem } from '../../read/problems.ts';
+import type { Problem } from '../../schema/types.ts';
 import { assistantParts, contentText, isObject, type Json, resultParts, userParts } from './content.ts';
 import { IdAllocator } from './ids.ts';
 import { inParentOrder } from './order.ts';

@@ -1,9 +1,9 @@
 // Reading a Claude Code file's lines: JSON objects with their 1-based line numbers, and a problem
 // for each line pi's reader would skip (invalid JSON, not an object, a torn last line), reported
 // with the same codes and texts as the core's own reader (session-format.md §0.1.4).
-import { forEachLine, parseLine } from '../../jsonl.ts';
-import { problem } from '../../problems.ts';
-import type { Problem } from '../../types.ts';
+import { forEachLine, parseLine } from '../../read/jsonl.ts';
+import { problem } from '../../read/problems.ts';
+import type { Problem } from '../../schema/types.ts';
 import type { Json } from './content.ts';
 
 export interface SourceLine {

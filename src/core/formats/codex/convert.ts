@@ -1,7 +1,7 @@
 // One pass over a Codex rollout's records, in file order, into a pi v3 session (see index.ts for
 // what maps to what and why).
-import { problem } from '../../problems.ts';
-import type { Problem } from '../../types.ts';
+import { problem } from '../../read/problems.ts';
+import type { Problem } from '../../schema/types.ts';
 import { contentParts, isContextText, isObj, textSignature, thinkingPart, type UserPart, userShellCommand } from './parts.ts';
 import { CALL_TYPES, callIdOf, OUTPUT_TYPES, toolCallPart, toolOutput, webSearchText } from './tools.ts';
 import { cwdFromContext } from './legacy.ts';

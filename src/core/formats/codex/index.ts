@@ -21,7 +21,7 @@
 //   events → notices; user_message / agent_message / *_end events repeat items and add nothing.
 // - compacted → a `compaction` whose summary is Codex's message (or, for a remote compaction, the
 //   messages it kept), keeping nothing before it verbatim (Codex replaces the whole history).
-import type { ConvertOptions, Converted } from '../index.ts';
+import type { ConvertOptions, Converted } from '../types.ts';
 import { convertRecords } from './convert.ts';
 import { isBareMeta, isStateLine, ITEM_TYPES } from './legacy.ts';
 import { readRecords } from './records.ts';

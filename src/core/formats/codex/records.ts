@@ -1,9 +1,9 @@
 // A rollout's lines as records `{line, timestamp, type, payload}`: enveloped ones as they are,
 // bare-era ones (legacy.ts) wrapped, bookkeeping lines dropped, and a problem with its line for
 // every line that is none of these (session-format.md §6: skipped, the rest still read).
-import { forEachLine, parseLine } from '../../jsonl.ts';
-import { clip, problem } from '../../problems.ts';
-import type { Problem } from '../../types.ts';
+import { forEachLine, parseLine } from '../../read/jsonl.ts';
+import { clip, problem } from '../../read/problems.ts';
+import type { Problem } from '../../schema/types.ts';
 import { envelope, isStateLine } from './legacy.ts';
 import { isObj } from './parts.ts';
 

@@ -2,7 +2,7 @@
 // (`{"agent_id": "<id>"}`); the child's session_meta names the parent (`parent_thread_id`, which
 // the converted header carries as `parentSession`). This finds, in a converted parent, the entry
 // and tool call that started each child, for the app to link them as it links pi's subagents.
-import type { Entry } from '../../types.ts';
+import type { Entry } from '../../schema/types.ts';
 
 export interface CodexSpawn {
   /** The child's session id (its header id once converted). */

@@ -1,0 +1,201 @@
+// What the library keeps about a session (title, counts, model, totals, usage, problems) and a
+// slim tree to append to, from the one line pass (line-pass.ts) over its bytes as they stream: the
+// same reading as `parse`, with a slim copy of each entry kept instead of the entry, so a 200 MB
+// session full of images needs memory for its entries' envelopes, not for its bytes.
+import { addAgentMark, type Agent, agentMark } from '../write/agent.ts';
+import type { Conversion } from '../formats/types.ts';
+import { createUsageCollector, type UsageDigest } from '../library-usage/index.ts';
+import { model } from '../write/model-spec.ts';
+import { text } from '../tree/readers.ts';
+import { recordStream } from './record-stream.ts';
+import { displayTitle } from '../tree/title.ts';
+import { branch, leaves, type TreeLike } from '../tree/tree.ts';
+import type { Entry, Header, ParsedSession, Problem, TitleSlot } from '../schema/types.ts';
+import { totals } from '../tree/usage.ts';
+import { type LinePass, linePass } from './line-pass.ts';
+
+/** Token, output-token and cost sums over a session's active branch (core `totals`). */
+export interface SummaryTotals {
+  tokens: number;
+  output: number;
+  cost: number;
+}
+
+/** What the library's index keeps of a file's content (the rest of its record is about the file). */
+export interface SessionDigest {
+  isSession: boolean;
+  header: Header | null;
+  title: string | null;
+  firstMessage: string | null;
+  cwd: string;
+  created: string;
+  entryCount: number;
+  branchCount: number;
+  model: string | null;
+  totals: SummaryTotals;
+  /** Usage per 15-minute slice and model, on and off the active branch (the Usage screen's data). */
+  usage: UsageDigest;
+  problems: number;
+  /** The first problem, for an import report's reason and line. */
+  firstProblem: Problem | null;
+  /** The agent that wrote the file, when its records say (`agentMark`), or the other agent it was converted from. */
+  agent: Agent | null;
+}
+
+/** Enough of a read session for `append`: envelopes, id index, leaf, version, line count. */
+export type SlimTree = TreeLike & { header: Header | null; titleSlot: TitleSlot | null; version: number; lineCount: number; headerLine: number };
+
+/** A digest plus the slim tree (envelopes and the fields the digest reads) and the omp blob refs. */
+export interface SessionScan {
+  digest: SessionDigest;
+  tree: SlimTree;
+  /** sha256 (hex) of every `blob:sha256:` image reference in the file. */
+  blobRefs: Set<string>;
+}
+
+/** What a digest is told as it reads. */
+export interface DigestOptions {
+  /** Each record as the file holds it (before migration), e.g. for a search index built on the way. */
+  onValue?: (value: Record<string, unknown>) => void;
+  /** A cost of 0 means "not recorded" (another agent's conversion: Claude Code and Codex store no prices). */
+  zeroCostUnrecorded?: boolean;
+}
+
+/** Bytes of a session pushed in order; `finish` gives its scan. Chunks may be reused once `push` returns. */
+export interface SessionDigester {
+  push(chunk: Uint8Array): void;
+  finish(): SessionScan;
+}
+
+const BLOB_REF = /blob:sha256:([0-9a-f]{64})/g;
+const FIRST_MESSAGE_MAX = 200;
+
+/** The envelope and the few fields the digest and the writer look at; the rest is dropped. */
+function slim(value: Entry): Entry {
+  const e: Entry = { type: String(value.type) };
+  if ('id' in value) e.id = value.id;
+  if ('parentId' in value) e.parentId = value.parentId;
+  switch (value.type) {
+    case 'message': {
+      const m = value.message as Record<string, unknown> | undefined;
+      if (m && typeof m === 'object') e.message = { role: m.role, provider: m.provider, model: m.model, usage: m.usage };
+      break;
+    }
+    case 'model_change':
+      for (const k of ['model', 'provider', 'modelId', 'role']) if (k in value) e[k] = value[k];
+      break;
+    case 'title_change':
+      e.title = value.title;
+      break;
+    case 'session_info':
+      e.name = value.name;
+      break;
+  }
+  return e;
+}
+
+/** Digests a session from its bytes as they are read. Never throws on bad content: problems are counted. */
+export function createDigester(opts: DigestOptions = {}): SessionDigester {
+  let firstMessage: string | null = null;
+  let agent: Agent | null = null;
+  const blobRefs = new Set<string>();
+  const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
+  const pass: LinePass = linePass({
+    onRecord(value, kind, s) {
+      opts.onValue?.(value);
+      if (kind === 'title') agent = 'omp';
+      else if (kind === 'header') {
+        // Only the header the file is read by (a later one is ignored, with a problem).
+        if (pass.header() !== value) return;
+        agent = addAgentMark(agent, agentMark(value, 'header'));
+        usage.header(value);
+      } else {
+        // Each hash copied out: a slice would keep the whole decoded run of lines it was cut from alive.
+        if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1].split('').join(''));
+        // Before migration: the marks are what the writer put in the line.
+        agent = addAgentMark(agent, agentMark(value, 'entry'));
+      }
+    },
+    onEntry(entry, index) {
+      if (firstMessage === null && entry.type === 'message') {
+        const m = entry.message as { role?: unknown } | undefined;
+        if (m?.role === 'user') firstMessage = clipText(text(m));
+      }
+      usage.add(entry, index);
+      return slim(entry);
+    },
+  });
+  const stream = recordStream(pass.problems, pass.visit);
+  return {
+    push: (chunk) => stream.push(chunk),
+    finish(): SessionScan {
+      const r = pass.finish(stream.end());
+      const tree: SlimTree = {
+        entries: r.entries,
+        entryLines: r.entryLines,
+        byId: r.byId,
+        indexById: r.indexById,
+        leafId: r.leafId,
+        header: r.header,
+        titleSlot: r.titleSlot,
+        version: r.version,
+        lineCount: r.lineCount,
+        headerLine: r.headerLine,
+      };
+      const active = branch(tree);
+      const onBranch = new Set(active);
+      const found = r.header;
+      const digest: SessionDigest = {
+        isSession: found !== null,
+        header: found,
+        title: displayTitle(tree as unknown as Pick<ParsedSession, 'header' | 'titleSlot' | 'entries'>),
+        firstMessage,
+        cwd: typeof found?.cwd === 'string' ? found.cwd : '',
+        created: typeof found?.timestamp === 'string' ? found.timestamp : '',
+        entryCount: r.entries.length,
+        branchCount: leaves(tree).length,
+        model: model(active),
+        totals: totals(active),
+        usage: usage.finish((i) => onBranch.has(r.entries[i]), agent ?? 'pi'),
+        problems: r.problems.length,
+        firstProblem: r.problems.find((p) => p.severity === 'error') ?? r.problems[0] ?? null,
+        agent,
+      };
+      return { digest, tree, blobRefs };
+    },
+  };
+}
+
+/** The digest of a whole session's bytes, given in chunks. */
+export async function digestSession(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: DigestOptions = {}): Promise<SessionScan> {
+  const d = createDigester(opts);
+  for await (const chunk of chunks) d.push(chunk);
+  return d.finish();
+}
+
+/**
+ * The scan of another agent's file through its pi conversion (formats/): problems are the
+ * adapter's (source lines) and then the conversion's own; the agent is the source's; a cost of 0
+ * is "not recorded".
+ */
+export function digestConversion(conversion: Conversion, onValue?: (value: Record<string, unknown>) => void): SessionScan {
+  const d = createDigester({ onValue, zeroCostUnrecorded: true });
+  d.push(conversion.bytes);
+  const scan = d.finish();
+  const own = scan.digest;
+  const problems = conversion.problems.length + own.problems;
+  const firstProblem = conversion.problems.find((p) => p.severity === 'error') ?? conversion.problems[0] ?? own.firstProblem;
+  own.usage.agent = conversion.format;
+  return { ...scan, digest: { ...own, agent: conversion.format, problems, firstProblem } };
+}
+
+function clipText(s: string): string | null {
+  // Only the start is shown: flattening a 50 MB first message whole took seconds.
+  const flat = s
+    .slice(0, FIRST_MESSAGE_MAX * 8)
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (flat === '') return null;
+  const points = Array.from(flat.slice(0, FIRST_MESSAGE_MAX * 2));
+  return points.length > FIRST_MESSAGE_MAX ? points.slice(0, FIRST_MESSAGE_MAX).join('') + '…' : points.join('');
+}

@@ -1,0 +1,35 @@
+// Display titles (§0.5.4) and the title a new session takes from its first message (§0.4.1).
+import type { Entry, Header, TitleSlot } from '../schema/types.ts';
+
+/** The parts of a session `displayTitle` looks at (a ParsedSession or a writer's Session). */
+export interface Titled {
+  titleSlot?: TitleSlot | null;
+  header: Header | null;
+  entries: readonly Entry[];
+}
+
+/**
+ * A session's display title: omp slot title → last `title_change` → last `session_info.name`
+ * (an empty name clears it) → header `title` → null (the UI may fall back to the first user message).
+ */
+export function displayTitle(session: Titled): string | null {
+  if (session.titleSlot && session.titleSlot.title !== '') return session.titleSlot.title;
+  let change: string | null = null;
+  let name: string | null = null;
+  for (const e of session.entries) {
+    if (e.type === 'title_change' && typeof e.title === 'string' && e.title !== '') change = e.title;
+    else if (e.type === 'session_info') name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name.trim() : null;
+  }
+  if (change !== null) return change;
+  if (name !== null) return name;
+  const title = session.header?.title;
+  return typeof title === 'string' && title !== '' ? title : null;
+}
+
+/** A title from typed text: its first non-empty line, trimmed, at most 80 code points; null when empty. */
+export function titleFromText(text: string): string | null {
+  const line = text.split('\n').find((l) => l.trim() !== '');
+  if (line === undefined) return null;
+  const points = Array.from(line.trim());
+  return points.length > 80 ? points.slice(0, 80).join('') : points.join('');
+}
