@@ -35,12 +35,14 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
             Export as a pi session
           </button>
         )}
-        <button type="button" onClick={act(() => openShare({ id: session.id, title: displayTitle(session) }))}>
+        <button type="button" onClick={act(() => openShare({ id: session.id, title: displayTitle(session), empty: session.entryCount === 0 }))}>
           Share a copy…
         </button>
-        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download', shownBranch(session.id)))}>
-          Export active branch
-        </button>
+        {session.entryCount > 0 && (
+          <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download', shownBranch(session.id)))}>
+            Export active branch
+          </button>
+        )}
         {resumeCommands(session).map(({ agent, command }) => (
           <button type="button" key={agent} title={command} onClick={act(() => copyResumeCommand(command))}>
             Copy {agentLabel(agent as SessionSummary['agent'])} resume command

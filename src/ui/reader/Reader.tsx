@@ -41,7 +41,7 @@ export interface ReaderProps {
 
 /** The library's actions on the session being read. */
 export interface ReaderLibrary {
-  share(target: { id: string; title: string; leafId?: string }): void;
+  share(target: { id: string; title: string; leafId?: string; empty?: boolean }): void;
   exportBranch(id: string, leafId?: string): void;
   /** The label editor (entries labelled in the library's copy of the file). */
   labels: LabelUi;
@@ -118,7 +118,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
               aria-label="Share a copy"
               title="Share a copy"
               disabled={!view}
-              onClick={() => view && library.share({ id, title: view.title, leafId: view.leafId ?? undefined })}
+              onClick={() => view && library.share({ id, title: view.title, leafId: view.leafId ?? undefined, empty: !view.leafId })}
             >
               ⇪
             </button>
@@ -158,7 +158,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
-          {view && library && (
+          {view?.leafId && library && (
             <div class="rd-side-actions">
               <button type="button" onClick={() => library.exportBranch(id, view.leafId ?? undefined)}>
                 Export this branch
