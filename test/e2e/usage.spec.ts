@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, root, waitForServiceWorker } from './app-helpers.ts';
+import { SIZES } from './sizes.ts';
 
 const shots = resolve(root, 'reports/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -285,3 +286,27 @@ test('made ready at idle: after a reload the chunk is fetched, the report made a
     '$1.50 (recorded for 2 of 3 turns)',
   );
 });
+
+for (const size of SIZES) {
+  test.describe(size.name, () => {
+    test.use(size.use);
+
+    test('opens on a range that has usage and says which: sessions older than 30 days show under the last 90', async ({ page }) => {
+      // A's and B's turns are on 20–21 Nov; the clock is 60 days later.
+      await page.clock.setFixedTime(new Date('2027-01-19T12:00:00.000Z'));
+      await openEmptyLibrary(page);
+      await dropFiles(page, [A, B]);
+      await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
+      await page.getByRole('link', { name: 'Usage', exact: true }).click();
+      await expect(page.getByLabel('Range')).toHaveValue('90');
+      await expect(page.getByRole('note').filter({ hasText: 'Showing last 90 days' })).toBeVisible();
+      const totals = page.getByRole('region', { name: 'Totals' });
+      await expect(totals).toContainText('Oct 22, 2026 – Jan 19, 2027');
+      await expect(totals.locator('.usage-figure', { hasText: 'Cost' }).locator('dd')).toHaveText('$1.50 (recorded for 2 of 3 turns)');
+      // A choice of the user's stays, and the note goes.
+      await page.getByLabel('Range').selectOption('30');
+      await expect(totals.locator('.usage-figure', { hasText: 'Sessions' }).locator('dd')).toHaveText('0 · 0');
+      await expect(page.getByRole('note').filter({ hasText: 'Showing' })).toHaveCount(0);
+    });
+  });
+}

@@ -19,6 +19,7 @@ import {
   heatMetric,
   localDay,
   modelSteps,
+  chosenRange,
   rangeKey,
   report,
   scope,
@@ -219,7 +220,7 @@ function Controls() {
       </fieldset>
       <label class="usage-range">
         Range{' '}
-        <select value={rangeKey.value} onChange={(e) => (rangeKey.value = (e.currentTarget as HTMLSelectElement).value as RangeKey)}>
+        <select value={rangeKey.value} onChange={(e) => (chosenRange.value = (e.currentTarget as HTMLSelectElement).value as RangeKey)}>
           {RANGES.map(([value, text]) => (
             <option key={value} value={value}>
               {text}
@@ -227,6 +228,11 @@ function Controls() {
           ))}
         </select>
       </label>
+      {chosenRange.value === null && rangeKey.value !== '30' && (
+        <p class="usage-range-note" role="note">
+          Showing {RANGES.find(([k]) => k === rangeKey.value)?.[1].toLowerCase()}: the last 30 days have no usage.
+        </p>
+      )}
       {rangeKey.value === 'custom' && (
         <div class="usage-custom">
           <label>
