@@ -33,3 +33,14 @@ export function titleFromText(text: string): string | null {
   const points = Array.from(line.trim());
   return points.length > 80 ? points.slice(0, 80).join('') : points.join('');
 }
+
+/**
+ * A title from a Claude Code metadata record kept as a custom entry, for a session with no message
+ * yet: `teleported-from` (a web session carried to the terminal) names its branch. Null for others.
+ */
+export function metadataTitle(entry: Record<string, unknown>): string | null {
+  if (entry.customType !== 'claude-code:teleported-from') return null;
+  const data = entry.data as { branch?: unknown } | undefined;
+  const branch = typeof data?.branch === 'string' && data.branch.trim() ? data.branch.trim() : null;
+  return branch ? `Carried from Claude Code on the web (branch ${branch})` : 'Carried from Claude Code on the web';
+}

@@ -1,6 +1,7 @@
 import { bodyOf, indexEnvelopes, type EnvelopeIndex } from '../envelope/envelopes.ts';
 import type { Entry } from '../schema/types.ts';
 import { contentText, isObject, str } from './parts.ts';
+import { metadataTitle } from '../tree/title.ts';
 
 /**
  * A session as the reader reads it: the core's envelope index (types, ids, parents, byte ranges of
@@ -115,6 +116,10 @@ export function titleOf(source: SessionSource): string {
       .split('\n')[0]
       .slice(0, 80);
     if (first) return first;
+  }
+  for (let i = 0; i < index.types.length && i < 200; i++) {
+    const named = index.types[i] === 'custom' ? metadataTitle(source.body(i)) : null;
+    if (named) return named;
   }
   return 'Untitled session';
 }
