@@ -119,7 +119,7 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true },
   preview: { port: 4173, strictPort: true },
   test: {
-    include: ['test/{core,storage,worker,build,ui,tools}/**/*.test.ts'],
+    include: ['test/{core,storage,worker,build,ui,tools,sync}/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     setupFiles: ['test/fast-check-seed.ts'],

@@ -3,7 +3,7 @@
 // file), or a bare file name (in docs/, beside the citing file, or anywhere in the repository).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -35,7 +35,11 @@ const FOREIGN = new Set(['AGENTS.md', 'CLAUDE.md']);
 function resolves(cited: string, file: string): boolean {
   if (FOREIGN.has(cited)) return true;
   if (cited.startsWith('/')) return false;
-  if (cited.startsWith('./') || cited.startsWith('../')) return existsSync(resolve(root, dirname(file), cited));
+  if (cited.startsWith('./') || cited.startsWith('../')) {
+    // A document outside the repository does not count: a clone alone must explain the code.
+    const target = resolve(root, dirname(file), cited);
+    return !relative(root, target).startsWith('..') && existsSync(target);
+  }
   if (cited.includes('/')) return existsSync(join(root, cited));
   return existsSync(join(root, 'docs', cited)) || existsSync(join(root, dirname(file), cited)) || names.has(cited);
 }

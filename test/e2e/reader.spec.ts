@@ -90,8 +90,8 @@ test.describe('reader', () => {
   });
 
   test("the task that delivers the worker's reply builds the page but no row: the list comes after the frame that shows it", async ({ page }) => {
-    // The reply's task (the session's title and tree put in) and its first frame were the open's
-    // longest at 4× CPU: the list's first row now comes in a task after that frame, then its own.
+    // The reply's task puts in the session's title and tree; the list's first row comes in a task
+    // after the frame that shows them, so neither task carries both.
     const id = await importFixture(page, SAMPLE);
     await countFrames(page);
     const seen = await page.evaluate(async (id) => {

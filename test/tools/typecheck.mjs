@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const projects = ['src/core', 'src/storage', 'src/worker', 'src/sw', 'src/ui', 'src/share-page', 'src/share-page/worker', 'test'];
+const projects = ['src/core', 'src/storage', 'src/sync', 'src/cli', 'src/worker', 'src/sw', 'src/ui', 'src/share-page', 'src/share-page/worker', 'test'];
 let failed = 0;
 for (const project of projects) {
   if (!existsSync(`${project}/tsconfig.json`)) continue;

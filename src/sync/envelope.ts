@@ -1,0 +1,54 @@
+// Sealing and opening objects: age-encrypted to the space's recipient, named by a MAC of their
+// plaintext that only key holders can compute. Anything that does not open, or does not match its
+// name, is refused as tampered or foreign.
+import { Decrypter, Encrypter } from 'age-encryption';
+import { utf8 } from './bytes.ts';
+import { mac } from './keys.ts';
+import { SyncError, type SpaceKeys } from './types.ts';
+
+export const ROOT = 'rs1/';
+export const SPACE_OBJECT = `${ROOT}space`;
+const MAC_HEX = 32;
+
+/** The name of a pack of `device` with sequence `seq` and this plaintext. */
+export async function packName(keys: SpaceKeys, device: string, seq: number, plaintext: Uint8Array): Promise<string> {
+  const s = String(seq).padStart(10, '0');
+  const m = await mac(keys, utf8(`${device}/${s}/`), plaintext);
+  return `${ROOT}${device}/${s}-${m.slice(0, MAC_HEX)}`;
+}
+
+/** Parses a pack's name: its device and seq, or null for anything else. */
+export function parsePackName(name: string): { device: string; seq: number } | null {
+  const m = /^rs1\/([0-9a-f]{12})\/(\d{10})-[0-9a-f]{32}$/.exec(name);
+  return m ? { device: m[1], seq: Number(m[2]) } : null;
+}
+
+export async function seal(keys: SpaceKeys, plaintext: Uint8Array): Promise<Uint8Array> {
+  const e = new Encrypter();
+  e.addRecipient(keys.recipient);
+  return e.encrypt(plaintext);
+}
+
+function refused(name: string, why: string, cause?: unknown): SyncError {
+  return new SyncError('tampered', `${name}: ${why} (tampered, or from another space); nothing was applied`, { object: name, cause });
+}
+
+/** Decrypts an object; throws SyncError('tampered') when it does not open with the space's key. */
+export async function unseal(keys: SpaceKeys, name: string, bytes: Uint8Array): Promise<Uint8Array> {
+  const d = new Decrypter();
+  d.addIdentity(keys.identity);
+  try {
+    return await d.decrypt(bytes);
+  } catch (error) {
+    throw refused(name, 'does not open with this space’s key', error);
+  }
+}
+
+/** Decrypts a pack and checks that its name is the MAC of its plaintext. */
+export async function openPack(keys: SpaceKeys, name: string, bytes: Uint8Array): Promise<Uint8Array> {
+  const parsed = parsePackName(name);
+  if (!parsed) throw refused(name, 'is not a pack name');
+  const plaintext = await unseal(keys, name, bytes);
+  if ((await packName(keys, parsed.device, parsed.seq, plaintext)) !== name) throw refused(name, 'does not match its name');
+  return plaintext;
+}

@@ -1,0 +1,76 @@
+// Writing this device's packs: segments and records gather into a pack of at most PACK_BYTES of
+// segment bytes, sealed, named by its MAC, put, and added to the catalog; the state is saved after
+// each put so a sequence number is never reused for other content.
+import { packName, seal } from './envelope.ts';
+import { encodePack, type PackHeader, type Segment, type TrashRecord } from './pack.ts';
+import type { Round } from './round.ts';
+
+export const PACK_BYTES = 8 * 1024 * 1024;
+
+export class PackWriter {
+  private segments: Segment[] = [];
+  private bytes: Uint8Array[] = [];
+  private size = 0;
+  private trash: TrashRecord[] = [];
+  private replaces: number[] | undefined;
+  private left = false;
+  constructor(private readonly r: Round) {}
+
+  get pending(): boolean {
+    return this.segments.length > 0 || this.trash.length > 0;
+  }
+
+  async segment(s: Segment, bytes: Uint8Array): Promise<void> {
+    if (this.size + bytes.length > PACK_BYTES && this.segments.length) await this.flush();
+    this.segments.push(s);
+    this.bytes.push(bytes);
+    this.size += bytes.length;
+  }
+
+  addTrash(t: TrashRecord): void {
+    this.trash.push(t);
+  }
+
+  /** Marks the next pack as this device's last: it leaves the space. */
+  leaving(): void {
+    this.left = true;
+  }
+
+  /** Marks the packs written from now on as repeating these own seqs (consolidation). */
+  replacing(seqs: number[]): void {
+    this.replaces = seqs;
+  }
+
+  /** Puts what is gathered as one pack (also an empty one: cursors only, or a first hello). */
+  async flush(force = false): Promise<void> {
+    if (!this.pending && !force) return;
+    const { state, deps } = this.r;
+    const header: PackHeader = {
+      device: state.device,
+      seq: state.seq,
+      at: this.r.now(),
+      name: deps.deviceName,
+      cursors: { ...state.cursors },
+      segments: this.segments,
+      trash: this.trash,
+      ...(this.replaces ? { replaces: this.replaces } : {}),
+      ...(this.left ? { left: true } : {}),
+    };
+    const plain = encodePack(header, this.bytes);
+    const name = await packName(deps.keys, state.device, state.seq, plain);
+    const sealed = await seal(deps.keys, plain);
+    state.seq++;
+    await deps.state.save(state); // the seq is spent before the put: a retry never reuses it
+    await deps.transport.put(name, sealed, this.r.signal);
+    state.packs[name] = header;
+    state.published = { ...state.cursors };
+    await deps.state.save(state);
+    this.r.report.sentObjects++;
+    this.r.report.sentBytes += this.size;
+    this.r.emit({ type: 'progress', phase: 'send', done: this.r.report.sentObjects, total: 0, bytes: this.r.report.sentBytes });
+    this.segments = [];
+    this.bytes = [];
+    this.size = 0;
+    this.trash = [];
+  }
+}

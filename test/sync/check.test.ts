@@ -1,0 +1,72 @@
+// "Check" tells the provider's answers apart, from real servers on loopback: a wrong key, a missing
+// bucket, a clock off by an hour, a key that may read but not write, nothing listening. (A browser's
+// CORS refusal can only be seen in a browser: the e2e specs cover it.)
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { checkSpace, createSpace, newIdentity, spaceKeys, webdavTransport, type SpaceKeys, type Transport } from '../../src/sync/index.ts';
+import { s3Transport } from '../../src/sync/transports/s3.ts';
+import { type DavServer, S3_KEY, S3_SECRET, type S3Server, startS3, startWebDav } from './servers.ts';
+
+let s3: S3Server;
+let dav: DavServer;
+let keys: SpaceKeys;
+beforeAll(async () => {
+  [s3, dav] = await Promise.all([startS3(), startWebDav()]);
+  keys = await spaceKeys(await newIdentity());
+});
+afterAll(async () => {
+  await Promise.all([s3?.stop(), dav?.stop()]);
+});
+
+const s3With = (over: Partial<Parameters<typeof s3Transport>[0]> = {}, opts = {}): Transport =>
+  s3Transport(
+    { kind: 's3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix: 'check/', accessKeyId: S3_KEY, secretAccessKey: S3_SECRET, ...over },
+    opts,
+  );
+
+async function codeOf(t: Transport): Promise<string | undefined> {
+  const result = await checkSpace({ transport: t, keys });
+  return result.ok ? 'ok' : result.error?.code;
+}
+
+describe('Check against real servers', () => {
+  test('S3: a good key passes; an unknown key, a missing bucket, a skewed clock are each named', async () => {
+    expect(await codeOf(s3With())).toBe('ok');
+    expect(await codeOf(s3With({ accessKeyId: 'NOPE' }))).toBe('auth');
+    expect(await codeOf(s3With({ bucket: 'no-such-bucket' }))).toBe('no-such-bucket');
+    const skewed = s3With({}, { datetime: () => new Date(Date.now() - 3_600_000).toISOString().replace(/[:-]|\.\d{3}/g, '') });
+    const result = await checkSpace({ transport: skewed, keys });
+    expect(result.error?.code).toBe('clock-skew');
+    expect(result.error?.message).toMatch(/RequestTimeTooSkewed — the provider refused the request’s time/);
+  });
+
+  test('WebDAV: a good password passes; a wrong one is auth; a read-only user is forbidden-write; a missing folder is named', async () => {
+    const t = (username: string, password: string, url = dav.url) => webdavTransport({ kind: 'webdav', url, username, password });
+    expect(await codeOf(t(dav.username, dav.password))).toBe('ok');
+    expect(await codeOf(t(dav.username, 'wrong'))).toBe('auth');
+    expect(await codeOf(t(dav.reader.username, dav.reader.password))).toBe('forbidden-write');
+    expect(await codeOf(t(dav.username, dav.password, `${dav.url}missing/folder/`))).toBe('no-such-bucket');
+  });
+
+  test('nothing listening: network, with the reason', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const result = await checkSpace({ transport: s3With({ endpoint: `http://127.0.0.1:${port}` }), keys });
+    expect(result.error?.code).toBe('network');
+    expect(result.error?.message).toMatch(/got no answer \(.*ECONNREFUSED/);
+  });
+
+  test('a space made with one key is "foreign" to another', async () => {
+    const t = s3With({ prefix: 'owned/' });
+    await createSpace(t, keys, 1);
+    expect((await checkSpace({ transport: t, keys })).space).toBe('ours');
+    const other = await spaceKeys(await newIdentity());
+    expect((await checkSpace({ transport: t, keys: other })).space).toBe('foreign');
+    await expect(createSpace(t, other, 1)).rejects.toThrow(/already holds a sync space of another key/);
+  });
+});
