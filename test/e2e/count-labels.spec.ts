@@ -48,7 +48,7 @@ for (const size of SIZES) {
       await expect(page.locator('.rd-context > p.muted').first()).toContainText(/^3 messages/);
     });
 
-    test('a parent with one subagent transcript: "1 subagent", "(1 transcript)"', async ({ page }) => {
+    test('a parent with one subagent transcript: the "1 subagent" badge opens it; its stats say "(1 transcript)"', async ({ page }) => {
       // A Codex parent and the child it spawned (the child's session_meta names its parent thread).
       const parent = 'other-agents/codex/h-morishita-esol-devenv-v0.104.0-spawn-parent.jsonl';
       const child = 'other-agents/codex/h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl';
@@ -60,6 +60,10 @@ for (const size of SIZES) {
       );
       await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
       await expect(page.locator(`.session-card[data-session-id="${id}"] .badge`, { hasText: 'subagent' })).toHaveText('1 subagent');
+      // The badge opens the child's transcript, which leads back to its parent.
+      await page.locator(`.session-card[data-session-id="${id}"]`).getByRole('link', { name: '1 subagent' }).click();
+      await expect(page.getByRole('navigation', { name: 'Subagent of' })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`#/s/${piId(child)}$`));
       await page.goto(`/#/s/${id}`);
       await page.getByRole('tab', { name: 'Stats' }).click();
       await expect(page.locator('.rd-family-totals caption')).toHaveText('With subagents (1 transcript)');
