@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { toPiSession } from '../../src/core/formats/index.ts';
 import { parse } from '../../src/core/index.ts';
 import { dropFiles, fixture, IMPORTED, openEmptyLibrary, root } from './app-helpers.ts';
-import { SIZES } from './sizes.ts';
+import { showViewOptions, SIZES } from './sizes.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -64,6 +64,7 @@ for (const size of SIZES) {
         const turn = page.locator(`.rd-row[data-entry="${turns[i]}"] .rd-usage-box > summary`);
         await expect(turn).toContainText('no price recorded');
         await expect(page.locator('.rd-usage-box > summary', { hasText: '$' })).toHaveCount(0);
+        await showViewOptions(page);
         await page.getByRole('tab', { name: 'Stats' }).click();
         const cost = page.locator('.rd-stats-table').first().getByRole('row', { name: /^Cost/ });
         await expect(cost.getByRole('cell')).toHaveText(['no price recorded', 'no price recorded']);

@@ -1,7 +1,7 @@
 // Count labels agree with their number: "1 entry", "1 transcript", "1 message", never "1 entries".
 import { expect, test } from '@playwright/test';
 import { dropFiles, fixture, IMPORTED, importSummary, openEmptyLibrary } from './app-helpers.ts';
-import { SIZES } from './sizes.ts';
+import { showViewOptions, SIZES } from './sizes.ts';
 import { toPiSession } from '../../src/core/formats/index.ts';
 import { parse } from '../../src/core/index.ts';
 
@@ -39,11 +39,15 @@ for (const size of SIZES) {
       await expect(importSummary(page)).toContainText('Added: 1', IMPORTED);
       await page.goto(`/#/s/${ID}?leaf=c0000003`);
       await expect(page.getByRole('feed')).toHaveAccessibleName('Transcript: 3 items');
-      if (size.phone) await page.getByRole('button', { name: /Branches/ }).click();
+      if (size.phone) {
+        await showViewOptions(page);
+        await page.getByRole('button', { name: /Branches/ }).click();
+      }
       await expect(page.getByRole('navigation', { name: 'Branches' })).toContainText('1 entry');
       await expect(page.getByRole('navigation', { name: 'Branches' })).not.toContainText('1 entries');
       if (size.phone) await page.getByRole('button', { name: /^Branches/ }).click();
       await page.goto(`/#/s/${ID}?leaf=c0000004`);
+      await showViewOptions(page);
       await page.getByRole('tab', { name: /model sees/i }).click();
       await expect(page.locator('.rd-context > p.muted').first()).toContainText(/^3 messages/);
     });
@@ -65,6 +69,7 @@ for (const size of SIZES) {
       await expect(page.getByRole('navigation', { name: 'Subagent of' })).toBeVisible();
       await expect(page).toHaveURL(new RegExp(`#/s/${piId(child)}$`));
       await page.goto(`/#/s/${id}`);
+      await showViewOptions(page);
       await page.getByRole('tab', { name: 'Stats' }).click();
       await expect(page.locator('.rd-family-totals caption')).toHaveText('With subagents (1 transcript)');
     });
