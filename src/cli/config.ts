@@ -20,9 +20,11 @@ export function configPath(): string {
   return join(base, 'rho-sessions', 'sync.json');
 }
 
+let writes = 0;
+
 async function writePrivate(path: string, text: string): Promise<void> {
   await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${process.pid}.${++writes}.tmp`;
   await fs.writeFile(tmp, text, { mode: 0o600 });
   await fs.chmod(tmp, 0o600);
   await fs.rename(tmp, path);
@@ -42,6 +44,7 @@ export const saveConfig = (config: CliConfig): Promise<void> => writePrivate(con
 /** The engine's state beside the settings (`<config>.state`). */
 export function fileState(): StateStore {
   const path = `${configPath()}.state`;
+  let saving: Promise<void> = Promise.resolve();
   return {
     async load() {
       try {
@@ -51,7 +54,13 @@ export function fileState(): StateStore {
         throw error;
       }
     },
-    save: (state) => writePrivate(path, JSON.stringify(state)),
+    save(state) {
+      // one write after the other, each of the state as it was when asked: the last asked lands last
+      const text = JSON.stringify(state);
+      const next = saving.then(() => writePrivate(path, text));
+      saving = next.catch(() => {});
+      return next;
+    },
   };
 }
 

@@ -4,7 +4,7 @@
 // session; losing it loses nothing.
 import { once } from './chunks.ts';
 import { sessionPath } from './names.ts';
-import type { Disk } from './types.ts';
+import type { Disk, SessionStore } from './types.ts';
 
 /**
  * Sessions smaller than this keep no stored index: an import reads that much as its first read, and
@@ -47,4 +47,20 @@ export async function readEnvelopeFile(disk: Disk, id: string): Promise<Uint8Arr
 export async function writeEnvelopeFile(disk: Disk, id: string, bytes: Uint8Array): Promise<void> {
   if (disk.writeInPlace) await disk.writeInPlace(envelopePath(id), once(bytes), { flush: false });
   else await disk.writeNew(envelopePath(id), once(bytes));
+}
+
+/**
+ * Stores session `id`'s envelope index (encoded by `encode`, null when it cannot be) for a session of
+ * `size` bytes, when such a session keeps one; failures are ignored: it is only a cache.
+ */
+export async function keepEnvelopeIndex(store: Pick<SessionStore, 'writeEnvelopes'>, id: string, size: number, encode: () => Uint8Array | null): Promise<void> {
+  if (!store.writeEnvelopes || !keepsEnvelopeIndex(size)) return;
+  let bytes: Uint8Array | null;
+  try {
+    bytes = encode();
+  } catch {
+    // Not storable (e.g. more than 65,535 entry types): the next open indexes the file again.
+    return;
+  }
+  if (bytes) await store.writeEnvelopes(id, bytes).catch(() => undefined);
 }

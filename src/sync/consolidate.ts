@@ -79,6 +79,7 @@ export async function consolidate(r: Round, after: number): Promise<number> {
   for (const run of joinRuns(segs, outgoing)) await out.segment(run.s, concat(run.bytes));
   for (const t of trash) out.addTrash(t);
   await out.flush(true);
+  await out.drain();
   state.retiring = { names: small.map(([n]) => n), upTo: Math.max(...small.map(([n]) => parsePackName(n)!.seq)) };
   await r.deps.state.save(state);
   return removed + (await retire(r));

@@ -30,9 +30,11 @@ function trashRecords(state: SyncState): { rec: TrashRecord; ref: string }[] {
 async function applyTrash(r: Round, copies: Map<string, CopyIds[]>): Promise<void> {
   for (const { rec, ref } of trashRecords(r.state)) {
     if (r.state.trashed.includes(ref) || ref.includes(`/${r.state.device}/`)) continue;
-    for (const c of copies.get(rec.key) ?? []) {
+    const list = copies.get(rec.key) ?? [];
+    for (const c of list.slice()) {
       if (c.copy.size !== rec.size || (await c.at(rec.size)) !== rec.id) continue;
       if (await r.deps.local.trash(c.copy.copy)) {
+        list.splice(list.indexOf(c), 1);
         r.report.applied.push({ key: rec.key, copy: c.copy.copy, outcome: 'trashed' });
         r.emit({ type: 'applied', key: rec.key, copy: c.copy.copy, outcome: 'trashed' });
       }
@@ -99,6 +101,7 @@ export function createEngine(deps: EngineDeps): SyncEngine {
     }
     const cursorsMoved = advanceCursors(r);
     await out.flush(firstTime || cursorsMoved);
+    await out.drain();
     if (gone.length) await deps.local.trashSent?.(gone.map((c) => c.copy));
     report.removed = await consolidate(r, deps.consolidateAfter ?? 64);
     await deps.state.save(state);
@@ -112,7 +115,13 @@ export function createEngine(deps: EngineDeps): SyncEngine {
   return {
     round(signal) {
       // one round at a time: a second call waits for the one running, then runs its own
-      const next = (running ?? Promise.resolve()).catch(() => {}).then(() => run(signal));
+      const next = (running ?? Promise.resolve())
+        .catch(() => {})
+        .then(() => run(signal))
+        .catch((error: unknown) => {
+          if (error instanceof SyncError) emit({ type: 'error', error });
+          throw error;
+        });
       running = next;
       return next.finally(() => {
         if (running === next) running = null;
@@ -124,6 +133,7 @@ export function createEngine(deps: EngineDeps): SyncEngine {
       const out = new PackWriter(r);
       out.leaving();
       await out.flush(true);
+      await out.drain();
     },
   };
 }

@@ -14,6 +14,7 @@ export class PackWriter {
   private trash: TrashRecord[] = [];
   private replaces: number[] | undefined;
   private left = false;
+  private inFlight: Promise<void> | null = null;
   constructor(private readonly r: Round) {}
 
   get pending(): boolean {
@@ -41,10 +42,13 @@ export class PackWriter {
     this.replaces = seqs;
   }
 
-  /** Puts what is gathered as one pack (also an empty one: cursors only, or a first hello). */
+  /**
+   * Seals what is gathered as one pack (also an empty one: cursors only, or a first hello) and puts
+   * it while the caller gathers and seals the next: one put in flight at a time (`drain` waits for it).
+   */
   async flush(force = false): Promise<void> {
     if (!this.pending && !force) return;
-    const { state, deps } = this.r;
+    const { state, deps, signal } = this.r;
     const header: PackHeader = {
       device: state.device,
       seq: state.seq,
@@ -56,21 +60,33 @@ export class PackWriter {
       ...(this.replaces ? { replaces: this.replaces } : {}),
       ...(this.left ? { left: true } : {}),
     };
+    const size = this.size;
     const plain = encodePack(header, this.bytes);
-    const name = await packName(deps.keys, state.device, state.seq, plain);
-    const sealed = await seal(deps.keys, plain);
-    state.seq++;
-    await deps.state.save(state); // the seq is spent before the put: a retry never reuses it
-    await deps.transport.put(name, sealed, this.r.signal);
-    state.packs[name] = header;
-    state.published = { ...state.cursors };
-    await deps.state.save(state);
-    this.r.report.sentObjects++;
-    this.r.report.sentBytes += this.size;
-    this.r.emit({ type: 'progress', phase: 'send', done: this.r.report.sentObjects, total: 0, bytes: this.r.report.sentBytes });
     this.segments = [];
     this.bytes = [];
     this.size = 0;
     this.trash = [];
+    state.seq++; // spent before the put: a retry never reuses it for other content
+    const name = await packName(deps.keys, state.device, header.seq, plain);
+    const sealed = await seal(deps.keys, plain);
+    await deps.state.save(state);
+    const previous = this.inFlight;
+    this.inFlight = (async () => {
+      await previous;
+      await deps.transport.put(name, sealed, signal);
+      state.packs[name] = header;
+      state.published = { ...header.cursors };
+      await deps.state.save(state);
+      this.r.report.sentObjects++;
+      this.r.report.sentBytes += size;
+      this.r.emit({ type: 'progress', phase: 'send', done: this.r.report.sentObjects, total: 0, bytes: this.r.report.sentBytes });
+    })();
+    this.inFlight.catch(() => {}); // awaited by the next flush or by drain
+    await previous;
+  }
+
+  /** Waits for the last put; throws its failure. */
+  async drain(): Promise<void> {
+    await this.inFlight;
   }
 }

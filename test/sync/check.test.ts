@@ -70,3 +70,31 @@ describe('Check against real servers', () => {
     await expect(createSpace(t, other, 1)).rejects.toThrow(/already holds a sync space of another key/);
   });
 });
+
+describe('a folder as the space (the command line hands Node fs in the shape of a directory handle)', () => {
+  test('Check passes, two devices sync through it, and a folder that is gone is named', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { fsDirectory } = await import('../../src/cli/fs-directory.ts');
+    const { createEngine, folderTransport } = await import('../../src/sync/index.ts');
+    const { memoryLocal, memoryState } = await import('./memory-local.ts');
+    const transport = folderTransport(fsDirectory(mkdtempSync(join(tmpdir(), 'rho-space-'))), 'space');
+    expect(await codeOf(transport)).toBe('ok');
+    await createSpace(transport, keys, 1);
+    const [a, b] = [memoryLocal(), memoryLocal()];
+    const engine = (local: typeof a) => createEngine({ transport, keys, local, state: memoryState(), deviceName: 'd' });
+    a.write('s', 's', '{"type":"session","id":"s"}\n');
+    await engine(a).round();
+    const eb = engine(b);
+    expect((await eb.round()).agreed).toBe(true);
+    expect(new TextDecoder().decode(b.copies.get('s')!.bytes)).toBe('{"type":"session","id":"s"}\n');
+    expect(
+      (
+        await folderTransport(fsDirectory(join(tmpdir(), 'no-such-dir-rho')), 'gone')
+          .list('rs1/')
+          .catch((e) => e)
+      ).code,
+    ).toBe('no-such-bucket');
+  });
+});

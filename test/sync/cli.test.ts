@@ -88,36 +88,6 @@ describe('sync command line over S3', { timeout: 300_000 }, () => {
     expect(plain.stderr).toMatch(/warning: this link is not locked/);
   });
 
-  test('both offline append to the same session: both versions are kept whole on both devices, nothing written over', async () => {
-    const { laptop, phone } = await pairedDevices('diverge');
-    await once(laptop);
-    await once(phone);
-    const laptopEntry = piAppends(join(laptop.folder, PATH), 'laptop, offline');
-    const phoneEntry = piAppends(join(phone.folder, PATH), 'phone, offline');
-    const laptopBytes = readFileSync(join(laptop.folder, PATH));
-    const phoneBytes = readFileSync(join(phone.folder, PATH));
-    await once(laptop);
-    await once(phone);
-    await once(laptop);
-    for (const d of [laptop, phone]) {
-      const files = filesUnder(d.folder);
-      expect(files.size, d.name).toBe(2);
-      const contents = [...files.values()].map((b) => b.toString('utf8')).sort();
-      expect(contents).toEqual([laptopBytes.toString('utf8'), phoneBytes.toString('utf8')].sort());
-      // each device's own file is as its pi wrote it; the other version sits beside it
-      const own = d === laptop ? laptopBytes : phoneBytes;
-      expect(files.get(PATH)!.equals(own)).toBe(true);
-    }
-    const variant = [...filesUnder(laptop.folder).keys()].find((p) => p !== PATH)!;
-    expect(variant).toMatch(/\.sync-[0-9a-f]{6}\.jsonl$/);
-    const pi = SessionManager.open(join(laptop.folder, variant), laptop.folder);
-    expect(pi.getBranch().map((e) => e.id)).toContain(phoneEntry);
-    expect(pi.getBranch().map((e) => e.id)).not.toContain(laptopEntry);
-    // a later round changes nothing more
-    await once(phone);
-    expect(filesUnder(phone.folder).size).toBe(2);
-  });
-
   test('a wrong code is refused with a clear line and pairs nothing', async () => {
     const base = tempDir('code');
     const laptop = device(base, 'laptop');

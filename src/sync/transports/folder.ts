@@ -75,6 +75,7 @@ export function folderTransport(root: DirectoryLike, label: string): Transport {
       try {
         await walk(root, '', prefix, out);
       } catch (error) {
+        if (isNotFound(error)) throw new SyncError('no-such-bucket', `${where}: the folder is not there (moved, or on a disk not mounted)`, { cause: error });
         fail(error, 'list');
       }
       return out;

@@ -2,6 +2,7 @@ import type { ImportOutcome, ImportReport } from '../models/calls.ts';
 import { cancelImport, dismissImport, importJob } from '../models/imports.ts';
 import { formatBytes, plural } from '../models/format.ts';
 import { navigate } from '../router.ts';
+import './library.css';
 
 const OUTCOME_LABEL: Record<ImportOutcome, string> = {
   added: 'Added',

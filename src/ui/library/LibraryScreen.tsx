@@ -6,6 +6,7 @@ import { LibraryList } from './LibraryList.tsx';
 import { LibraryToolbar } from './LibraryToolbar.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
+import './library.css';
 
 /** The library: sessions grouped by project, newest first, with sort and filter; while searching, the search results. */
 export function LibraryScreen() {

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { useSignal } from '@preact/signals';
 import { importText } from '../models/imports.ts';
+import './library.css';
 
 /** A text box for pasting a session's JSONL (phones share sessions as text). */
 export function PasteDialog({ onClose }: { onClose: () => void }) {

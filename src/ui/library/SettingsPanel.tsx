@@ -4,6 +4,7 @@ import { sessions } from '../models/library.ts';
 import { needsIOSInstructions } from '../models/install.ts';
 import { StorageMeter } from './StorageMeter.tsx';
 import { IOSInstallAdvice } from './InstallButton.tsx';
+import './library.css';
 
 const THEMES: Array<[Theme, string]> = [
   ['auto', 'System'],

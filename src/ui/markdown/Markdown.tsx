@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { showMarkdown } from './upgrade.ts';
+import './markdown.css';
 
 /** Past this size text is shown plain: markdown of huge pastes would stall scrolling. */
 export const MARKDOWN_LIMIT = 40_000;

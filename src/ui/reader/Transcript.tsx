@@ -7,6 +7,7 @@ import { PacedRow } from './list/paced-rows.tsx';
 import { rowCost } from './list/row-cost.ts';
 import { VirtualList } from './list/VirtualList.tsx';
 import { plural } from '../models/format.ts';
+import './transcript.css';
 
 /** The transcript tab: the branch's rows in a virtual list, find's marks, the "N new" pill. */
 export function Transcript({ model }: { model: ReaderModel }) {

@@ -2,34 +2,18 @@
 // as they stream to the disk (core/envelope/envelope-stream.ts): an import's new session gets its index
 // with no second read of the file, an append extends the index stored for the bytes before it.
 // Only a cache: when it cannot be built this way (or storing it fails) the reader indexes the
-// file on its first open and stores it then (stored-source.ts), through `keepEnvelopeIndex`, the
-// one writer of stored envelope indexes.
+// file on its first open and stores it then (stored-source.ts); both store it through
+// `keepEnvelopeIndex` (storage/envelope-index.ts), the one writer of stored envelope indexes.
 import { decodeEnvelopeIndex, FINGERPRINT_BYTES, fingerprintOf } from '../../core/envelope/envelope-file.ts';
 import { createEnvelopeIndexer, type EnvelopeIndexer } from '../../core/envelope/envelope-stream.ts';
 import { tap } from '../../storage/chunks.ts';
-import { keepsEnvelopeIndex } from '../../storage/envelope-index.ts';
+import { keepEnvelopeIndex, keepsEnvelopeIndex } from '../../storage/envelope-index.ts';
 import type { ByteChunks, SessionStore } from '../../storage/types.ts';
 
 /** Bytes on their way to the store, indexed as they pass; `save` stores the index once they are written. */
 export interface IndexingTap {
   chunks: ByteChunks;
   save(id: string): Promise<void>;
-}
-
-/**
- * Stores session `id`'s envelope index (encoded by `encode`, null when it cannot be) for a session of
- * `size` bytes, when such a session keeps one; failures are ignored: it is only a cache.
- */
-export async function keepEnvelopeIndex(store: SessionStore, id: string, size: number, encode: () => Uint8Array | null): Promise<void> {
-  if (!store.writeEnvelopes || !keepsEnvelopeIndex(size)) return;
-  let bytes: Uint8Array | null;
-  try {
-    bytes = encode();
-  } catch {
-    // Not storable (e.g. more than 65,535 entry types): the next open indexes the file again.
-    return;
-  }
-  if (bytes) await store.writeEnvelopes(id, bytes).catch(() => undefined);
 }
 
 function indexing(store: SessionStore, chunks: ByteChunks, indexer: EnvelopeIndexer | null, size: number): IndexingTap {

@@ -8,9 +8,8 @@ import { extendEnvelopeIndex } from '../../core/envelope/envelope-append.ts';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../core/envelope/envelope-file.ts';
 import type { EnvelopeIndex } from '../../core/envelope/envelopes.ts';
 import { openSource, type SessionSource, sourceOfIndex } from '../../core/view/index.ts';
-import { keepsEnvelopeIndex } from '../../storage/envelope-index.ts';
+import { keepEnvelopeIndex, keepsEnvelopeIndex } from '../../storage/envelope-index.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { keepEnvelopeIndex } from '../import/envelopes.ts';
 
 /** Bytes read at a time for bodies (neighbouring rows share a read), and how many such blocks stay in memory. */
 const BLOCK = 1 << 20;

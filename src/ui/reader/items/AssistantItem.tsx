@@ -7,6 +7,7 @@ import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
+import './blocks.css';
 
 type AssistantView = Extract<RenderItem, { kind: 'assistant' }>;
 

@@ -14,6 +14,7 @@ import { ToolCard } from './ToolCard.tsx';
 import { AlertIcon, BranchIcon, InfoIcon, TagIcon } from '../icons.tsx';
 import { UserItem } from './UserItem.tsx';
 import { ItemMeta } from './ItemMeta.tsx';
+import './items.css';
 
 /** Where other branches leave this entry. */
 function Forks({ item, model }: { item: RenderItem; model: ReaderModel }) {

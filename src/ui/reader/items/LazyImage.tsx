@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ImageRef } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
+import './attachments.css';
 
 function formatBytes(n: number): string {
   // A no-break space: "3.2 KB" never breaks between the number and its unit.

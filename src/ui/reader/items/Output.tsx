@@ -1,5 +1,6 @@
 import { useContext, useState } from 'preact/hooks';
 import { holds, RevealContext } from './reveal.ts';
+import './blocks.css';
 
 /** Lines shown before "N more lines". */
 export const PREVIEW_LINES = 12;

@@ -4,6 +4,7 @@ import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { Diff, Output } from './Output.tsx';
 import { holds, RevealContext } from './reveal.ts';
+import './blocks.css';
 
 /** One line saying what the call did, for the common tools. */
 function headline(tool: ToolView): string {

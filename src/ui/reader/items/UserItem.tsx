@@ -5,6 +5,7 @@ import { ItemMeta } from './ItemMeta.tsx';
 import { FileChip, LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { holds, RevealContext } from './reveal.ts';
+import './attachments.css';
 
 type UserView = Extract<RenderItem, { kind: 'user' }>;
 

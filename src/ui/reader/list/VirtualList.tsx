@@ -5,6 +5,7 @@ import { drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes 
 import { aheadRange, indexAt, placeOf, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
 import { drawRows, type Quiet } from './virtual-rows.tsx';
 import { useSlices } from './virtual-slices.ts';
+import './list.css';
 
 export { indexAt } from './virtual-layout.ts';
 

@@ -5,6 +5,7 @@ import { Output } from '../items/Output.tsx';
 import type { ReaderModel } from '../model.ts';
 import { VirtualList } from '../list/VirtualList.tsx';
 import { plural } from '../../models/format.ts';
+import './panel.css';
 
 const REASONS: Record<ContextView['dropped'][number]['reason'], string> = {
   summarized: 'replaced by the compaction summary',

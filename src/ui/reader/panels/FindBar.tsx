@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { ReaderModel } from '../model.ts';
+import './find.css';
 
 /** Find in session: text, thinking, tool arguments and output; Enter/Shift+Enter step through hits. */
 export function FindBar({ model, onClose }: { model: ReaderModel; onClose: () => void }) {

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { READER_KEYS } from '../keys.ts';
 import type { ReaderModel } from '../model.ts';
+import './keys-help.css';
 
 /** The reader's keys, opened with "?" (and from the navigator's "Keyboard" link); Escape or Close shuts it. */
 export function KeysHelp({ model }: { model: ReaderModel }) {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RenderItem } from '../../../core/view/types.ts';
 import { TagIcon } from '../icons.tsx';
 import type { ReaderModel } from '../model.ts';
+import './label-editor.css';
 
 /** The button that opens an entry's label form: always shown (a phone has no hover). */
 export function LabelButton({ item, model, editing }: { item: RenderItem; model: ReaderModel; editing: boolean }) {

@@ -3,6 +3,7 @@ import type { StatsView, TotalsView } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
 import { FamilyTotals } from './Subagents.tsx';
 import { plural, preciseCost } from '../../models/format.ts';
+import './panel.css';
 
 const n = (x: number) => x.toLocaleString();
 const short = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : String(x));

@@ -1,6 +1,7 @@
 import type { RenderItem } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
 import { plural, preciseCost } from '../../models/format.ts';
+import './subagents.css';
 
 const href = (id: string, entry?: string) => `#/s/${encodeURIComponent(id)}${entry ? `?entry=${encodeURIComponent(entry)}` : ''}`;
 const titleOf = (s: { title: string | null; firstMessage: string | null; id: string }) => s.title || s.firstMessage?.slice(0, 80) || s.id;

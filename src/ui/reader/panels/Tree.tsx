@@ -1,6 +1,7 @@
 import type { ReaderModel } from '../model.ts';
 import { BranchIcon } from '../icons.tsx';
 import { plural } from '../../models/format.ts';
+import './tree.css';
 
 /** The branch navigator: the session's tree compressed into runs, leaves selectable, the active path marked. */
 export function Tree({ model, onChoose }: { model: ReaderModel; onChoose: (leafId: string) => void }) {
