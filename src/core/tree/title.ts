@@ -44,3 +44,17 @@ export function metadataTitle(entry: Record<string, unknown>): string | null {
   const branch = typeof data?.branch === 'string' && data.branch.trim() ? data.branch.trim() : null;
   return branch ? `Carried from Claude Code on the web (branch ${branch})` : 'Carried from Claude Code on the web';
 }
+
+/**
+ * A title as plain words: markdown marks a first message often starts with (`## `, `**bold**`,
+ * `_em_`, `` `code` ``, `[text](url)`, `> `, `- `) dropped, spaces collapsed.
+ */
+export function plainTitle(text: string): string {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|~~|`+)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, '$1$2')
+    .replace(/(^|\n)\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+(?=\S))/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,9 +1,10 @@
 import { costRecordedFor, NO_PRICE } from '../../core/tree/usage.ts';
+import { plainTitle } from '../../core/tree/title.ts';
 import type { SessionSummary } from './calls.ts';
 
 /** The title a person recognises: the session's title (spec §0.5), else its first user message. */
 export function displayTitle(s: Pick<SessionSummary, 'title' | 'firstMessage'>): string {
-  const text = (s.title ?? s.firstMessage ?? '').replace(/\s+/g, ' ').trim();
+  const text = plainTitle(s.title ?? s.firstMessage ?? '');
   if (!text) return 'Untitled session';
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
