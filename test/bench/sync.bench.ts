@@ -21,7 +21,7 @@ import { atMost, type BenchContext, type BenchSuite } from './harness.ts';
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
 async function startChild(): Promise<{ endpoint: string; bucket: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'test/bench/s3-child.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'test/bench/s3-child.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
   return { ...(JSON.parse(line) as { endpoint: string; bucket: string }), stop: () => child.kill('SIGTERM') };
 }
