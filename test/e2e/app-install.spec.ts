@@ -18,6 +18,21 @@ test('an Install button appears when the browser offers to install, and opens it
   await expect(page.getByRole('button', { name: 'Install' })).toHaveCount(0);
 });
 
+test('the page declares standalone mode without a deprecated meta tag, and logs no deprecation', async ({ page }) => {
+  const logged: string[] = [];
+  page.on('console', (m) => logged.push(m.text()));
+  await openEmptyLibrary(page);
+  await expect(page.locator('meta[name="mobile-web-app-capable"]')).toHaveAttribute('content', 'yes');
+  await expect(page.locator('meta[name="apple-mobile-web-app-capable"]')).toHaveCount(0);
+  // iOS takes standalone mode from the manifest's display (Safari 11.3 and later).
+  const manifest = await page.evaluate(async () => {
+    const href = document.querySelector('link[rel="manifest"]')?.getAttribute('href');
+    return href ? ((await (await fetch(href)).json()) as { display?: string }) : null;
+  });
+  expect(manifest?.display).toBe('standalone');
+  expect(logged.filter((t) => /deprecated/i.test(t))).toEqual([]);
+});
+
 test.describe('on an iPhone', () => {
   test.use({
     userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',

@@ -114,7 +114,7 @@ test('link a folder: sessions and a subagent run come in, the child opens from t
   await back.getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`#/s/${PARENT_ID}\\?entry=316b04ee`));
   await page.getByRole('tab', { name: 'Stats' }).click();
-  await expect(page.getByRole('table', { name: /With subagents \(1 transcripts\)/ })).toBeVisible();
+  await expect(page.getByRole('table', { name: /With subagents \(1 transcript\)/ })).toBeVisible();
 });
 
 for (const watcher of ['FileSystemObserver', 'polling'] as const)

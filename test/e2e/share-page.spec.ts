@@ -163,7 +163,7 @@ test("the reader's export menu makes the page through the app's worker, and it o
   const id = await importFixture(page, 'real/pi-mono-before-compaction-first-762-lines.jsonl');
   await page.goto(`/#/s/${encodeURIComponent(id)}`);
   await expect(page.locator('.rd-row').first()).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Export', { exact: true }).first().click();
+  await page.getByLabel('More actions', { exact: true }).first().click();
   const download = page.waitForEvent('download', { timeout: 120_000 });
   await page.getByRole('button', { name: 'Export as web page (HTML): whole session' }).click();
   const path = resolve(PAGES, 'from-app.html');

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, root, waitForServiceWorker } from './app-helpers.ts';
+import { SIZES } from './sizes.ts';
 
 const shots = resolve(root, 'reports/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -117,12 +118,12 @@ for (const [zone, days] of [
       test.setTimeout(90_000);
       await openUsage(page);
       await expect(dayLink(page, days.a)).toHaveAttribute('aria-label', /\$1\.50, 4\.3K tokens, 1 session$/);
-      await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /not recorded, 550 tokens, 1 session$/);
+      await expect(dayLink(page, days.b)).toHaveAttribute('aria-label', /no price recorded, 550 tokens, 1 session$/);
       await expect(dayLink(page, days.empty)).toHaveCount(0);
       await expect(page.locator('svg.heatmap a')).toHaveCount(2);
       // Pointed at (or focused), a day's figures show in the line under the heatmap.
       await dayLink(page, days.b).hover();
-      await expect(page.locator('.hm-hover')).toHaveText(/not recorded, 550 tokens, 1 session$/);
+      await expect(page.locator('.hm-hover')).toHaveText(/no price recorded, 550 tokens, 1 session$/);
 
       await dayLink(page, days.a).click();
       await expect(page).toHaveURL(new RegExp(`#/usage\\?day=${days.a}$`));
@@ -159,7 +160,7 @@ for (const [zone, days] of [
   });
 }
 
-test('totals, scope words and "not recorded" cost; hostile titles stay text', async ({ page }) => {
+test('totals, scope words and "no price recorded" cost; hostile titles stay text', async ({ page }) => {
   test.setTimeout(90_000);
   const dialogs = await openUsage(page);
   const totals = page.getByRole('region', { name: 'Totals' });
@@ -169,7 +170,7 @@ test('totals, scope words and "not recorded" cost; hostile titles stay text', as
   await expect(totals.locator('.usage-figure', { hasText: 'Cache-hit' }).locator('dd')).toHaveText('65%');
   await expect(totals.locator('.usage-figure', { hasText: 'Tool errors' }).locator('dd')).toHaveText('1 of 1 (100.0%)');
   const models = page.getByRole('region', { name: 'Per model' });
-  await expect(models.locator('li', { hasText: 'acme/model-2' })).toContainText('not recorded');
+  await expect(models.locator('li', { hasText: 'acme/model-2' })).toContainText('no price recorded');
   const top = page.getByRole('region', { name: 'Sessions that cost most' });
   await expect(top.getByRole('link')).toHaveText(['Midnight session', HOSTILE]);
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -285,3 +286,27 @@ test('made ready at idle: after a reload the chunk is fetched, the report made a
     '$1.50 (recorded for 2 of 3 turns)',
   );
 });
+
+for (const size of SIZES) {
+  test.describe(size.name, () => {
+    test.use(size.use);
+
+    test('opens on a range that has usage and says which: sessions older than 30 days show under the last 90', async ({ page }) => {
+      // A's and B's turns are on 20–21 Nov; the clock is 60 days later.
+      await page.clock.setFixedTime(new Date('2027-01-19T12:00:00.000Z'));
+      await openEmptyLibrary(page);
+      await dropFiles(page, [A, B]);
+      await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
+      await page.getByRole('link', { name: 'Usage', exact: true }).click();
+      await expect(page.getByLabel('Range')).toHaveValue('90');
+      await expect(page.getByRole('note').filter({ hasText: 'Showing last 90 days' })).toBeVisible();
+      const totals = page.getByRole('region', { name: 'Totals' });
+      await expect(totals).toContainText('Oct 22, 2026 – Jan 19, 2027');
+      await expect(totals.locator('.usage-figure', { hasText: 'Cost' }).locator('dd')).toHaveText('$1.50 (recorded for 2 of 3 turns)');
+      // A choice of the user's stays, and the note goes.
+      await page.getByLabel('Range').selectOption('30');
+      await expect(totals.locator('.usage-figure', { hasText: 'Sessions' }).locator('dd')).toHaveText('0 · 0');
+      await expect(page.getByRole('note').filter({ hasText: 'Showing' })).toHaveCount(0);
+    });
+  });
+}

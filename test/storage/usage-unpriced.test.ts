@@ -1,4 +1,4 @@
-// Claude Code and Codex store no prices: their sessions' cost is "not recorded" on the Usage
+// Claude Code and Codex store no prices: their sessions' cost is "no price recorded" on the Usage
 // screen and in its totals, never $0; a library mixing them with priced pi sessions says for how
 // many turns a cost was recorded. Real fixtures, stored through the store, aggregated from the index.
 import { readFileSync } from 'node:fs';
@@ -38,7 +38,7 @@ describe('the cost of sessions from agents that store no prices', () => {
   test.each([
     ['claude-code', CLAUDE],
     ['codex', CODEX],
-  ])('%s: every turn counted, no cost recorded ("not recorded", never zero dollars)', async (agent, name) => {
+  ])('%s: every turn counted, no cost recorded ("no price recorded", never zero dollars)', async (agent, name) => {
     const { store } = memoryStore({ now: () => 1 });
     const s = await store.create('s', once(fixture(name)));
     expect(s.agent).toBe(agent);
@@ -48,9 +48,9 @@ describe('the cost of sessions from agents that store no prices', () => {
     expect(report.total.tokens).toBeGreaterThan(0);
     expect(report.total.costedTurns).toBe(0);
     expect(costRecorded(report.total)).toBe('none');
-    expect(costText(report.total)).toBe('not recorded');
-    expect(report.agents.map((g) => [g.key, costShort(g)])).toEqual([[agent, 'not recorded']]);
-    expect(report.bySession.map((g) => costShort(g))).toEqual(['not recorded']);
+    expect(costText(report.total)).toBe('no price recorded');
+    expect(report.agents.map((g) => [g.key, costShort(g)])).toEqual([[agent, 'no price recorded']]);
+    expect(report.bySession.map((g) => costShort(g))).toEqual(['no price recorded']);
   });
 
   test('mixed with a priced pi session: the totals say for how many turns a cost was recorded', async () => {
@@ -69,8 +69,8 @@ describe('the cost of sessions from agents that store no prices', () => {
     expect(byAgent).toEqual(
       new Map([
         ['pi', '$0.75'],
-        ['claude-code', 'not recorded'],
-        ['codex', 'not recorded'],
+        ['claude-code', 'no price recorded'],
+        ['codex', 'no price recorded'],
       ]),
     );
   });

@@ -1,7 +1,7 @@
 // The Usage screen's figures for Claude Code and Codex sessions with their subagents, from the
 // records the worker lists (what the page's library signal holds; no file read again): the real
 // fixtures imported as a folder, each child linked to its parent; every turn counted, the cost
-// "not recorded" (neither agent stores a price), and a child's usage counted in its parent's
+// "no price recorded" (neither agent stores a price), and a child's usage counted in its parent's
 // session and project, so the totals equal the sum of every file's own.
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -21,7 +21,7 @@ const firstId = (bytes: Uint8Array, pick: (r: Record<string, any>) => unknown) =
 };
 const utcDay = (slice: number) => new Date(slice * 15 * 60_000).toISOString().slice(0, 10);
 
-test('Claude Code and Codex with subagents: not recorded cost, children counted in their parents', async () => {
+test('Claude Code and Codex with subagents: no price recorded, children counted in their parents', async () => {
   const claudeParent = fixture('claude/Xu-Wentao-dotfile-v2.1.78-worktree.jsonl');
   const claudeChild = fixture('claude/Xu-Wentao-dotfile-v2.1.78-worktree-subagent.jsonl');
   const sid = firstId(claudeParent, (r) => r.sessionId);
@@ -52,12 +52,12 @@ test('Claude Code and Codex with subagents: not recorded cost, children counted 
     for (const s of records) expect(own.get(s.id)!.turns, `${s.id} has turns`).toBeGreaterThan(0);
     expect(r.total.turns).toBe([...own.values()].reduce((n, t) => n + t.turns, 0));
     expect(r.total.tokens).toBe([...own.values()].reduce((n, t) => n + t.tokens, 0));
-    // Neither agent stores a price: "not recorded", never $0.
+    // Neither agent stores a price: "no price recorded", never $0.
     expect(r.total.costedTurns).toBe(0);
-    expect(costText(r.total)).toBe('not recorded');
+    expect(costText(r.total)).toBe('no price recorded');
     expect(r.agents.map((g) => [g.key, costShort(g)]).sort()).toEqual([
-      ['claude-code', 'not recorded'],
-      ['codex', 'not recorded'],
+      ['claude-code', 'no price recorded'],
+      ['codex', 'no price recorded'],
     ]);
     // The children count in their parents: two sessions, each its own and its child's usage.
     expect(r.sessions).toBe(2);

@@ -18,6 +18,7 @@ import {
   type UsageAgent,
   type UsageDigest,
 } from './digest.ts';
+import { costRecordedFor } from '../tree/usage.ts';
 
 /** What aggregation reads from an index record (the storage summary has these fields). */
 export interface UsageRecord {
@@ -250,8 +251,11 @@ export function toolErrorRate(s: UsageSums): number | null {
   return s.toolCalls > 0 ? s.toolErrors / s.toolCalls : null;
 }
 
-/** Whether a cost was recorded: 'all' turns, 'some', or 'none' (show "not recorded", never $0). */
+/**
+ * Whether a cost was recorded: 'all' turns, 'some', or 'none' (show "no price recorded", never $0).
+ * A cost of 0 beside tokens is none (the rule of `costRecordedFor`).
+ */
 export function costRecorded(s: UsageSums): 'all' | 'some' | 'none' {
-  if (s.costedTurns === 0) return 'none';
+  if (s.costedTurns === 0 || !costRecordedFor(s.cost, s.tokens)) return 'none';
   return s.costedTurns >= s.turns ? 'all' : 'some';
 }

@@ -2,7 +2,7 @@
 // and model, for the active branch and for the rest of the file. 15 minutes because every time
 // zone's offset is a multiple of it (hours would split +5:30 and +5:45 days wrongly), so the page
 // can group slices into the user's local days without the entries.
-import { addUsage, ZERO_TOTALS } from '../tree/usage.ts';
+import { addUsage, costRecordedFor, ZERO_TOTALS } from '../tree/usage.ts';
 import type { Entry } from '../schema/types.ts';
 
 /** Milliseconds in one slice of the digest. */
@@ -124,10 +124,12 @@ export function createUsageCollector(opts: { zeroCostUnrecorded?: boolean } = {}
         lastModel = model;
         const u = isObject(m.usage) ? m.usage : null;
         const t = addUsage(ZERO_TOTALS, u);
-        // A converted Claude Code or Codex file writes cost 0 where its source stored no price:
-        // with `zeroCostUnrecorded` such a turn has no recorded cost ("not recorded", never $0).
+        // A converted Claude Code or Codex file writes cost 0 where its source stored no price
+        // (`zeroCostUnrecorded`), and pi writes 0 beside tokens when it has no price for the model:
+        // such a turn has no recorded cost ("no price recorded", never $0).
         const total = u && isObject(u.cost) ? u.cost.total : undefined;
-        const costed = typeof total === 'number' && Number.isFinite(total) && !(opts.zeroCostUnrecorded && total === 0) ? 1 : 0;
+        const priced = typeof total === 'number' && Number.isFinite(total) && costRecordedFor(total, t.tokens);
+        const costed = priced && !(opts.zeroCostUnrecorded && total === 0) ? 1 : 0;
         let calls = 0;
         if (Array.isArray(m.content))
           for (const p of m.content)

@@ -8,7 +8,7 @@ import { createUsageCollector, type UsageDigest } from '../library-usage/index.t
 import { model } from '../write/model-spec.ts';
 import { text } from '../tree/readers.ts';
 import { recordStream } from './record-stream.ts';
-import { displayTitle } from '../tree/title.ts';
+import { displayTitle, metadataTitle } from '../tree/title.ts';
 import { branch, leaves, type TreeLike } from '../tree/tree.ts';
 import type { Entry, Header, ParsedSession, Problem, TitleSlot } from '../schema/types.ts';
 import { totals } from '../tree/usage.ts';
@@ -97,6 +97,8 @@ function slim(value: Entry): Entry {
 /** Digests a session from its bytes as they are read. Never throws on bad content: problems are counted. */
 export function createDigester(opts: DigestOptions = {}): SessionDigester {
   let firstMessage: string | null = null;
+  /** What names a session without messages: a Claude Code metadata record's facts. */
+  let metaTitle: string | null = null;
   let agent: Agent | null = null;
   const blobRefs = new Set<string>();
   const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
@@ -121,6 +123,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
         const m = entry.message as { role?: unknown } | undefined;
         if (m?.role === 'user') firstMessage = clipText(text(m));
       }
+      if (metaTitle === null && entry.type === 'custom') metaTitle = metadataTitle(entry);
       usage.add(entry, index);
       return slim(entry);
     },
@@ -149,7 +152,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
         isSession: found !== null,
         header: found,
         title: displayTitle(tree as unknown as Pick<ParsedSession, 'header' | 'titleSlot' | 'entries'>),
-        firstMessage,
+        firstMessage: firstMessage ?? metaTitle,
         cwd: typeof found?.cwd === 'string' ? found.cwd : '',
         created: typeof found?.timestamp === 'string' ? found.timestamp : '',
         entryCount: r.entries.length,

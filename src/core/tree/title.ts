@@ -33,3 +33,28 @@ export function titleFromText(text: string): string | null {
   const points = Array.from(line.trim());
   return points.length > 80 ? points.slice(0, 80).join('') : points.join('');
 }
+
+/**
+ * A title from a Claude Code metadata record kept as a custom entry, for a session with no message
+ * yet: `teleported-from` (a web session carried to the terminal) names its branch. Null for others.
+ */
+export function metadataTitle(entry: Record<string, unknown>): string | null {
+  if (entry.customType !== 'claude-code:teleported-from') return null;
+  const data = entry.data as { branch?: unknown } | undefined;
+  const branch = typeof data?.branch === 'string' && data.branch.trim() ? data.branch.trim() : null;
+  return branch ? `Carried from Claude Code on the web (branch ${branch})` : 'Carried from Claude Code on the web';
+}
+
+/**
+ * A title as plain words: markdown marks a first message often starts with (`## `, `**bold**`,
+ * `_em_`, `` `code` ``, `[text](url)`, `> `, `- `) dropped, spaces collapsed.
+ */
+export function plainTitle(text: string): string {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|~~|`+)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, '$1$2')
+    .replace(/(^|\n)\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+(?=\S))/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -55,6 +55,18 @@ export function usage(u: SdkUsage | null | undefined): Usage {
   return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost };
 }
 
+/** What every screen says for a cost of 0 beside tokens: no price was recorded for those turns. */
+export const NO_PRICE = 'no price recorded';
+
+/**
+ * Whether a cost was recorded: a positive cost, or nothing spent (no tokens). A cost of exactly 0
+ * beside tokens is what pi writes when it has no price for the model, and what a Claude Code or
+ * Codex conversion carries (they store no prices): no price recorded, never "$0".
+ */
+export function costRecordedFor(cost: number, tokens: number): boolean {
+  return cost > 0 || tokens === 0;
+}
+
 /** Totals with nothing added yet. */
 export const ZERO_TOTALS: Totals = Object.freeze({ tokens: 0, output: 0, cost: 0 });
 

@@ -1,6 +1,7 @@
 import { bodyOf, indexEnvelopes, type EnvelopeIndex } from '../envelope/envelopes.ts';
 import type { Entry } from '../schema/types.ts';
 import { contentText, isObject, str } from './parts.ts';
+import { metadataTitle, plainTitle } from '../tree/title.ts';
 
 /**
  * A session as the reader reads it: the core's envelope index (types, ids, parents, byte ranges of
@@ -104,17 +105,22 @@ export function titleOf(source: SessionSource): string {
   }
   const header = typeof index.header?.title === 'string' && index.header.title.trim() ? index.header.title.trim() : null;
   const chosen = changed ?? named ?? header;
-  if (chosen) return chosen;
+  if (chosen) return plainTitle(chosen) || chosen;
   for (let i = 0; i < index.types.length && i < 200; i++) {
     if (index.types[i] !== 'message') continue;
     const message = source.body(i).message;
     if (!isObject(message) || message.role !== 'user') continue;
-    const first = contentText(message.content)
-      .replace(/<attachment[\s\S]*?<\/attachment>/g, '')
-      .trim()
-      .split('\n')[0]
-      .slice(0, 80);
+    const first = plainTitle(
+      contentText(message.content)
+        .replace(/<attachment[\s\S]*?<\/attachment>/g, '')
+        .trim()
+        .split('\n')[0],
+    ).slice(0, 80);
     if (first) return first;
+  }
+  for (let i = 0; i < index.types.length && i < 200; i++) {
+    const named = index.types[i] === 'custom' ? metadataTitle(source.body(i)) : null;
+    if (named) return named;
   }
   return 'Untitled session';
 }

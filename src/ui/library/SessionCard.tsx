@@ -3,7 +3,7 @@ import { Fragment } from 'preact';
 import { agentLabel, isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
-import { renameSession, selected, subagentCounts, toggleSelected } from '../models/library.ts';
+import { renameSession, selected, subagentsOf, toggleSelected } from '../models/library.ts';
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
@@ -21,7 +21,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
       [formatBytes(session.size), false],
       [plural(session.entryCount, 'entry', 'entries'), false],
       [session.branchCount > 1 ? plural(session.branchCount, 'branch', 'branches') : '', false],
-      [formatCost(session.totals.cost), false],
+      [formatCost(session.totals.cost, session.totals.tokens), false],
     ] as Array<[string, boolean]>
   ).filter(([text]) => text);
   return (
@@ -65,7 +65,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
           ))}
           {isForeignAgent(session.agent) && <span class="badge agent">{agentLabel(session.agent)}</span>}
           {session.variantOf && <span class="badge">variant</span>}
-          {subagentCounts.value.has(session.id) && <span class="badge">{plural(subagentCounts.value.get(session.id) ?? 0, 'subagent')}</span>}
+          <SubagentBadge children={subagentsOf.value.get(session.id)} />
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}
         </p>
       </div>
@@ -111,5 +111,29 @@ function RenameForm({ initial, onDone }: { initial: string; onDone: (title: stri
         Cancel
       </button>
     </form>
+  );
+}
+
+/** "1 subagent" opens the child's transcript; more open a list of them. */
+function SubagentBadge({ children }: { children?: SessionSummary[] }) {
+  if (!children?.length) return null;
+  const href = (s: SessionSummary) => formatRoute({ name: 'reader', id: s.id });
+  if (children.length === 1)
+    return (
+      <a class="badge badge-link" href={href(children[0])}>
+        1 subagent
+      </a>
+    );
+  return (
+    <details class="subagent-list">
+      <summary class="badge badge-link">{plural(children.length, 'subagent')}</summary>
+      <ul>
+        {children.map((c) => (
+          <li key={c.id}>
+            <a href={href(c)}>{displayTitle(c)}</a>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

@@ -1,15 +1,12 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { agentLabel, isForeignAgent } from '../../core/write/agent.ts';
+import { isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
-import { copyResumeCommand, exportActiveBranch, exportOne, exportPiSession, exportTargets, resumeCommands, type ExportTarget } from '../models/exports.ts';
 import { deleteSessions } from '../models/library.ts';
 import { displayTitle } from '../models/format.ts';
-import { openShare } from '../share/share-model.ts';
 import { shownBranch } from '../models/shown-branch.ts';
+import { SessionActions } from './SessionActions.tsx';
 
-const TARGET_LABEL: Record<ExportTarget, string> = { download: 'Download', save: 'Save as…', share: 'Share…' };
-
-/** A session's actions: export (download, save, share), the active branch, resume commands, rename, delete. */
+/** A session's actions (SessionActions.tsx), then rename and delete. */
 export function SessionMenu({ session, onRename }: { session: SessionSummary; onRename: () => void }) {
   const details = useRef<HTMLDetailsElement>(null);
   const close = () => details.current?.removeAttribute('open');
@@ -18,34 +15,13 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
     close();
     void fn();
   };
-  const targets = exportTargets();
-  // Claude Code and Codex files are never written to: no rename; they can be exported as pi sessions.
+  // Claude Code and Codex files are never written to: no rename.
   const foreign = isForeignAgent(session.agent);
   return (
     <details class="menu" ref={details} onToggle={() => keepOnScreen(details.current)}>
       <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
       <div class="menu-items" role="group" aria-label="Session actions">
-        {targets.map((t) => (
-          <button type="button" key={t} onClick={act(() => exportOne(session.id, t))}>
-            {TARGET_LABEL[t]}
-          </button>
-        ))}
-        {foreign && (
-          <button type="button" onClick={act(() => exportPiSession(session.id, targets.includes('share') ? 'share' : 'download'))}>
-            Export as a pi session
-          </button>
-        )}
-        <button type="button" onClick={act(() => openShare({ id: session.id, title: displayTitle(session) }))}>
-          Share a copy…
-        </button>
-        <button type="button" onClick={act(() => exportActiveBranch(session.id, targets.includes('share') ? 'share' : 'download', shownBranch(session.id)))}>
-          Export active branch
-        </button>
-        {resumeCommands(session).map(({ agent, command }) => (
-          <button type="button" key={agent} title={command} onClick={act(() => copyResumeCommand(command))}>
-            Copy {agentLabel(agent as SessionSummary['agent'])} resume command
-          </button>
-        ))}
+        <SessionActions session={session} leafId={shownBranch(session.id)} act={act} />
         {!foreign && (
           <button type="button" onClick={act(onRename)}>
             Rename
@@ -60,7 +36,7 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
 }
 
 /** A <details> menu closes on Escape and on a tap elsewhere, like a native menu. */
-function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
+export function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || !ref.current?.open) return;
@@ -83,7 +59,7 @@ function useCloseOnOutside(ref: { current: HTMLDetailsElement | null }) {
 const EDGE = 12;
 
 /** Shifts an open menu sideways so it does not touch (or cross) either edge of the screen. */
-function keepOnScreen(menu: HTMLDetailsElement | null) {
+export function keepOnScreen(menu: HTMLDetailsElement | null) {
   const items = menu?.querySelector<HTMLElement>('.menu-items');
   if (!menu?.open || !items) return;
   items.style.setProperty('--menu-shift', '0px');

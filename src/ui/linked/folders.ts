@@ -7,6 +7,7 @@ import { refreshLibrary } from '../models/library.ts';
 import { showToast } from '../models/toasts.ts';
 import { takeAppends } from './auto-append.ts';
 import { watchFolder } from './watch.ts';
+import { plural } from '../models/format.ts';
 
 /** One linked folder as the page shows it. */
 export interface LinkedFolder {
@@ -206,7 +207,11 @@ export async function confirmWriteBack(key: string, plan: WriteBackPlan): Promis
   if (!f) return;
   try {
     const done = await library.writeBack({ key, handle: f.handle, plan });
-    showToast(plan.mode === 'append' ? `Appended ${plan.entries.length} entries to ${done.target}.` : `Wrote ${done.target} beside the agent's file.`);
+    showToast(
+      plan.mode === 'append'
+        ? `Appended ${plural(plan.entries.length, 'entry', 'entries')} to ${done.target}.`
+        : `Wrote ${done.target} beside the agent's file.`,
+    );
   } catch (e) {
     showToast(`Nothing was written: ${describeError(e)}`);
   }

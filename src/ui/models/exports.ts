@@ -2,6 +2,7 @@ import { resumeCommands as commandsFor } from '../../core/write/resume.ts';
 import { canSaveAs, canShareFiles, copyText, downloadBlob, saveBlobAs, shareBlob } from '../platform.ts';
 import { describeError, isAborted, library, type Exported, type SessionSummary } from './calls.ts';
 import { showToast } from './toasts.ts';
+import { plural } from './format.ts';
 
 /** Where an export goes: the downloads folder, a place the user picks, or the share sheet. */
 export type ExportTarget = 'download' | 'save' | 'share';
@@ -35,7 +36,7 @@ export function exportHtmlPage(id: string, target: ExportTarget, options: { leaf
 /** Exports the given sessions, or all of them, as one zip bundle. */
 export function exportAll(ids: string[] | undefined, target: ExportTarget): Promise<void> {
   if (ids && !ids.length) return Promise.resolve();
-  showToast(ids ? `Preparing a bundle of ${ids.length} sessions…` : 'Preparing a bundle of the whole library…');
+  showToast(ids ? `Preparing a bundle of ${plural(ids.length, 'session')}…` : 'Preparing a bundle of the whole library…');
   return deliver(() => library.exportBundle(ids ? { ids } : {}), target);
 }
 

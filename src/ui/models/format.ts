@@ -1,8 +1,10 @@
+import { costRecordedFor, NO_PRICE } from '../../core/tree/usage.ts';
+import { plainTitle } from '../../core/tree/title.ts';
 import type { SessionSummary } from './calls.ts';
 
 /** The title a person recognises: the session's title (spec §0.5), else its first user message. */
 export function displayTitle(s: Pick<SessionSummary, 'title' | 'firstMessage'>): string {
-  const text = (s.title ?? s.firstMessage ?? '').replace(/\s+/g, ' ').trim();
+  const text = plainTitle(s.title ?? s.firstMessage ?? '');
   if (!text) return 'Untitled session';
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
@@ -58,11 +60,18 @@ export const formatDate = here.formatDate;
 /** "3 entries", "1 entry". */
 export const plural = here.plural;
 
-/** USD cost: "$0.42", "<$0.01", or "" when nothing was spent (or it is unknown). */
-export function formatCost(usd: number): string {
+/** USD cost: "$0.42", "<$0.01", "no price recorded" (0 beside tokens), or "" when nothing was spent. */
+export function formatCost(usd: number, tokens = 0): string {
+  if (!costRecordedFor(usd, tokens)) return NO_PRICE;
   if (!usd) return '';
   if (usd < 0.01) return '<$0.01';
   return `$${usd.toFixed(2)}`;
+}
+
+/** A cost as tables and usage lines write it ("$0.0123" under a dollar, "$12.34"), or "no price recorded". */
+export function preciseCost(usd: number, tokens: number): string {
+  if (!costRecordedFor(usd, tokens)) return NO_PRICE;
+  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
 
 /** "anthropic/claude-sonnet-4-5" → "claude-sonnet-4-5" (the provider is noise in a list). */

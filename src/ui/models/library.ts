@@ -32,12 +32,18 @@ export const selected = signal<ReadonlySet<string>>(new Set());
 /** Every project (cwd) in the library, for the filter. */
 export const projects = computed(() => [...new Set(sessions.value.map((s) => s.cwd))].sort());
 
-/** How many subagent transcripts each parent has (they are listed under it, not as sessions of their own). */
-export const subagentCounts = computed(() => {
+/** Each parent's subagent transcripts, in the order they started (listed under it, not as sessions of their own). */
+export const subagentsOf = computed(() => {
   const ids = new Set(sessions.value.map((s) => s.id));
-  const counts = new Map<string, number>();
-  for (const s of sessions.value) if (s.parentOf && ids.has(s.parentOf)) counts.set(s.parentOf, (counts.get(s.parentOf) ?? 0) + 1);
-  return counts;
+  const children = new Map<string, SessionSummary[]>();
+  for (const s of sessions.value)
+    if (s.parentOf && ids.has(s.parentOf)) {
+      const list = children.get(s.parentOf);
+      if (list) list.push(s);
+      else children.set(s.parentOf, [s]);
+    }
+  for (const list of children.values()) list.sort((a, b) => a.created.localeCompare(b.created));
+  return children;
 });
 
 /** What the list shows (when not searching): filtered, sorted, grouped by project, newest project first. */

@@ -1,11 +1,11 @@
 import type { ComponentChildren, ComponentType } from 'preact';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SessionView } from '../../core/view/types.ts';
 import { whenIdle } from '../idle.ts';
 import { ContextPanel } from './panels/ContextPanel.tsx';
 import { FindBar } from './panels/FindBar.tsx';
 import { KeysHelp } from './panels/KeysHelp.tsx';
-import { BranchIcon, SearchIcon } from './icons.tsx';
+import { BranchIcon, SearchIcon, ViewIcon } from './icons.tsx';
 import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type LabelUi } from './model.ts';
 import { useAfterFirstFrame } from './list/after-frame.ts';
@@ -41,7 +41,7 @@ export interface ReaderProps {
 
 /** The library's actions on the session being read. */
 export interface ReaderLibrary {
-  share(target: { id: string; title: string; leafId?: string }): void;
+  share(target: { id: string; title: string; leafId?: string; empty?: boolean }): void;
   exportBranch(id: string, leafId?: string): void;
   /** The label editor (entries labelled in the library's copy of the file). */
   labels: LabelUi;
@@ -97,14 +97,31 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
   const view = model.view.value;
   const tab = model.tab.value;
   const treeOpen = model.treeOpen.value;
+  // On a phone the bar is one row; the tabs, filter, toggles and branches are one tap away (reader.css).
+  const [viewOpen, setViewOpen] = useState(false);
   const chooseLeaf = (leaf: string) => {
     model.treeOpen.value = false;
     onNavigate({ leafId: leaf });
   };
 
+  // In the bar from 481 px, in the view options on a phone (reader.css); a new element each place.
+  const branchesButton = () => (
+    <button
+      type="button"
+      class="rd-branches-btn"
+      aria-expanded={treeOpen}
+      aria-controls="rd-side"
+      onClick={() => {
+        model.treeOpen.value = !treeOpen;
+      }}
+    >
+      <BranchIcon /> <span class="rd-sr-narrow">Branches</span> {view ? view.leafCount : ''}
+    </button>
+  );
+
   return (
     <div class={`rd ${treeOpen ? 'tree-open' : ''}`}>
-      <header class="rd-head">
+      <header class={`rd-head ${viewOpen ? 'view-open' : ''}`}>
         <div class="rd-bar">
           {onBack && (
             <button type="button" class="rd-icon" onClick={onBack} aria-label="Back to the library">
@@ -128,25 +145,25 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
           {library && (
             <button
               type="button"
-              class="rd-icon"
+              class="rd-icon rd-share-btn"
               aria-label="Share a copy"
               title="Share a copy"
               disabled={!view}
-              onClick={() => view && library.share({ id, title: view.title, leafId: view.leafId ?? undefined })}
+              onClick={() => view && library.share({ id, title: view.title, leafId: view.leafId ?? undefined, empty: !view.leafId })}
             >
               ⇪
             </button>
           )}
+          {branchesButton()}
           <button
             type="button"
-            class="rd-branches-btn"
-            aria-expanded={treeOpen}
-            aria-controls="rd-side"
-            onClick={() => {
-              model.treeOpen.value = !treeOpen;
-            }}
+            class="rd-icon rd-view-btn"
+            aria-label="View options"
+            aria-expanded={viewOpen}
+            aria-controls="rd-toolbar"
+            onClick={() => setViewOpen(!viewOpen)}
           >
-            <BranchIcon /> <span class="rd-sr-narrow">Branches</span> {view ? view.leafCount : ''}
+            <ViewIcon />
           </button>
           {actions}
         </div>
@@ -156,7 +173,9 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
             here; Export as a pi session to continue it in pi.
           </p>
         )}
-        <ReaderToolbar model={model} controls={controls} />
+        <ReaderToolbar model={model} controls={controls}>
+          {branchesButton()}
+        </ReaderToolbar>
       </header>
       <ParentBanner model={model} />
       {model.findOpen.value && tab === 'transcript' && (
@@ -172,7 +191,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
       <div class="rd-body">
         <aside id="rd-side" class="rd-side" aria-label="Branch navigator">
           <Tree model={model} onChoose={chooseLeaf} />
-          {view && library && (
+          {view?.leafId && library && (
             <div class="rd-side-actions">
               <button type="button" onClick={() => library.exportBranch(id, view.leafId ?? undefined)}>
                 Export this branch

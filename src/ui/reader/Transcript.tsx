@@ -6,6 +6,7 @@ import type { ReaderModel } from './model.ts';
 import { PacedRow } from './list/paced-rows.tsx';
 import { rowCost } from './list/row-cost.ts';
 import { VirtualList } from './list/VirtualList.tsx';
+import { plural } from '../models/format.ts';
 import './transcript.css';
 import './list/list.css';
 
@@ -57,7 +58,7 @@ export function Transcript({ model }: { model: ReaderModel }) {
         scroll={model.scroll.value}
         onTop={onTop}
         hints={model.heightHints}
-        label={`Transcript: ${view.count} items`}
+        label={`Transcript: ${plural(view.count, 'item')}`}
         render={(i) => <PacedRow index={i} item={model.item(i)} model={model} hit={i === hit} reveal={i === hit ? needle : ''} />}
         cost={(i) => rowCost(model.peek(i))}
       />

@@ -36,9 +36,12 @@ export function ShareDialog() {
     </label>
   );
   return (
-    <dialog ref={dialog} class="share-dialog" aria-labelledby="share-title" onClose={closeShare}>
+    <dialog ref={dialog} class="share-dialog" aria-labelledby="share-title" aria-describedby="share-of" onClose={closeShare}>
       <form method="dialog" onSubmit={(e) => e.preventDefault()}>
-        <h2 id="share-title">Share “{target.title}”</h2>
+        <h2 id="share-title">Share a copy</h2>
+        <p class="share-of" id="share-of">
+          {target.title}
+        </p>
         <p class="muted">A copy is made for sharing; the stored session does not change.</p>
         <fieldset>
           <legend>Format</legend>
@@ -76,11 +79,13 @@ export function ShareDialog() {
             </label>
           </fieldset>
         )}
-        <fieldset>
-          <legend>What</legend>
-          {radio('share-scope', 'session', scope.value, setScope, 'The whole session')}
-          {radio('share-scope', 'branch', scope.value, setScope, target.leafId ? 'The branch on screen' : 'The active branch')}
-        </fieldset>
+        {!target.empty && (
+          <fieldset>
+            <legend>What</legend>
+            {radio('share-scope', 'session', scope.value, setScope, 'The whole session')}
+            {radio('share-scope', 'branch', scope.value, setScope, target.leafId ? 'The branch on screen' : 'The active branch')}
+          </fieldset>
+        )}
         <ReviewPane />
         <StripOptions />
         <fieldset>

@@ -10,6 +10,8 @@ export interface ShareTarget {
   id: string;
   title: string;
   leafId?: string;
+  /** The session has no entries: there is no branch to share on its own. */
+  empty?: boolean;
 }
 
 /** The review as the pane shows it. */

@@ -46,7 +46,9 @@ export function Breakdown({
               </div>
               <div class="usage-bar-figures">
                 <span title={costText(g)}>{costShort(g)}</span>
-                <span>{tokens(g.tokens)} tokens</span>
+                <span>
+                  {tokens(g.tokens)} {g.tokens === 1 ? 'token' : 'tokens'}
+                </span>
                 <span>cache {cacheText(g)}</span>
                 <span>tool errors {toolErrorsText(g)}</span>
                 <span>

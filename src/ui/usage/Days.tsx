@@ -27,7 +27,7 @@ export function DaySessions({ day, rows, byId, branch }: { day: string; rows: Us
                 <a href={formatRoute({ name: 'reader', id })}>{summary ? displayTitle(summary) : id}</a>
                 <span class="muted">
                   {' '}
-                  {summary ? projectName(summary.cwd) : ''} · {costText(s)} · {tokens(s.tokens)} tokens
+                  {summary ? projectName(summary.cwd) : ''} · {costText(s)} · {tokens(s.tokens)} {s.tokens === 1 ? 'token' : 'tokens'}
                 </span>
               </li>
             );

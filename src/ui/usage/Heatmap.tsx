@@ -2,6 +2,7 @@ import type { UsageGroup } from '../../core/library-usage/index.ts';
 import { formatRoute } from '../router.ts';
 import { addDays, formatDay } from './model.ts';
 import { costShort, tokens } from './format.ts';
+import { plural } from '../models/format.ts';
 
 const CELL = 10;
 const STEP = 12;
@@ -19,7 +20,7 @@ function figureOf(g: UsageGroup | undefined, metric: 'cost' | 'tokens'): number 
 /** Words for one day, for its link's accessible name and tooltip. */
 export function dayLabel(day: string, g: UsageGroup | undefined): string {
   if (!g) return `${formatDay(day)}: no usage`;
-  return `${formatDay(day)}: ${costShort(g)}, ${tokens(g.tokens)} tokens, ${g.sessions} session${g.sessions === 1 ? '' : 's'}`;
+  return `${formatDay(day)}: ${costShort(g)}, ${tokens(g.tokens)} ${g.tokens === 1 ? 'token' : 'tokens'}, ${plural(g.sessions, 'session')}`;
 }
 
 interface Cell {

@@ -19,6 +19,7 @@ import {
   heatMetric,
   localDay,
   modelSteps,
+  chosenRange,
   rangeKey,
   report,
   scope,
@@ -29,6 +30,7 @@ import {
 } from './model.ts';
 import { DaySessions, DaysTable } from './Days.tsx';
 import './usage.css';
+import { plural } from '../models/format.ts';
 
 const RANGES: Array<[RangeKey, string]> = [
   ['7', 'Last 7 days'],
@@ -153,7 +155,11 @@ function UsageBody({
           <Figure name="Tool errors" value={toolErrorsText(r.total)} />
           <Figure name="Sessions · assistant turns" value={`${count(r.sessions)} · ${count(r.total.turns)}`} />
         </dl>
-        {r.undated.turns > 0 && <p class="muted">{count(r.undated.turns)} turns have no time in their files: they count in the totals, not in any day.</p>}
+        {r.undated.turns > 0 && (
+          <p class="muted">
+            {plural(r.undated.turns, 'turn')} {r.undated.turns === 1 ? 'has' : 'have'} no time in their files: they count in the totals, not in any day.
+          </p>
+        )}
       </Section>
       <Section id="usage-days" title="Per day" scope={yearScope}>
         <fieldset class="usage-choice">
@@ -214,7 +220,7 @@ function Controls() {
       </fieldset>
       <label class="usage-range">
         Range{' '}
-        <select value={rangeKey.value} onChange={(e) => (rangeKey.value = (e.currentTarget as HTMLSelectElement).value as RangeKey)}>
+        <select value={rangeKey.value} onChange={(e) => (chosenRange.value = (e.currentTarget as HTMLSelectElement).value as RangeKey)}>
           {RANGES.map(([value, text]) => (
             <option key={value} value={value}>
               {text}
@@ -222,6 +228,11 @@ function Controls() {
           ))}
         </select>
       </label>
+      {chosenRange.value === null && rangeKey.value !== '30' && (
+        <p class="usage-range-note" role="note">
+          Showing {RANGES.find(([k]) => k === rangeKey.value)?.[1].toLowerCase()}: the last 30 days have no usage.
+        </p>
+      )}
       {rangeKey.value === 'custom' && (
         <div class="usage-custom">
           <label>

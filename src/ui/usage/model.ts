@@ -10,8 +10,11 @@ export type RangeKey = '7' | '30' | '90' | '365' | 'all' | 'custom';
 
 /** Active branch of each session, or every branch of its file. */
 export const scope = signal<UsageScope>('all');
-/** The date range of every figure but the heatmap (which always shows the last year). */
-export const rangeKey = signal<RangeKey>('30');
+/** The range the user chose (null: none yet, the screen picks one that has data). */
+export const chosenRange = signal<RangeKey | null>(null);
+
+/** The presets tried, shortest first, when the user has chosen none: the first with usage in it is shown. */
+const FIRST_RANGES: RangeKey[] = ['30', '90', '365', 'all'];
 /** Custom range, local days `YYYY-MM-DD` (inclusive). */
 export const customFrom = signal('');
 export const customTo = signal('');
@@ -45,13 +48,32 @@ function dayOfSlice(slice: number): string {
   return day;
 }
 
-/** First and last day of the chosen range (undefined: open). */
-export const range = computed<{ from?: string; to?: string }>(() => {
-  const key = rangeKey.value;
+/** First and last day of a range (undefined: open). */
+function rangeOf(key: RangeKey): { from?: string; to?: string } {
   if (key === 'all') return {};
   if (key === 'custom') return { from: customFrom.value || undefined, to: customTo.value || undefined };
   return { from: addDays(today.value, -(Number(key) - 1)), to: today.value };
+}
+
+/**
+ * The date range of every figure but the heatmap (which always shows the last year): the user's
+ * choice, else the shortest of the last 30 days, 90 days, year and all time that holds usage.
+ */
+export const rangeKey = computed<RangeKey>(() => {
+  const chosen = chosenRange.value;
+  if (chosen) return chosen;
+  // The last day with usage decides (rows are per day; '' is a turn without a time).
+  let last = '';
+  for (const r of allRows.value) if (r.day > last) last = r.day;
+  if (!last) return 'all';
+  return FIRST_RANGES.find((key) => {
+    const { from } = rangeOf(key);
+    return from === undefined || last >= from;
+  }) as RangeKey;
 });
+
+/** First and last day of the range shown (undefined: open). */
+export const range = computed<{ from?: string; to?: string }>(() => rangeOf(rangeKey.value));
 
 // Rows and reports of each scope and range, kept until the library's records change: switching
 // scope or range back and forth draws again but computes nothing it has computed before.

@@ -131,30 +131,37 @@ describe('figures', () => {
     expect(cacheHitRate(s)).toBe(0.75);
     expect(toolErrorRate(s)).toBe(0.25);
     expect(costRecorded(s)).toBe('none');
-    expect(costRecorded({ ...s, costedTurns: 2 })).toBe('some');
-    expect(costRecorded({ ...s, costedTurns: 4 })).toBe('all');
+    expect(costRecorded({ ...s, cost: 1, costedTurns: 2 })).toBe('some');
+    expect(costRecorded({ ...s, cost: 1, costedTurns: 4 })).toBe('all');
+    // Every turn "priced" at exactly 0 beside 40 tokens: pi had no price for the model.
+    expect(costRecorded({ ...s, costedTurns: 4 })).toBe('none');
+    // Nothing spent and nothing used: a recorded $0.
+    expect(costRecorded({ ...s, input: 0, cacheRead: 0, tokens: 0, costedTurns: 4 })).toBe('all');
     expect(cacheHitRate({ ...s, input: 0, cacheRead: 0 })).toBeNull();
     expect(toolErrorRate({ ...s, toolCalls: 0 })).toBeNull();
   });
 
-  test('a conversion from an agent without prices (zeroCostUnrecorded): cost 0 is not recorded, a stored price is', () => {
-    const turn = (id: string, total: number) =>
+  test('a cost of 0 beside tokens is no price recorded (pi without a price, or a conversion); a stored price is recorded', () => {
+    const turn = (id: string, total: number, tokens = 1) =>
       ({
         type: 'message',
         id,
         parentId: null,
         timestamp: '2026-01-01T10:00:00.000Z',
-        message: { role: 'assistant', model: 'm', content: [], usage: { input: 1, output: 1, cost: { total } } },
+        message: { role: 'assistant', model: 'm', content: [], usage: { input: tokens, output: tokens, cost: { total } } },
       }) as never;
-    for (const [zeroCostUnrecorded, costed] of [
-      [false, 3],
-      [true, 1],
-    ] as const) {
+    for (const zeroCostUnrecorded of [false, true]) {
       const c = createUsageCollector({ zeroCostUnrecorded });
       for (const [i, e] of [turn('a', 0), turn('b', 0), turn('c', 0.2)].entries()) c.add(e, i);
       const report = summarizeUsage(usageRows([{ id: 's', title: null, cwd: '/', usage: c.finish(() => true, 'codex') }], { scope: 'all', dayOf: () => 'd' }));
-      expect([report.total.turns, report.total.costedTurns, report.total.cost]).toEqual([3, costed, 0.2]);
+      expect([report.total.turns, report.total.costedTurns, report.total.cost]).toEqual([3, 1, 0.2]);
+      expect(costRecorded(report.total)).toBe('some');
     }
+    // pi's zeros on every turn (an aborted turn without tokens among them): no price recorded at all.
+    const c = createUsageCollector();
+    for (const [i, e] of [turn('a', 0), turn('b', 0, 0), turn('c', 0)].entries()) c.add(e, i);
+    const report = summarizeUsage(usageRows([{ id: 's', title: null, cwd: '/', usage: c.finish(() => true, 'pi') }], { scope: 'all', dayOf: () => 'd' }));
+    expect(costRecorded(report.total)).toBe('none');
   });
 });
 

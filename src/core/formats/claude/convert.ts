@@ -17,7 +17,7 @@ export function claudeToPi(bytes: Uint8Array, options: ConvertOptions = {}): Con
   if (facts.agentId !== null) {
     header.id = `agent-${facts.agentId}`;
     if (facts.sessionId) header.parentSession = facts.sessionId;
-  } else header.id = facts.sessionId ?? `claude-${fnv8(options.file ?? String(bytes.length))}`;
+  } else header.id = facts.sessionId ?? sessionIdOfName(options.file) ?? `claude-${fnv8(options.file ?? String(bytes.length))}`;
   const c = new Converter(lines, problems, started);
   c.run(lines);
   const entries = leafLast(c.out, c.leafId, c.side);
@@ -25,4 +25,14 @@ export function claudeToPi(bytes: Uint8Array, options: ConvertOptions = {}): Con
   for (const e of entries) text += `${JSON.stringify(e)}\n`;
   problems.sort((a, b) => a.line - b.line);
   return { format: 'claude-code', text, problems };
+}
+
+/** Claude Code names a transcript `<session id>.jsonl`: the id, for a file whose lines carry none. */
+function sessionIdOfName(file: string | undefined): string | null {
+  const stem =
+    file
+      ?.split(/[/\\]/)
+      .pop()
+      ?.replace(/\.jsonl$/i, '') ?? '';
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(stem) ? stem.toLowerCase() : null;
 }

@@ -14,6 +14,8 @@ export function isClaudeRecord(r: Record<string, unknown>): boolean {
   if (typeof r.uuid === 'string' && 'parentUuid' in r && typeof r.sessionId === 'string') return true;
   if (r.type === 'summary') return typeof r.leafUuid === 'string' && typeof r.summary === 'string';
   if (r.type === 'file-history-snapshot') return typeof r.messageId === 'string' && isObject(r.snapshot);
+  // Written first when a session from Claude Code on the web is carried to the terminal.
+  if (r.type === 'teleported-from') return typeof r.remoteSessionId === 'string';
   return typeof r.type === 'string' && BOOKKEEPING.has(r.type) && typeof r.sessionId === 'string';
 }
 

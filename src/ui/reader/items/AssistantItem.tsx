@@ -2,6 +2,7 @@ import type { RenderItem, UsageView } from '../../../core/view/types.ts';
 import { useContext } from 'preact/hooks';
 import { Markdown } from '../../markdown/Markdown.tsx';
 import { ItemMeta } from './ItemMeta.tsx';
+import { preciseCost } from '../../models/format.ts';
 import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { holds, RevealContext } from './reveal.ts';
@@ -29,7 +30,7 @@ function Usage({ usage }: { usage: UsageView }) {
       <dt>total</dt>
       <dd>{tokens(usage.totalTokens)}</dd>
       <dt>cost</dt>
-      <dd>${usage.cost.toFixed(4)}</dd>
+      <dd>{preciseCost(usage.cost, usage.totalTokens)}</dd>
     </dl>
   );
 }
@@ -94,7 +95,7 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
       {item.usage && (
         <details class="rd-usage-box" open={model.showUsage.value} key={String(model.showUsage.value)}>
           <summary>
-            Usage: {tokens(item.usage.totalTokens)} tokens · ${item.usage.cost.toFixed(4)}
+            Usage: {tokens(item.usage.totalTokens)} {item.usage.totalTokens === 1 ? 'token' : 'tokens'} · {preciseCost(item.usage.cost, item.usage.totalTokens)}
           </summary>
           <Usage usage={item.usage} />
         </details>

@@ -4,6 +4,7 @@ import { tokenChange } from '../../../core/view/figures.ts';
 import { Output } from '../items/Output.tsx';
 import type { ReaderModel } from '../model.ts';
 import { VirtualList } from '../list/VirtualList.tsx';
+import { plural } from '../../models/format.ts';
 import './panel.css';
 import '../list/list.css';
 
@@ -61,14 +62,15 @@ export function ContextPanel({ model }: { model: ReaderModel }) {
     <div class="rd-panel rd-context">
       <h2>What the model sees</h2>
       <p class="muted">
-        {ctx.messages.length} messages{ctx.model ? ` for ${ctx.model}` : ''}, built from this branch exactly as the next request would send them (no system
-        prompt).
+        {plural(ctx.messages.length, 'message')}
+        {ctx.model ? ` for ${ctx.model}` : ''}, built from this branch exactly as the next request would send them (no system prompt).
         {ctx.compaction && ` A compaction replaced earlier turns (${tokenChange(ctx.compaction.tokensBefore, ctx.compaction.tokensAfter)}).`}
       </p>
       {ctx.dropped.length > 0 && (
         <details class="rd-dropped">
           <summary>
-            {ctx.dropped.length} entries of the branch are not sent: {[...groups].map(([r, n]) => `${n} ${REASONS[r as keyof typeof REASONS]}`).join('; ')}
+            {plural(ctx.dropped.length, 'entry', 'entries')} of the branch {ctx.dropped.length === 1 ? 'is' : 'are'} not sent:{' '}
+            {[...groups].map(([r, n]) => `${n} ${REASONS[r as keyof typeof REASONS]}`).join('; ')}
           </summary>
           <ul>
             {ctx.dropped.slice(0, 300).map((d) => (

@@ -1,47 +1,32 @@
-import { useEffect, useState } from 'preact/hooks';
-import { isForeignAgent } from '../../../core/write/agent.ts';
-import { library } from '../../models/calls.ts';
-import { exportHtmlPage, exportPiSession, exportTargets } from '../../models/exports.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { library, type SessionSummary } from '../../models/calls.ts';
+import { SessionActions } from '../../library/SessionActions.tsx';
+import { keepOnScreen, useCloseOnOutside } from '../../library/SessionMenu.tsx';
 
-/** The reader's export menu: the session as a one-file web page, whole or only the branch on screen; a Claude Code or Codex session as a pi session. */
+/** The reader's ⋯ menu: the session's actions as its card has them (SessionActions.tsx), for the branch on screen. */
 export function ExportMenu({ id, leafId }: { id: string; leafId?: string }) {
-  const target = exportTargets().includes('share') ? 'share' : 'download';
-  const [foreign, setForeign] = useState(false);
+  const details = useRef<HTMLDetailsElement>(null);
+  const [session, setSession] = useState<SessionSummary | null>(null);
+  useCloseOnOutside(details);
   useEffect(() => {
     let live = true;
     library
       .getSession({ id })
-      .then((s) => live && setForeign(isForeignAgent(s.agent)))
+      .then((s) => live && setSession(s))
       .catch(() => undefined);
     return () => {
       live = false;
     };
   }, [id]);
-  const run = (branch: boolean) => (e: MouseEvent) => {
-    (e.currentTarget as HTMLElement).closest('details')?.removeAttribute('open');
-    void exportHtmlPage(id, target, { leafId, branch });
+  const act = (fn: () => unknown) => () => {
+    details.current?.removeAttribute('open');
+    void fn();
   };
   return (
-    <details class="menu rd-export">
-      <summary aria-label="Export">⋯</summary>
-      <div class="menu-items" role="group" aria-label="Export">
-        {foreign && (
-          <button
-            type="button"
-            onClick={(e) => {
-              (e.currentTarget as HTMLElement).closest('details')?.removeAttribute('open');
-              void exportPiSession(id, target);
-            }}
-          >
-            Export as a pi session
-          </button>
-        )}
-        <button type="button" onClick={run(false)}>
-          Export as web page (HTML): whole session
-        </button>
-        <button type="button" onClick={run(true)}>
-          Export as web page (HTML): branch on screen
-        </button>
+    <details class="menu rd-export" ref={details} onToggle={() => keepOnScreen(details.current)}>
+      <summary aria-label="More actions">⋯</summary>
+      <div class="menu-items" role="group" aria-label="Session actions">
+        {session ? <SessionActions session={session} leafId={leafId} onScreen act={act} /> : <p class="muted">Reading the session…</p>}
       </div>
     </details>
   );

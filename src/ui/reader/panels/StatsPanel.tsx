@@ -2,10 +2,10 @@ import { useEffect } from 'preact/hooks';
 import type { StatsView, TotalsView } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
 import { FamilyTotals } from './Subagents.tsx';
+import { plural, preciseCost } from '../../models/format.ts';
 import './panel.css';
 
 const n = (x: number) => x.toLocaleString();
-const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 const short = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : String(x));
 
 function TotalsTable({ branch, file, caption, perModel = false }: { branch: TotalsView; file: TotalsView; caption: string; perModel?: boolean }) {
@@ -19,7 +19,7 @@ function TotalsTable({ branch, file, caption, perModel = false }: { branch: Tota
     ['Cache read', (t) => n(t.cacheRead)],
     ['Cache write', (t) => n(t.cacheWrite)],
     ['Total tokens', (t) => n(t.tokens)],
-    ['Cost', (t) => usd(t.cost)],
+    ['Cost', (t) => preciseCost(t.cost, t.tokens)],
   ];
   const shown = perModel ? rows.filter(([label]) => label !== 'User messages') : rows;
   return (
@@ -66,7 +66,7 @@ export function ContextChart({ series }: { series: StatsView['series'] }) {
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`Context size over ${series.length} turns, peak ${n(max)} tokens, ${compactions.length} compactions`}
+        aria-label={`Context size over ${plural(series.length, 'turn')}, peak ${plural(max, 'token')}, ${plural(compactions.length, 'compaction')}`}
       >
         <line class="axis" x1={pad} y1={height - pad} x2={width - pad} y2={height - pad} />
         <line class="axis" x1={pad} y1={pad} x2={pad} y2={height - pad} />

@@ -1,5 +1,6 @@
 import type { RenderItem } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
+import { plural, preciseCost } from '../../models/format.ts';
 import './subagents.css';
 
 const href = (id: string, entry?: string) => `#/s/${encodeURIComponent(id)}${entry ? `?entry=${encodeURIComponent(entry)}` : ''}`;
@@ -37,8 +38,6 @@ export function SubagentLinks({ item, model }: { item: RenderItem; model: Reader
   );
 }
 
-const usd = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
-
 /** In the stats: this session's totals alone and with every subagent transcript below it. */
 export function FamilyTotals({ model }: { model: ReaderModel }) {
   const family = model.family.value;
@@ -46,11 +45,11 @@ export function FamilyTotals({ model }: { model: ReaderModel }) {
   const rows: Array<[string, (t: { tokens: number; output: number; cost: number }) => string]> = [
     ['Total tokens', (t) => t.tokens.toLocaleString()],
     ['Output tokens', (t) => t.output.toLocaleString()],
-    ['Cost', (t) => usd(t.cost)],
+    ['Cost', (t) => preciseCost(t.cost, t.tokens)],
   ];
   return (
     <table class="rd-stats-table rd-family-totals">
-      <caption>With subagents ({family.descendants.toLocaleString()} transcripts)</caption>
+      <caption>With subagents ({plural(family.descendants, 'transcript')})</caption>
       <thead>
         <tr>
           <th scope="col">

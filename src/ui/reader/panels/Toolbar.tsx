@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { ItemFilter } from '../../../core/view/types.ts';
 import type { ReaderModel, ReaderTab } from '../model.ts';
 
@@ -18,10 +19,10 @@ const FILTERS: Array<[ItemFilter, string]> = [
  * The reader's tabs, and on the transcript its filter and the thinking and usage toggles.
  * `controls`: the filter's <select> is in (until the page's first frame, a stub of its text).
  */
-export function ReaderToolbar({ model, controls }: { model: ReaderModel; controls: boolean }) {
+export function ReaderToolbar({ model, controls, children }: { model: ReaderModel; controls: boolean; children?: ComponentChildren }) {
   const tab = model.tab.value;
   return (
-    <div class="rd-toolbar">
+    <div class="rd-toolbar" id="rd-toolbar">
       <div role="tablist" aria-label="Views" class="rd-tabs">
         {TABS.map(([key, label, short]) => (
           <button
@@ -85,6 +86,7 @@ export function ReaderToolbar({ model, controls }: { model: ReaderModel; control
           </button>
         </div>
       )}
+      {children}
     </div>
   );
 }

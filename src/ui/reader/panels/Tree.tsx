@@ -1,5 +1,6 @@
 import type { ReaderModel } from '../model.ts';
 import { BranchIcon } from '../icons.tsx';
+import { plural } from '../../models/format.ts';
 import './tree.css';
 
 /** The branch navigator: the session's tree compressed into runs, leaves selectable, the active path marked. */
@@ -15,7 +16,7 @@ export function Tree({ model, onChoose }: { model: ReaderModel; onChoose: (leafI
         {view.tree.map((segment) => {
           const depth = Math.min(segment.depth, 8);
           const current = segment.leafId !== undefined && segment.leafId === view.leafId;
-          const text = segment.preview || `${segment.count} entries`;
+          const text = segment.preview || plural(segment.count, 'entry', 'entries');
           return (
             <li key={segment.firstId} class={`rd-seg ${segment.active ? 'active' : ''} d${depth}`}>
               {segment.leafId ? (
