@@ -195,7 +195,7 @@ test('a diverged file is kept as a variant, a vanished one stays, a longer libra
   await expect(confirm).toContainText(`Append 1 entry`);
   await expect(confirm.getByRole('listitem')).toHaveText(['user: Written on the phone']);
   await confirm.getByRole('button', { name: 'Write back' }).click();
-  await expect(page.getByText(/Appended 1 entries to/)).toBeVisible(SYNC);
+  await expect(page.getByText(/Appended 1 entry to/)).toBeVisible(SYNC);
   expect(await folderText(page, pathOf(c))).toBe(grown);
 });
 

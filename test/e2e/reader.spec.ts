@@ -173,6 +173,8 @@ test.describe('reader', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     const id = await importFixture(page, SAMPLE);
     await page.goto(`/#/s/${encodeURIComponent(id)}`);
+    // On a phone the branches are one tap away, behind "View options".
+    await page.getByRole('button', { name: 'View options' }).click();
     await page.getByRole('button', { name: /Branches/ }).click();
     const nav = page.getByRole('navigation', { name: 'Branches' });
     await expect(nav).toBeVisible();

@@ -68,7 +68,7 @@ test('WebDAV: set up with Check, pair, and a session reaches the other device', 
   devices.push(a);
   await a.page.getByLabel('Where your sessions are stored').selectOption('webdav');
   await a.page.getByLabel('Folder URL').fill(`${davGate.url}/`);
-  await a.page.getByLabel('User').fill(dav.username);
+  await a.page.getByRole('textbox', { name: 'User' }).fill(dav.username);
   await a.page.getByLabel('Password or app token').fill(dav.password);
   await a.page.getByLabel('This device’s name (other devices list it)').fill('nextcloud laptop');
   await a.page.getByRole('button', { name: 'Check' }).click();

@@ -50,11 +50,15 @@ export function metadataTitle(entry: Record<string, unknown>): string | null {
  * `_em_`, `` `code` ``, `[text](url)`, `> `, `- `) dropped, spaces collapsed.
  */
 export function plainTitle(text: string): string {
-  return text
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__|~~|`+)(.+?)\1/g, '$2')
-    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, '$1$2')
-    .replace(/(^|\n)\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+(?=\S))/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/(\*\*|~~|`+)(.+?)\1/g, '$2')
+      // `__` emphasis never opens or closes inside a word (CommonMark): `a.__b=1; c.__d` stays as it is.
+      .replace(/(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)/g, '$1')
+      .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, '$1$2')
+      .replace(/(^|\n)\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+(?=\S))/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }

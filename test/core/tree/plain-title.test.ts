@@ -9,6 +9,8 @@ test.each([
   ['- a list item', 'a list item'],
   ['snake_case_name stays and 2*3*4 stays', 'snake_case_name stays and 2*3*4 stays'],
   ['Task:', 'Task:'],
+  ['window.__pwned=1; window.__pwned=2', 'window.__pwned=1; window.__pwned=2'],
+  ['a __strong__ word', 'a strong word'],
 ])('%s → %s', (input, expected) => {
   expect(plainTitle(input)).toBe(expected);
 });
