@@ -3,18 +3,15 @@
 // OPFS disk, it creates whole sessions, then starts one more and never finishes it, and says so;
 // the test then kills it, as a closed tab or a crash would. `ahead`: sessions whose locks it takes
 // ahead of the one it does not finish (their files opened, as a folder import does: write-locks.ts).
-// `lockFreed`: it stops after the whole sessions instead, once each one's write lock is free again
-// (no session begins after them, so their end records go into the log on their own).
-import { writeLockName } from '../../../src/storage/store-recovery.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import { openOpfsDisk } from '../../../src/storage/opfs-disk.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 self.onmessage = async (
-  e: MessageEvent<{ root: string; whole: Array<{ id: string; text: string }>; partial: { id: string; text: string }; ahead?: string[]; lockFreed?: boolean }>,
+  e: MessageEvent<{ root: string; whole: Array<{ id: string; text: string }>; partial: { id: string; text: string }; ahead?: string[] }>,
 ) => {
-  const { root, whole, partial, ahead = [], lockFreed = false } = e.data;
+  const { root, whole, partial, ahead = [] } = e.data;
   const store = createStore(await openOpfsDisk(root), { flushDelay: 0 });
   const encoder = new TextEncoder();
   for (const s of whole) {
@@ -29,11 +26,6 @@ self.onmessage = async (
         { checked: true },
       );
     });
-  }
-  if (lockFreed) {
-    for (const s of whole) await navigator.locks.request(writeLockName(s.id), async () => undefined);
-    self.postMessage('stalled');
-    return;
   }
   for (const id of ahead) store.reserve?.(id);
   const bytes = encoder.encode(partial.text);

@@ -79,28 +79,6 @@ async function expectRecovered(root: string, kept: Record<string, string>) {
   return app;
 }
 
-/** A writer that stores two sessions and is killed once their write locks are free again (nothing begun after them). */
-async function crashAfterLocksFreed() {
-  const root = freshRoot();
-  roots.push(root);
-  const whole = [
-    { id: 'batch-1', text: sessionText('batch-1', 4) },
-    { id: 'batch-2', text: sessionText('batch-2', 8) },
-  ];
-  const writer = new Worker(new URL('./crash-writer.ts', import.meta.url), { type: 'module' });
-  stops.push(() => writer.terminate());
-  const freed = new Promise<void>((res, rej) => {
-    writer.onmessage = () => res();
-    writer.onerror = (e) => rej(new Error(e.message));
-  });
-  writer.postMessage({ root, whole, partial: whole[0], lockFreed: true });
-  await freed;
-  writer.terminate();
-  // The batch's log is still there (its writer never closed it): what it says decides.
-  expect((await namesIn(root, 'journal')).filter((n) => n.startsWith('+create-'))).toHaveLength(1);
-  return { root, kept: Object.fromEntries(whole.map((s) => [s.id, s.text])) };
-}
-
 describe('a writer killed mid-batch (creation log)', () => {
   test('the next store to open removes the half-written session and keeps every earlier one byte for byte', async () => {
     const { root, kept } = await crashMidBatch();
@@ -115,15 +93,6 @@ describe('a writer killed mid-batch (creation log)', () => {
   test('sessions opened ahead of the cut-off one (a folder import) are removed with it; every earlier one kept', async () => {
     const { root, kept } = await crashMidBatch(false, ['batch-4', 'batch-5']);
     await expectRecovered(root, kept);
-  });
-
-  test('a session whose write lock was let go is ended in the log even when no session begins after it: kept after a crash', async () => {
-    const { root, kept } = await crashAfterLocksFreed();
-    const app = startWorker(root);
-    stops.push(app.stop);
-    await expect.poll(async () => (await app.api.listSessions({})).map((s) => s.id).sort(), { timeout: 30_000 }).toEqual(['batch-1', 'batch-2']);
-    expect(await namesIn(root, 'journal')).toEqual([]);
-    await expectEveryEarlierSession(root, kept);
   });
 
   test('a store that was open before the crash removes the half-written session before it writes that session', async () => {
