@@ -2,11 +2,8 @@
 // which cost as much as writing a small session), so a crash can leave it half written. Before
 // each such file is started its path is added to the log ("+path"), and once it is whole and
 // flushed, and before its write lock is let go, "-path" follows. One log serves every new session
-// of a worker's import batch: it stays open (a sync handle, each write a round trip to the browser)
-// under a Web Lock of its own, and is removed when the batch ends. An end record waits for the
-// next begin record and goes in the same write (or alone after END_WAIT ms): a folder import then
-// pays one write a session, not two; the session's lock is held until its end record is written
-// (`written`), so the order above holds. A store that finds a log whose lock is
+// of a worker's import batch: it stays open (a sync handle, each record one small write) under a
+// Web Lock of its own, and is removed when the batch ends. A store that finds a log whose lock is
 // free knows its writer died: every path begun and not ended there is removed (journal.ts has
 // the marks of appends and replaces; this is the same for creations).
 //
@@ -30,8 +27,6 @@ const recoverLockOf = (name: string) => `rho-sessions:create-recover:${name}`;
 const encoder = new TextEncoder();
 /** The log grows by this much at a time (zeros, ignored when read). */
 const GROW = 16 * 1024;
-/** ms an end record waits for a begin record to share its write. */
-const END_WAIT = 20;
 
 /** Whether a journal/ name is a creation log. */
 export const isCreationLog = (name: string) => name.startsWith(CREATION_PREFIX);
@@ -51,12 +46,6 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
   let current: Promise<Open> | null = null;
   let users = 0;
   const mine = new Set<string>();
-  // End records not written yet, the room they need (taken by their begin), and who waits for them.
-  let ends: string[] = [];
-  let promised = 0;
-  let waiting: (() => void)[] = [];
-  let endTimer: ReturnType<typeof setTimeout> | null = null;
-  const bytesOf = (record: string) => encoder.encode(record).length + 1;
 
   const start = async (): Promise<Open> => {
     const name = `${CREATION_PREFIX}${now()}-${Math.random().toString(16).slice(2, 10)}`;
@@ -80,41 +69,8 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
     }
   };
 
-  // Writes the waiting end records (and `record` after them) in one write; then their waiters go on.
-  const write = (log: Open, record?: string) => {
-    const lines = ends.map((p) => `-${p}`);
-    if (record !== undefined) lines.push(record);
-    if (!lines.length) return;
-    const done = waiting;
-    log.at += log.file.write(lines.join('\n'));
-    for (const p of ends) promised -= bytesOf(`-${p}`);
-    ends = [];
-    waiting = [];
-    for (const go of done) go();
-  };
-  const settleEnds = () => {
-    if (endTimer) clearTimeout(endTimer);
-    endTimer = null;
-    if (!ends.length) return;
-    const log = current;
-    if (!log) {
-      // The log went (closed: nothing for recovery to do).
-      ends = [];
-      promised = 0;
-      for (const go of waiting.splice(0)) go();
-      return;
-    }
-    void log.then(
-      (l) => {
-        try {
-          write(l);
-        } catch {
-          // The room was taken at begin: a failing disk leaves the log to recovery, as a crash would.
-          for (const go of waiting.splice(0)) go();
-        }
-      },
-      () => undefined,
-    );
+  const write = (log: Open, text: string) => {
+    log.at += log.file.write(text);
   };
 
   return {
@@ -131,18 +87,15 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
           throw e;
         });
         log = await current;
-        // "+path\n" and "-path\n", with the waiting end records before them.
-        const need = 2 * bytesOf(`+${path}`) + promised;
+        // "+path\n" and "-path\n".
+        const need = 2 * (encoder.encode(path).length + 2);
         // Room for the end record too, taken now: ending never needs room the disk may not have.
         if (log.at + need > log.size) {
           const grown = Math.max(log.size + GROW, log.at + need);
           log.file.reserve(grown);
           log.size = grown;
         }
-        if (endTimer) clearTimeout(endTimer);
-        endTimer = null;
         write(log, `+${path}`);
-        promised += bytesOf(`-${path}`);
       } catch (e) {
         users--;
         throw e;
@@ -153,16 +106,9 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
           if (ended) return;
           ended = true;
           users--;
-          ends.push(path);
-          endTimer ??= setTimeout(settleEnds, END_WAIT);
+          write(log, `-${path}`);
         },
       };
-    },
-
-    /** Resolves once every end record asked for so far is written (a session's lock is let go after it). */
-    written(): Promise<void> {
-      if (!ends.length) return Promise.resolve();
-      return new Promise((go) => waiting.push(go));
     },
 
     /** Closes and removes the log when no file is being written under it (at the end of an import batch). */
@@ -171,8 +117,6 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
       const log = await current.catch(() => null);
       if (!log || users > 0) return;
       current = null;
-      // Every file under the log is whole: the log goes, so its waiting end records are moot.
-      settleEnds();
       log.file.close();
       await disk.remove(`${dir}/${log.name}`).catch(() => undefined);
       mine.delete(log.name);

@@ -121,20 +121,6 @@ export function createWriteLocks(p: WriteLockParts) {
     return fn();
   };
 
-  // `fn` under a lock `hold` takes (which gives false when it did not take it): `fn`'s outcome as soon
-  // as it is known, the lock held until the end records `fn` left are written.
-  const early = <T>(hold: (body: () => Promise<void>) => Promise<unknown>, fn: () => Promise<T>) =>
-    new Promise<{ ran: boolean; value?: T }>((resolve, reject) => {
-      hold(async () => {
-        try {
-          resolve({ ran: true, value: await fn() });
-        } catch (e) {
-          reject(e);
-        }
-        await creations.written();
-      }).then((taken) => taken === false && resolve({ ran: false }), reject);
-    });
-
   const releaseAll = async (): Promise<void> => {
     const all = [...ahead.values()];
     ahead.clear();
@@ -156,11 +142,7 @@ export function createWriteLocks(p: WriteLockParts) {
       return o;
     },
 
-    /**
-     * Runs `fn` holding the session's lock (a reservation's, when there is one); `creating`: `fn` may
-     * create it. Its result comes as soon as `fn` is done; the lock is let go once the creation log
-     * has written the end records `fn` left (creations.ts).
-     */
+    /** Runs `fn` holding the session's lock (a reservation's, when there is one); `creating`: `fn` may create it. */
     async withWriteLock<T>(id: string, fn: () => Promise<T>, signal?: AbortSignal, creating = false): Promise<T> {
       const r = ahead.get(baseId(id));
       if (r) {
@@ -170,18 +152,20 @@ export function createWriteLocks(p: WriteLockParts) {
           try {
             return await run(id, fn, found, creating);
           } finally {
-            void creations.written().then(r.release);
+            r.release();
           }
         }
       }
-      const held = (hold: (body: () => Promise<void>) => Promise<unknown>) => early(hold, () => run(id, fn, null, creating));
       if (ahead.size) {
         // Taken at once if free; else the locks held ahead go before the wait (see the top).
-        const got = await held((body) => withLockIfFree(writeLockName(id), body));
-        if (got.ran) return got.value as T;
+        const out: T[] = [];
+        const taken = await withLockIfFree(writeLockName(id), async () => {
+          out.push(await run(id, fn, null, creating));
+        });
+        if (taken) return out[0];
         await releaseAll();
       }
-      return (await held((body) => withLock(writeLockName(id), body, 'exclusive', signal))).value as T;
+      return withLock(writeLockName(id), () => run(id, fn, null, creating), 'exclusive', signal);
     },
 
     /** Takes the lock of session `id` (not a variant) ahead of its write when it is free, and looks and opens as above. */

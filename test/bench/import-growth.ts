@@ -3,8 +3,7 @@
  * Chromium, through the real worker and OPFS: one call of COUNT small generated sessions,
  * timed a file for each window of WINDOW files (the first files, into a small library, beside the
  * last, into a large one); then CALLS calls of BATCH files each on top (a drop at a time), with a
- * CPU profile of the worker during them when PROFILE=1 (busiest functions, self and inclusive), or
- * during the one call too when PROFILE=all.
+ * CPU profile of the worker during them when PROFILE=1 (busiest functions, self and inclusive).
  *
  *   PROFILE_PORT=4325 npx tsx test/bench/import-growth.ts [count=2000] [window=200] [batch=20] [calls=5]
  */
@@ -55,16 +54,10 @@ async function main() {
     }, texts);
     await page.evaluate(`${mod}.then((m) => m.start(globalThis.__growthTexts))`);
     const send = workerChannel(cdp, await attached);
-    // PROFILE=all: the profile covers the one call too.
-    if (process.env.PROFILE === 'all') {
-      await send('Profiler.enable');
-      await send('Profiler.setSamplingInterval', { interval: 200 });
-      await send('Profiler.start');
-    }
     const one = (await page.evaluate(`${mod}.then((m) => m.oneCall(${count}, ${window}))`)) as { ms: number; windows: number[] };
     console.log(`one call of ${count}: ${(one.ms / 1000).toFixed(1)} s`);
     console.log(`ms a file, each ${window} files: ${one.windows.map((x) => x.toFixed(1)).join(' ')}`);
-    if (process.env.PROFILE && process.env.PROFILE !== 'all') {
+    if (process.env.PROFILE) {
       await send('Profiler.enable');
       await send('Profiler.setSamplingInterval', { interval: 200 });
       await send('Profiler.start');
