@@ -6,6 +6,7 @@ export type * from './tree/model-message.ts';
 // reading
 export { parse, parseChunks, sessionParser, read, serialize, isHeader, versionOf, checkEnvelope, headerProblems, type SessionParser } from './read/parse.ts';
 export { readHeader } from './read/header.ts';
+export { concatBytes } from './read/record-stream.ts';
 export { CURRENT_SESSION_VERSION, v1Id, migrate, migrateV1Entry, migrateV2Entry } from './read/migrate.ts';
 export { isTitleSlot } from './read/title-slot.ts';
 

@@ -1,5 +1,7 @@
 // Small byte helpers of the sync room: hex, base64url, UTF-8, concatenation.
 
+import { concatBytes } from '../core/index.ts';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -12,17 +14,8 @@ export function hex(bytes: Uint8Array): string {
   return out;
 }
 
-export function concat(parts: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** The parts joined into one array (the core's helper). */
+export const concat = concatBytes;
 
 /** Standard base64 (btoa over chunks of bytes). */
 export function base64(bytes: Uint8Array): string {
