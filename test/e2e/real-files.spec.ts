@@ -2,7 +2,7 @@
 // on the library, opened, and each view drawn — the transcript scrolled to its end, "What the
 // model sees", Stats — with no console error, no page error and no problem badge (none of the 16
 // deserves one; test/core/real-files.test.ts checks the same in Node), and omp's execution shapes
-// (fixtures/omp/omp-executions.jsonl). One test per file, run in parallel over the configured workers.
+// (fixtures/omp/omp-executions.jsonl).
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -39,7 +39,7 @@ async function scrollToEnd(page: Page): Promise<void> {
   });
 }
 
-test.describe.configure({ mode: 'parallel', timeout: 120_000 });
+test.describe.configure({ mode: 'parallel', timeout: 300_000 });
 // Figures are grouped as the browser's locale does; this spec reads them in English.
 test.use({ locale: 'en-US' });
 
@@ -47,56 +47,74 @@ test('all 16 real files are tested', () => {
   expect(names).toHaveLength(16);
 });
 
-/** Drops a fixture on an empty library and waits for its row; returns its session id. */
-async function importPath(page: Page, path: string): Promise<string> {
+/** Drops a fixture on the library (empty, or holding the files before it) and waits for its row; returns its session id. */
+async function importPath(page: Page, path: string, first: boolean): Promise<string> {
   const id = String(parse(bytesOf(path)).header?.id);
-  await openEmptyLibrary(page);
+  if (first) await openEmptyLibrary(page);
+  else {
+    await page.goto('/');
+    await expect(page.locator('.session-card').first()).toBeVisible();
+  }
   await dropFiles(page, [{ name: path.split('/').pop()!, text: fixture(path).toString('utf8') }]);
   await expect(page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first()).toBeAttached({ timeout: 20_000 });
   return id;
 }
 
-for (const name of paths) {
-  test(`${name}: imports, opens, and draws every view without an error or a problem badge`, async ({ page }) => {
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+/** Imports one file, opens it, and draws every view; collects console and page errors meanwhile. */
+async function drawsEveryView(page: Page, name: string, first: boolean): Promise<void> {
+  const errors: string[] = [];
+  const onConsole = (m: { type(): string; text(): string }) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  };
+  const onError = (e: Error) => errors.push(`page: ${e.message}`);
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
 
-    const id = await importPath(page, name);
-    const link = page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first();
-    const card = page.locator('.session-card').filter({ has: link });
-    await expect(card).toHaveCount(1);
-    await expect(card.locator('.badge.warn')).toHaveCount(0);
+  const id = await importPath(page, name, first);
+  const link = page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first();
+  const card = page.locator('.session-card').filter({ has: link });
+  await expect(card).toHaveCount(1);
+  await expect(card.locator('.badge.warn')).toHaveCount(0);
 
-    await page.goto(`/#/s/${encodeURIComponent(id)}`);
-    // The reader's own title (a message's markdown may hold an h1 of its own).
-    await expect(page.locator('h1.rd-title')).toBeVisible();
-    await expect(page.getByRole('tab', { name: 'Transcript' })).toBeVisible();
-    const last = lastDrawnEntry(name);
-    if (last) {
-      await scrollToEnd(page);
-      await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeInViewport();
-    }
-    await expect(page.locator('.rd-problems')).toHaveCount(0);
+  await page.goto(`/#/s/${encodeURIComponent(id)}`);
+  // The reader's own title (a message's markdown may hold an h1 of its own).
+  await expect(page.locator('h1.rd-title')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Transcript' })).toBeVisible();
+  const last = lastDrawnEntry(name);
+  if (last) {
+    await scrollToEnd(page);
+    await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeInViewport();
+  }
+  await expect(page.locator('.rd-problems')).toHaveCount(0);
 
-    await page.getByRole('tab', { name: 'What the model sees' }).click();
-    await expect(page.getByRole('heading', { name: 'What the model sees' })).toBeVisible();
-    if (last) await scrollToEnd(page);
+  await page.getByRole('tab', { name: 'What the model sees' }).click();
+  await expect(page.getByRole('heading', { name: 'What the model sees' })).toBeVisible();
+  if (last) await scrollToEnd(page);
 
-    await page.getByRole('tab', { name: 'Stats' }).click();
-    await expect(page.locator('.rd-stats-table').first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Stats' }).click();
+  await expect(page.locator('.rd-stats-table').first()).toBeVisible();
 
-    await page.getByRole('tab', { name: 'Transcript' }).click();
-    if (last) await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeAttached();
-    if (name === 'real/pi-mono-large-session.jsonl') {
-      // Turn #6 (old pi: usage without totalTokens): 3 + 191 + 0 + 1,684, not "0 tokens".
-      const turn = entryOnLine(name, 6);
-      await page.goto(`/#/s/${encodeURIComponent(id)}?entry=${turn}`);
-      await expect(page.locator(`.rd-row[data-entry="${turn}"] .rd-usage-box summary`)).toHaveText('Usage: 1,878 tokens · $0.0092');
-    }
-    expect(errors).toEqual([]);
+  await page.getByRole('tab', { name: 'Transcript' }).click();
+  if (last) await expect(page.locator(`.rd-row[data-entry="${last}"]`)).toBeAttached();
+  if (name === 'real/pi-mono-large-session.jsonl') {
+    // Turn #6 (old pi: usage without totalTokens): 3 + 191 + 0 + 1,684, not "0 tokens".
+    const turn = entryOnLine(name, 6);
+    await page.goto(`/#/s/${encodeURIComponent(id)}?entry=${turn}`);
+    await expect(page.locator(`.rd-row[data-entry="${turn}"] .rd-usage-box summary`)).toHaveText('Usage: 1,878 tokens · $0.0092');
+  }
+  page.off('console', onConsole);
+  page.off('pageerror', onError);
+  expect(errors, name).toEqual([]);
+}
+
+// The files in two halves, one test each (the two run side by side): each file is its own step, dropped
+// on the library the files before it made, so a failure names the file; a browser context per file cost more than a file.
+for (const half of [0, 1]) {
+  const mine = paths.filter((_, i) => i % 2 === half);
+  test(`${mine.length} real files (${half ? 'second' : 'first'} half): each imports, opens, and draws every view without an error or a problem badge`, async ({
+    page,
+  }) => {
+    for (const [i, name] of mine.entries()) await test.step(name, () => drawsEveryView(page, name, i === 0));
   });
 }
 
