@@ -90,7 +90,7 @@ export type { ScannedEnvelope } from './envelope/envelope-scan.ts';
 export * from './schema/schemas.ts';
 
 // subagent transcripts beside their parent
-export { subagentPlace, subagentPath, parentIdFromStem, findSubagentStart } from './tree/subagents.ts';
+export { subagentPlace, subagentPath, parentIdFromStem, findSubagentStart, forkedFrom } from './tree/subagents.ts';
 export type { SubagentPlace, SubagentLink } from './tree/subagents.ts';
 
 // what the library keeps of a session, from the same line pass as `parse`

@@ -62,6 +62,7 @@ export function isSummary(x: unknown): x is SessionSummary {
     isUsageDigest(s.usage) &&
     num(s.problems) &&
     (s.variantOf === undefined || str(s.variantOf)) &&
+    (s.forkOf === undefined || str(s.forkOf)) &&
     (s.agent === undefined || isAgent(s.agent)) &&
     (s.piSize === undefined || num(s.piSize))
   );

@@ -1,5 +1,6 @@
 // A session's index record from what a reading of its file found, and the reading of a stored file
 // (another agent's file comes with its pi conversion, kept for the pi view).
+import { forkedFrom } from '../core/index.ts';
 import { diskChunks } from './chunks.ts';
 import { keepDerived } from './derived.ts';
 import type { createLinks } from './links.ts';
@@ -42,6 +43,9 @@ export function summaryOf(
   const headerId = d.header?.id;
   const of = variantOf ?? (headerId !== undefined && headerId !== id ? headerId : undefined);
   if (of !== undefined) s.variantOf = of;
+  // Claude Code's and Codex's parentSession names the session that spawned a subagent (linked as parentOf), not a fork.
+  const fork = d.agent === 'claude-code' || d.agent === 'codex' ? null : forkedFrom(d.header?.parentSession);
+  if (fork !== null) s.forkOf = fork;
   const link = links.peek(id);
   if (link) {
     s.parentOf = link.parentOf;

@@ -61,6 +61,8 @@ export interface SessionSummary {
   problems: number;
   /** For a variant: the store id of the session it diverged from. */
   variantOf?: string;
+  /** For a fork (pi or omp): the session id its header names as the one it came from (`parentSession`). */
+  forkOf?: string;
   /** The agent that wrote the file (pi or omp, or Claude Code or Codex), when its records say; absent when they do not. */
   agent?: Agent;
   /** Another agent's file (Claude Code, Codex): the size of its pi conversion, which the pi view reads (`size` stays the original's). */

@@ -8,10 +8,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { toPiSession } from '../../src/core/formats/index.ts';
 import { parse, text, type Entry } from '../../src/core/index.ts';
 import { dropFiles, IMPORTED, openEmptyLibrary, root } from './app-helpers.ts';
+import { SIZES } from './sizes.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
 const CLAUDE = 'claude/Xu-Wentao-dotfile-v2.1.78-worktree.jsonl';
+const CLAUDE_CHILD = 'claude/Xu-Wentao-dotfile-v2.1.78-worktree-subagent.jsonl';
 const CODEX = 'codex/Fegor-Basic-Rootkit-v0.40.0.jsonl';
 const bytesOf = (path: string) => new Uint8Array(readFileSync(resolve(root, 'fixtures/other-agents', path)));
 
@@ -88,3 +90,39 @@ test('Claude Code and Codex sessions: named, read, found, read-only, exported as
   expect(exported.header?.id).toBe(claude.id);
   expect(exported.entries.length).toBe(claude.entries.length);
 });
+
+// A Claude Code subagent file dropped loose (agent-<id>.jsonl, no folder around it) nests under its
+// parent whichever of the two arrives first: its sidechain records carry the parent's session id.
+for (const [size, childFirst] of SIZES.map((s, i) => [s, i === 0] as const)) {
+  test.describe(size.name, () => {
+    test.use(size.use);
+    test(`a loose Claude Code subagent file dropped ${childFirst ? 'before' : 'after'} its parent is listed under it`, async ({ page }) => {
+      // The parent as Claude Code had written it a little way in (its first 40 records), which keeps the drop small.
+      const parentText = `${new TextDecoder().decode(bytesOf(CLAUDE)).split('\n').slice(0, 40).join('\n')}\n`;
+      const parentId = parse(toPiSession(new TextEncoder().encode(parentText), { file: 'parent.jsonl' })?.text ?? '').header?.id;
+      const childText = new TextDecoder().decode(bytesOf(CLAUDE_CHILD));
+      const childRecords = childText
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      const parentSession = JSON.parse(parentText.split('\n')[0]).sessionId;
+      expect(childRecords.every((r) => r.isSidechain === true && r.sessionId === parentSession)).toBe(true);
+      const childId = converted(CLAUDE_CHILD).id;
+      const files = [
+        { name: `${parentSession}.jsonl`, text: parentText },
+        { name: `agent-${childRecords[0].agentId}.jsonl`, text: childText },
+      ];
+      if (childFirst) files.reverse();
+      await openEmptyLibrary(page);
+      await dropFiles(page, [files[0]]);
+      await expect(page.locator(`.session-card[data-session-id="${childFirst ? childId : parentId}"]`)).toBeVisible(IMPORTED);
+      await dropFiles(page, [files[1]]);
+      const parentCard = page.locator(`.session-card[data-session-id="${parentId}"]`);
+      await expect(parentCard.getByRole('link', { name: '1 subagent' })).toBeVisible(IMPORTED);
+      await expect(page.locator('.session-card')).toHaveCount(1);
+      await parentCard.getByRole('link', { name: '1 subagent' }).click();
+      await expect(page).toHaveURL(new RegExp(`#/s/${childId}$`));
+      await expect(page.getByRole('navigation', { name: 'Subagent of' })).toBeVisible();
+    });
+  });
+}

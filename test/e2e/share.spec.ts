@@ -54,7 +54,9 @@ test('review, leave one hit in, download the cleaned JSONL: only that hit remain
   for (const line of cleaned.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
 });
 
-test('a password gives an age file; imported back it asks for the password and a wrong one stores nothing', async ({ page }) => {
+test("a password gives an age file; imported back it asks for the password, a wrong one stores nothing, and the copy is in its original's project", async ({
+  page,
+}) => {
   // Four scrypt runs (2^18, age's default) in a busy browser: a generous ceiling, no timing asserted.
   test.setTimeout(240_000);
   const dialog = await openShareDialog(page);
@@ -97,6 +99,19 @@ test('a password gives an age file; imported back it asks for the password and a
   await prompt.getByLabel('Password').fill('tide pool 42');
   await prompt.getByRole('button', { name: 'Open and import' }).click();
   await expect(importSummary(page)).toHaveText(/variant: 1/i, SCANNED);
+  await expect(page.locator('.session-card')).toHaveCount(2);
+  // The copy's cwd had its home path redacted; it is still the original's project: one group, listed once in the filter, at both sizes.
+  const project = (JSON.parse(text.split('\n')[0]).cwd as string).split('/').pop() as string;
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 412, height: 915 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expect(page.getByRole('combobox', { name: 'Project' }).locator('option')).toHaveText(['All projects', project]);
+    await expect(page.locator('section.project')).toHaveCount(1);
+    await expect(page.getByRole('region', { name: `Project ${project}` }).locator('.session-card')).toHaveCount(2);
+  }
+  await page.getByRole('combobox', { name: 'Project' }).selectOption({ label: project });
   await expect(page.locator('.session-card')).toHaveCount(2);
 });
 

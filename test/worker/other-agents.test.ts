@@ -241,6 +241,42 @@ describe('subagents', () => {
     expect(cc.parentOf).toBe(cp.id);
   });
 
+  test.each(['child first', 'parent first', 'side by side'])(
+    "Claude Code: a loose agent-<id>.jsonl (%s) is its parent's child, found by the session id its sidechain records carry",
+    async (order) => {
+      const parent = fixture('claude/LAF-US-IDAHO-VAULT-v2.1.101-compact6.jsonl');
+      const child = fixture('claude/LAF-US-IDAHO-VAULT-v2.1.101-compact6-subagent.jsonl');
+      const sid = sourceFacts('claude/x', parent).sessionId;
+      const childRecords = records(child);
+      const agentId = childRecords[0].agentId as string;
+      // The child's records are all sidechain records of the parent's session.
+      expect(childRecords.every((r) => r.isSidechain === true && r.sessionId === sid)).toBe(true);
+      const { api } = setup();
+      const parentFile = { path: `${sid}.jsonl`, file: new File([parent], `${sid}.jsonl`) };
+      const childFile = { path: `agent-${agentId}.jsonl`, file: new File([child], `agent-${agentId}.jsonl`) };
+      const items =
+        order === 'side by side'
+          ? (await api.importFiles({ files: [parentFile, childFile] })).items
+          : order === 'parent first'
+            ? [...(await api.importFiles({ files: [parentFile] })).items, ...(await api.importFiles({ files: [childFile] })).items]
+            : [...(await api.importFiles({ files: [childFile] })).items, ...(await api.importFiles({ files: [parentFile] })).items].reverse();
+      const [p, c] = items;
+      expect([p.outcome, c.outcome]).toEqual(['added', 'added']);
+      expect(await api.getSession({ id: c.id as string })).toMatchObject({ parentOf: p.id, subagent: { layout: 'claude', name: agentId } });
+      expect((await api.sessionFamily({ id: p.id as string })).children.map((s) => s.id)).toEqual([c.id]);
+    },
+  );
+
+  test('Codex: a spawned child stored before its parent links when the parent arrives', async () => {
+    const parent = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-parent.jsonl');
+    const child = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl');
+    const { api } = setup();
+    const c = (await api.importFiles({ files: [new File([child], 'child.jsonl')] })).items[0];
+    expect((await api.getSession({ id: c.id as string })).parentOf).toBeUndefined();
+    const p = (await api.importFiles({ files: [new File([parent], 'parent.jsonl')] })).items[0];
+    expect(await api.getSession({ id: c.id as string })).toMatchObject({ parentOf: p.id, subagent: { layout: 'codex' } });
+  });
+
   test("Codex: a spawned child (its session_meta names the parent thread) is its parent's child", async () => {
     const parent = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-parent.jsonl');
     const child = fixture('codex/h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl');

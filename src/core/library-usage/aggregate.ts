@@ -1,7 +1,7 @@
 // Usage across the library, from index records only (never the files): the digests' buckets are
 // grouped into the user's local days (the caller's `dayOf`, so the page's time zone decides) and
 // summed per day, model, project, agent and session. A subagent's usage counts in its parent's
-// session and project (`parentOf`, followed to the top, cycles ignored).
+// session and project (`parentOf`, followed to the top, cycles ignored); a variant's in its original's project.
 import {
   B_CACHE_READ,
   B_CACHE_WRITE,
@@ -19,6 +19,7 @@ import {
   type UsageDigest,
 } from './digest.ts';
 import { costRecordedFor } from '../tree/usage.ts';
+import { projectsOf, topsAlong } from './projects.ts';
 
 /** What aggregation reads from an index record (the storage summary has these fields). */
 export interface UsageRecord {
@@ -29,6 +30,8 @@ export interface UsageRecord {
   usage?: UsageDigest;
   /** Store id of the session this one is a subagent of (set when transcripts are linked). */
   parentOf?: string;
+  /** Store id of the session this one is a variant of (its usage counts in that one's project). */
+  variantOf?: string;
 }
 
 /** Which entries count: the active branch of each session, or every branch in the file. */
@@ -93,31 +96,13 @@ export function addSums(a: UsageSums, b: UsageSums): UsageSums {
 
 /** The top parent of each record (itself when it has none, or when its parent is not stored or loops). */
 export function ownersOf(records: readonly UsageRecord[]): Map<string, UsageRecord> {
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const owners = new Map<string, UsageRecord>();
-  for (const r of records) {
-    let top = r;
-    const seen = new Set([r.id]);
-    for (let p = r.parentOf; p !== undefined; ) {
-      const parent = byId.get(p);
-      if (!parent) break;
-      // A loop has no top: each session in it stays on its own.
-      if (seen.has(parent.id)) {
-        top = r;
-        break;
-      }
-      seen.add(parent.id);
-      top = parent;
-      p = parent.parentOf;
-    }
-    owners.set(r.id, top);
-  }
-  return owners;
+  return topsAlong(records, (r) => r.parentOf);
 }
 
 /** Every usage row (day × owning session × model × agent) in scope and range. */
 export function usageRows(records: readonly UsageRecord[], opts: UsageOptions): UsageRow[] {
   const owners = ownersOf(records);
+  const projects = projectsOf(records);
   const out: UsageRow[] = [];
   const ranged = opts.from !== undefined || opts.to !== undefined;
   // Slices repeat across sessions (and 96 share a day): one Date per distinct slice.
@@ -148,7 +133,7 @@ export function usageRows(records: readonly UsageRecord[], opts: UsageOptions): 
             source: r.id,
             model: u.models[b[B_MODEL]] ?? 'unknown model',
             agent: u.agent,
-            project: owner.cwd,
+            project: projects.get(owner.id) ?? owner.cwd,
             turns: 0,
             input: 0,
             output: 0,

@@ -2,3 +2,4 @@
 export * from './digest.ts';
 export * from './aggregate.ts';
 export * from './csv.ts';
+export * from './projects.ts';

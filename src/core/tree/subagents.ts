@@ -1,7 +1,7 @@
 // Subagent transcripts as pi and omp lay them out beside their parent session (the parent's file
 // name without `.jsonl` becomes a folder): omp's task tool writes `<session>/<AgentId>.jsonl`, pi's
-// subagent extension writes `<session>/<runId>/run-<n>/session.jsonl`. Pure: paths and entries in,
-// places and links out.
+// subagent extension writes `<session>/<runId>/run-<n>/session.jsonl`. A fork names the session it
+// came from in its header instead. Pure: paths and entries in, places and links out.
 import type { Entry } from '../schema/types.ts';
 
 /** Where a subagent transcript sits relative to its parent, read from its path. */
@@ -35,6 +35,18 @@ const SESSION_STEM = /(?:^|\/)\d{4}-\d\d-\d\dT[\d-]+Z?_([^/]+)$/;
 /** The header id a parent folder's name carries (`2026-05-26T05-30-28-297Z_<id>`), or null. */
 export function parentIdFromStem(stem: string): string | null {
   return SESSION_STEM.exec(stem)?.[1] ?? null;
+}
+
+/**
+ * The session id a fork's header names as the session it came from (`parentSession`, §header): pi
+ * writes the parent's file path (`…/<timestamp>_<id>.jsonl`), omp a session id. Null when absent.
+ */
+export function forkedFrom(parentSession: unknown): string | null {
+  if (typeof parentSession !== 'string' || parentSession.trim() === '') return null;
+  const name = parentSession.trim().replace(/\\/g, '/').split('/').pop() ?? '';
+  if (!name.endsWith('.jsonl')) return name || null;
+  const stem = name.slice(0, -'.jsonl'.length);
+  return parentIdFromStem(stem) ?? (stem || null);
 }
 
 /**

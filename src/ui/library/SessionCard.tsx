@@ -3,7 +3,7 @@ import { Fragment } from 'preact';
 import { agentLabel, isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
-import { renameSession, selected, subagentsOf, toggleSelected } from '../models/library.ts';
+import { renameSession, selected, sessions, subagentsOf, toggleSelected } from '../models/library.ts';
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
@@ -55,6 +55,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
             {title}
           </a>
         )}
+        {session.forkOf && <ForkOf id={session.forkOf} />}
         <p class="facts">
           {/* Each fact stays whole ("3.2 KB" never breaks between number and unit); lines break between facts. */}
           {facts.map(([fact, breaks], i) => (
@@ -76,6 +77,18 @@ export function SessionCard({ session }: { session: SessionSummary }) {
         }}
       />
     </li>
+  );
+}
+
+/** A fork says which session it came from (a fork and its parent often start alike): a link when that one is stored. */
+function ForkOf({ id }: { id: string }) {
+  const parent = sessions.value.find((s) => s.id === id);
+  return (
+    <p class="fork-of">
+      {'Fork of '}
+      {parent ? <a href={formatRoute({ name: 'reader', id })}>{displayTitle(parent)}</a> : 'another session'}
+      {parent && ` · ${formatDate(Date.parse(parent.created) || parent.modified)}`}
+    </p>
   );
 }
 

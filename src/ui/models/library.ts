@@ -1,6 +1,7 @@
 import { computed, signal } from '@preact/signals';
 import { describeError, isMissingMethod, library, type SessionSummary } from './calls.ts';
 import { displayTitle } from './format.ts';
+import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
@@ -29,8 +30,11 @@ export const projectFilter = signal('');
 /** Ids ticked for a bundle export or a bulk delete. */
 export const selected = signal<ReadonlySet<string>>(new Set());
 
+/** Each session's project: its cwd, or a variant's original's (a shared copy brought back has its cwd redacted). */
+export const projectOf = computed(() => projectsOf(sessions.value));
+
 /** Every project (cwd) in the library, for the filter. */
-export const projects = computed(() => [...new Set(sessions.value.map((s) => s.cwd))].sort());
+export const projects = computed(() => [...new Set(projectOf.value.values())].sort());
 
 /** Each parent's subagent transcripts, in the order they started (listed under it, not as sessions of their own). */
 export const subagentsOf = computed(() => {
@@ -51,8 +55,9 @@ export const groups = computed<ProjectGroup[]>(() => {
   // A subagent transcript whose parent is stored is reached from the parent, not listed beside it.
   const ids = new Set(sessions.value.map((s) => s.id));
   let list = sessions.value.filter((s) => !(s.parentOf && ids.has(s.parentOf)));
-  if (projectFilter.value) list = list.filter((s) => s.cwd === projectFilter.value);
-  return groupByProject(sortSessions(list, sortKey.value));
+  const project = projectOf.value;
+  if (projectFilter.value) list = list.filter((s) => project.get(s.id) === projectFilter.value);
+  return groupByProject(sortSessions(list, sortKey.value), project);
 });
 
 /** Orders sessions by a key; ties keep the newest first. */
@@ -68,13 +73,14 @@ export function sortSessions(list: SessionSummary[], key: SortKey): SessionSumma
   return [...list].sort(compare[key]);
 }
 
-/** Groups sorted sessions by cwd; groups follow the position of their first session. */
-export function groupByProject(list: SessionSummary[]): ProjectGroup[] {
+/** Groups sorted sessions by project (`project`: id → cwd, else the session's own); groups follow the position of their first session. */
+export function groupByProject(list: SessionSummary[], project: ReadonlyMap<string, string> = new Map()): ProjectGroup[] {
   const groups = new Map<string, ProjectGroup>();
   for (const s of list) {
-    const group = groups.get(s.cwd) ?? { cwd: s.cwd, sessions: [] };
+    const cwd = project.get(s.id) ?? s.cwd;
+    const group = groups.get(cwd) ?? { cwd, sessions: [] };
     group.sessions.push(s);
-    groups.set(s.cwd, group);
+    groups.set(cwd, group);
   }
   return [...groups.values()];
 }

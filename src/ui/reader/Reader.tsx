@@ -10,7 +10,7 @@ import { READER_KEYS, useReaderKeys } from './keys.ts';
 import { createReaderModel, type LabelUi } from './model.ts';
 import { useAfterFirstFrame } from './list/after-frame.ts';
 import { StatsPanel } from './panels/StatsPanel.tsx';
-import { ParentBanner } from './panels/Subagents.tsx';
+import { ForkBanner, ParentBanner } from './panels/Subagents.tsx';
 import { ReaderToolbar } from './panels/Toolbar.tsx';
 import { agentLabel } from '../../core/write/agent.ts';
 import { Tree } from './panels/Tree.tsx';
@@ -178,6 +178,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
         </ReaderToolbar>
       </header>
       <ParentBanner model={model} />
+      <ForkBanner model={model} />
       {model.findOpen.value && tab === 'transcript' && (
         <FindBar
           model={model}

@@ -1,5 +1,6 @@
-// The reader's view of a session's family: the session that ran it (a way back) and the subagent
-// transcripts it ran (linked from the entries that started them), with totals with and without them.
+// The reader's view of a session's family: the session that ran it (a way back), the one it was
+// forked from, and the subagent transcripts it ran (linked from the entries that started them), with
+// totals with and without them.
 import type { SessionSummary, SummaryTotals } from '../../storage/types.ts';
 import type { WorkerEnv } from '../env.ts';
 import type { CallContext } from '../protocol.ts';
@@ -10,6 +11,8 @@ export interface SessionFamily {
   /** The session itself (its `subagent` link says which entry of the parent started it). */
   self: SessionSummary | null;
   parent: SessionSummary | null;
+  /** For a fork: the stored session it came from (its header's `parentSession`), null when it is none or not stored. */
+  forkOf: SessionSummary | null;
   children: SessionSummary[];
   /** The session's own totals (its active branch). */
   own: SummaryTotals;
@@ -43,7 +46,8 @@ export function createSubagentApi(env: WorkerEnv) {
         stack.push(...childrenOf(list, c.id));
       }
       const parent = self?.parentOf ? (list.find((s) => s.id === self.parentOf) ?? null) : null;
-      return { self: self ?? null, parent, children: childrenOf(list, params.id), own, withSubagents, descendants };
+      const forkOf = self?.forkOf ? (list.find((s) => s.id === self.forkOf) ?? null) : null;
+      return { self: self ?? null, parent, forkOf, children: childrenOf(list, params.id), own, withSubagents, descendants };
     },
   };
 }

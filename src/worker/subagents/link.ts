@@ -32,9 +32,12 @@ export async function linkSubagents(
   const pi = piView(store);
   // Which agent wrote each file, from the index (no file is opened for it).
   const agents = new Map<string, SessionSummary['agent']>();
-  if (stored.some((c) => !subagentPlace(c.path, paths))) for (const s of await store.list()) agents.set(s.id, s.agent);
+  const list = stored.some((c) => !subagentPlace(c.path, paths)) ? await store.list() : [];
+  for (const s of list) agents.set(s.id, s.agent);
   const foreign = createForeignParents(store, known, agents);
-  for (const child of stored) {
+  // Children stored loose before their parent, which this import brings: they link now.
+  const waiting = await foreign.waitingFor(stored, list);
+  for (const child of [...stored, ...waiting]) {
     signal?.throwIfAborted();
     const agent = agents.get(child.id);
     const found = agent === 'claude-code' || agent === 'codex' ? await foreign.placeOf(child, agent) : pathPlace(child, paths);
@@ -66,6 +69,9 @@ export async function linkSubagents(
   }
   return linked;
 }
+
+/** A Claude Code file whose records are all a subagent's: its conversion's id is `agent-<agentId>` (a variant's `agent-<agentId>~<n>`). */
+const isClaudeChild = (id: string) => id.startsWith('agent-');
 
 /** Where a child was found: its layout and name, and its parent by store id, by the parent file's path, or by a store id its folder names. */
 interface FoundPlace {
@@ -108,11 +114,38 @@ function createForeignParents(store: SessionStore, known: StoredPath[], agents: 
     }
     return null;
   };
+  // The session a child names as its parent: Claude Code's sidechain records carry the parent's sessionId, Codex's session_meta its parent thread.
+  const namedParentOf = (ids: ReturnType<typeof sourceIds>) => (ids.format === 'claude-code' ? (ids.agentId ? ids.sessionId : null) : ids.parentThreadId);
   return {
+    /** Stored children without a parent whose records name a session of `stored` (read only when `stored` holds a possible parent). */
+    async waitingFor(stored: StoredPath[], list: SessionSummary[]): Promise<StoredPath[]> {
+      const parents = new Set<string>();
+      for (const s of stored) {
+        const agent = agents.get(s.id);
+        if (agent !== 'codex' && (agent !== 'claude-code' || isClaudeChild(s.id))) continue;
+        const ids = await idsOf(s.id);
+        if (ids.sessionId && ids.agentId === null && ids.parentThreadId === null) parents.add(`${agent} ${ids.sessionId}`);
+      }
+      if (!parents.size) return [];
+      const mine = new Set(stored.map((s) => s.id));
+      const out: StoredPath[] = [];
+      for (const s of list) {
+        if (s.parentOf || mine.has(s.id) || !(s.agent === 'codex' || (s.agent === 'claude-code' && isClaudeChild(s.id)))) continue;
+        const named = namedParentOf(await idsOf(s.id));
+        if (named && parents.has(`${s.agent} ${named}`)) out.push({ path: s.path, id: s.id });
+      }
+      return out;
+    },
     async placeOf(child: StoredPath, agent: 'claude-code' | 'codex'): Promise<FoundPlace | null> {
       if (agent === 'claude-code') {
         const place = claudeSubagentPlace(child.path);
-        if (!place) return null;
+        if (!place) {
+          // A file dropped loose: a subagent's conversion (all its records are sidechain records) names its agent and its parent's session.
+          if (!isClaudeChild(child.id)) return null;
+          const { agentId, sessionId } = await idsOf(child.id);
+          if (!agentId || !sessionId) return null;
+          return { place: { layout: 'claude', name: agentId }, parentId: (await parentBySessionId('claude-code', sessionId, child.id)) ?? undefined };
+        }
         const found: FoundPlace = { place: { layout: 'claude', name: place.name }, parentStem: place.parentStem };
         const inImport = known.find((k) => k.path === `${place.parentStem}.jsonl`);
         if (inImport) return { ...found, parentId: inImport.id };

@@ -4,6 +4,7 @@ import {
   cacheHitRate,
   costRecorded,
   createUsageCollector,
+  projectsOf,
   csvField,
   SLICE_MS,
   summarizeUsage,
@@ -122,6 +123,26 @@ describe('subagents', () => {
     const loopB: UsageRecord = { ...child, id: 'b', parentOf: 'a' };
     const report = summarizeUsage(usageRows([orphan, loopA, loopB], { scope: 'branch', dayOf: dayIn('UTC') }));
     expect(report.bySession.map((g) => g.key).sort()).toEqual(['a', 'b', 'child']);
+  });
+});
+
+describe('variants', () => {
+  // A shared copy brought back: its cwd had the home path redacted; it is kept as a variant of the original.
+  const original: UsageRecord = { ...nearMidnight, id: 'orig', cwd: '/home/zanetta/work/app' };
+  const copy: UsageRecord = { ...nearMidnight, id: 'orig~2', cwd: '[redacted: home-path]/work/app', variantOf: 'orig' };
+  const copyOfCopy: UsageRecord = { ...copy, id: 'orig~3', variantOf: 'orig~2' };
+
+  test("a variant is in its original's project (a variant of a variant too): one project, one row", () => {
+    const records = [copy, original, copyOfCopy];
+    expect(Object.fromEntries(projectsOf(records))).toEqual({ orig: original.cwd, 'orig~2': original.cwd, 'orig~3': original.cwd });
+    const report = summarizeUsage(usageRows(records, { scope: 'branch', dayOf: dayIn('UTC') }));
+    expect(report.projects.map((g) => [g.key, g.sessions])).toEqual([[original.cwd, 3]]);
+  });
+
+  test('a variant whose original is not stored, or a loop, keeps its own cwd', () => {
+    const loopA = { id: 'a', cwd: '/a', variantOf: 'b' };
+    const loopB = { id: 'b', cwd: '/b', variantOf: 'a' };
+    expect(Object.fromEntries(projectsOf([copy, loopA, loopB]))).toEqual({ 'orig~2': copy.cwd, a: '/a', b: '/b' });
   });
 });
 

@@ -172,3 +172,41 @@ describe('subagents in imports', () => {
     expect((await b.api.getSession({ id: 'omp-child' })).subagent).toMatchObject({ layout: 'omp', toolCallId: 'call_task' });
   });
 });
+
+describe('forks', () => {
+  const FORK = 'frinfo702-dotfiles-fork-child.jsonl';
+  const forkHeader = () => JSON.parse(real(FORK).toString('utf8').split('\n')[0]);
+
+  test("a pi fork names the session it came from (its header's parentSession, a file path); the reader's family holds that session", async () => {
+    // pi writes the parent's path: `…/<timestamp>_<id>.jsonl`.
+    const named = (forkHeader().parentSession as string).match(/_([0-9a-f-]+)\.jsonl$/)?.[1];
+    expect(named).toBe(PARENT_ID);
+    const { api, store } = setup();
+    const report = await api.importFiles({ files: [new File([real(FORK)], FORK), realPair()[0]] });
+    const [fork, parent] = report.items;
+    expect([fork.outcome, parent.outcome]).toEqual(['added', 'added']);
+    expect((await api.getSession({ id: fork.id as string })).forkOf).toBe(named);
+    expect((await api.getSession({ id: PARENT_ID })).forkOf).toBeUndefined();
+    expect((await api.sessionFamily({ id: fork.id as string })).forkOf?.id).toBe(PARENT_ID);
+    expect((await api.sessionFamily({ id: PARENT_ID })).forkOf).toBeNull();
+    await store.rebuild();
+    expect((await api.getSession({ id: fork.id as string })).forkOf).toBe(PARENT_ID);
+  });
+
+  test("omp names the parent by its id; a Claude Code subagent's parentSession is its spawner (a subagent, no fork)", async () => {
+    const { api } = setup();
+    const omp = [
+      { type: 'session', version: 3, id: 'omp-fork', timestamp: '2026-07-01T10:00:00.000Z', cwd: '/w', parentSession: 'omp-parent' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: '2026-07-01T10:00:01.000Z', message: { role: 'user', content: 'hey', timestamp: 1 } },
+    ];
+    const claudeChild = readFileSync(new URL('../../../fixtures/other-agents/claude/Xu-Wentao-dotfile-v2.1.78-worktree-subagent.jsonl', import.meta.url));
+    const report = await api.importFiles({
+      files: [new File([`${omp.map((l) => JSON.stringify(l)).join('\n')}\n`], 'omp-fork.jsonl'), new File([claudeChild], 'agent.jsonl')],
+    });
+    expect((await api.getSession({ id: 'omp-fork' })).forkOf).toBe('omp-parent');
+    expect((await api.sessionFamily({ id: 'omp-fork' })).forkOf).toBeNull();
+    const claude = await api.getSession({ id: report.items[1].id as string });
+    expect(claude.agent).toBe('claude-code');
+    expect(claude.forkOf).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 import type { RenderItem } from '../../../core/view/types.ts';
 import type { ReaderModel } from '../model.ts';
-import { plural, preciseCost } from '../../models/format.ts';
+import { displayTitle, plural, preciseCost } from '../../models/format.ts';
 import './subagents.css';
 
 const href = (id: string, entry?: string) => `#/s/${encodeURIComponent(id)}${entry ? `?entry=${encodeURIComponent(entry)}` : ''}`;
@@ -16,6 +16,19 @@ export function ParentBanner({ model }: { model: ReaderModel }) {
     <nav class="rd-subagent-of" aria-label="Subagent of">
       <span>Subagent transcript{family.self?.subagent?.name ? ` (${family.self.subagent.name})` : ''} of </span>
       <a href={href(parent.id, entry ?? undefined)}>← {titleOf(parent)}</a>
+    </nav>
+  );
+}
+
+/** At the top of a fork: the session it came from (a fork and its parent often start alike). */
+export function ForkBanner({ model }: { model: ReaderModel }) {
+  const family = model.family.value;
+  if (!family?.self?.forkOf) return null;
+  const from = family.forkOf;
+  return (
+    <nav class="rd-subagent-of" aria-label="Fork of">
+      <span>Fork of </span>
+      {from ? <a href={href(from.id)}>← {displayTitle(from)}</a> : <span>another session ({family.self.forkOf})</span>}
     </nav>
   );
 }
