@@ -164,5 +164,31 @@ for (const size of SIZES) {
       await box.fill('记张');
       await expect(results).toContainText('Nothing found');
     });
+
+    test('find in session brings its match itself on screen, past the long output it opens', async ({ page }) => {
+      const id = await importFixture(page, 'real/pi-mono-before-compaction-first-762-lines.jsonl');
+      await page.goto(`/#/s/${encodeURIComponent(id)}`);
+      await expect(page.locator('.vl .rd-row').first()).toBeVisible();
+      await page.keyboard.press('/');
+      await page.getByRole('searchbox', { name: 'Find in session' }).fill('generateSummary');
+      await expect(page.locator('.rd-find-count')).toHaveText('1 of 1');
+      // Some occurrence of the word, as laid out in the page, lies inside the transcript's scroller.
+      const onScreen = () =>
+        page.evaluate(() => {
+          const scroller = document.querySelector('.vl')!.getBoundingClientRect();
+          const walker = document.createTreeWalker(document.querySelector('.vl')!, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = (node.nodeValue ?? '').indexOf('generateSummary');
+            if (at < 0) continue;
+            const range = new Range();
+            range.setStart(node, at);
+            range.setEnd(node, at + 'generateSummary'.length);
+            const r = range.getBoundingClientRect();
+            if (r.height > 0 && r.top >= scroller.top && r.bottom <= scroller.bottom && r.left >= scroller.left && r.right <= scroller.right) return true;
+          }
+          return false;
+        });
+      await expect.poll(onScreen).toBe(true);
+    });
   });
 }
