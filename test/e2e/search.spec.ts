@@ -2,7 +2,8 @@
 // (assistant text, a tool's output) as you go; a hit opens the reader at its entry with find set;
 // hostile text in snippets and titles stays text (no element, no script, no dialog, no CSP violation).
 import { expect, test } from '@playwright/test';
-import { dropFiles, importSummary, IMPORTED, openEmptyLibrary, watchForHostileEffects } from './app-helpers.ts';
+import { dropFiles, importFixture, importSummary, IMPORTED, openEmptyLibrary, watchForHostileEffects } from './app-helpers.ts';
+import { SIZES } from './sizes.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -142,3 +143,52 @@ test('the search box reads the index when it gets focus, before the first key (b
   await box.pressSequentially('wombat');
   await expect(page.getByRole('region', { name: 'Search results' }).locator('.search-session')).toHaveCount(1);
 });
+
+for (const size of SIZES) {
+  test.describe(size.name, () => {
+    test.use(size.use);
+
+    test('a Chinese word inside a sentence is found and marked in its hit', async ({ page }) => {
+      // The real session says "我叫张三，请记住" (no spaces between its words).
+      await importFixture(page, 'real/xiayongchao-pi-demo-branch.jsonl');
+      const box = page.getByLabel('Search sessions');
+      const results = page.getByRole('region', { name: 'Search results' });
+      await box.fill('记住');
+      await expect(results.locator('.search-session')).toHaveCount(1);
+      const hit = results.locator('.search-hit', { hasText: '我叫张三' }).first();
+      await expect(hit.locator('mark')).toHaveText(['记住']);
+      await expect(hit.locator('mark')).toBeInViewport();
+      // Two words of a run, typed together, are found as they stand; a pair that is not in the text is not.
+      await box.fill('张三 记住');
+      await expect(results.locator('.search-session')).toHaveCount(1);
+      await box.fill('记张');
+      await expect(results).toContainText('Nothing found');
+    });
+
+    test('find in session brings its match itself on screen, past the long output it opens', async ({ page }) => {
+      const id = await importFixture(page, 'real/pi-mono-before-compaction-first-762-lines.jsonl');
+      await page.goto(`/#/s/${encodeURIComponent(id)}`);
+      await expect(page.locator('.vl .rd-row').first()).toBeVisible();
+      await page.keyboard.press('/');
+      await page.getByRole('searchbox', { name: 'Find in session' }).fill('generateSummary');
+      await expect(page.locator('.rd-find-count')).toHaveText('1 of 1');
+      // Some occurrence of the word, as laid out in the page, lies inside the transcript's scroller.
+      const onScreen = () =>
+        page.evaluate(() => {
+          const scroller = document.querySelector('.vl')!.getBoundingClientRect();
+          const walker = document.createTreeWalker(document.querySelector('.vl')!, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = (node.nodeValue ?? '').indexOf('generateSummary');
+            if (at < 0) continue;
+            const range = new Range();
+            range.setStart(node, at);
+            range.setEnd(node, at + 'generateSummary'.length);
+            const r = range.getBoundingClientRect();
+            if (r.height > 0 && r.top >= scroller.top && r.bottom <= scroller.bottom && r.left >= scroller.left && r.right <= scroller.right) return true;
+          }
+          return false;
+        });
+      await expect.poll(onScreen).toBe(true);
+    });
+  });
+}

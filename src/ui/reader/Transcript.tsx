@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from 'preact/hooks';
 import { useAfterFirstFrame } from './list/after-frame.ts';
 import { NewRowsPill, useFollowLive } from './list/follow.tsx';
+import { useRevealMatch } from './find-reveal.ts';
 import { highlightMatches } from './highlight-matches.ts';
 import type { ReaderModel } from './model.ts';
 import { PacedRow } from './list/paced-rows.tsx';
@@ -24,6 +25,8 @@ export function Transcript({ model }: { model: ReaderModel }) {
   // tabs): the worker's reply builds that page and nothing else, and the list's first row is
   // built, laid out and painted a frame later, so neither task nor frame carries both.
   const listReady = useAfterFirstFrame();
+  // The match itself on screen, once the row has opened what holds it.
+  useRevealMatch(host, hit, needle, model.hits.value[model.hitAt.value], model.scrollTo);
   const onTop = useCallback(
     (i: number) => {
       model.topIndex.value = i;

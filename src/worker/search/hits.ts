@@ -7,7 +7,7 @@ import { HAS_COMPACTION, HAS_ERROR, HAS_IMAGE, type EntryKind, type SessionMeta 
 import { type Part, postings, termIndex } from './part.ts';
 import type { ParsedQuery, RoleFilter } from './query.ts';
 import { matchSpans, phrasePattern, type SnippetPart, snippet, type WordMatcher } from './snippet.ts';
-import { editDistance, foldText } from './tokens.ts';
+import { editDistance, foldText, isCjk } from './tokens.ts';
 
 /** One entry that matched, with its snippet. */
 export interface EntryHit {
@@ -78,10 +78,13 @@ const isWordChar = (text: string, at: number) => {
 
 /** Where folded text (see `foldText`) first holds `term` as a whole word (or as the start of one, for a prefix); -1 when nowhere. */
 export function wordAt(lower: string, term: string, prefix: boolean): number {
+  // A term of Chinese or Japanese characters is a piece of a run: it has no edges to find.
+  const open = isCjk(term.slice(0, 1));
+  const close = isCjk(term.slice(-1));
   for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
-    if (at > 0 && isWordChar(lower, at - 1)) continue;
+    if (!open && at > 0 && isWordChar(lower, at - 1)) continue;
     const end = at + term.length;
-    if (prefix || end >= lower.length || !isWordChar(lower, end)) return at;
+    if (prefix || close || end >= lower.length || !isWordChar(lower, end)) return at;
   }
   return -1;
 }

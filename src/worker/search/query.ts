@@ -2,7 +2,7 @@
 // small typos forgiven), "exact phrases", and filters: project: model: tool: role: after: before:
 // has:error has:image has:compaction. A filter value may be quoted ("project:my app" is not, but
 // project:"my app" is). Anything that is not a known filter is a word.
-import { normalizeWord, typosAllowed, words } from './tokens.ts';
+import { normalizeWord, plainWords, queryWords, typosAllowed } from './tokens.ts';
 
 /** A word of the query as the index looks it up. */
 export interface QueryWord {
@@ -75,14 +75,16 @@ export function parseQuery(input: string, typing = true): ParsedQuery {
       continue;
     }
     if (m[6] !== undefined) {
-      const ws = words(m[6]);
-      if (ws.length > 1) q.phrases.push(ws);
+      const ws = queryWords(m[6]);
+      // A phrase is matched in the text by its runs of letters (a CJK run whole, its pairs being no words of the text).
+      const runs = plainWords(m[6]);
+      if (ws.length > 1) q.phrases.push(runs);
       for (const w of ws) q.words.push({ word: w, prefix: false, typos: 0 });
       continue;
     }
     plain.push(m[7]);
   }
-  const ws = plain.flatMap((p) => words(p));
+  const ws = plain.flatMap((p) => queryWords(p));
   // The last word is a prefix only while it is being typed (no space after it, not inside a phrase).
   const lastIsTyped = typing && !/\s$/.test(input) && !/"\s*$/.test(input) && ws.length > 0;
   ws.forEach((w, i) => q.words.push({ word: w, prefix: lastIsTyped && i === ws.length - 1, typos: typosAllowed(w) }));

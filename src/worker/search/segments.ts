@@ -21,7 +21,7 @@ import { SEARCH_DIR, type SegmentFiles } from './segment-files.ts';
 /** The manifest's path. */
 export const MANIFEST = `${SEARCH_DIR}/manifest.json`;
 /** The index format: a manifest of another version is rebuilt whole. */
-export const VERSION = 3;
+export const VERSION = 4;
 
 /** Where a session's records lie: its segment, [start, end) of its words, facts and texts, and the checks of the first two. */
 export interface PartRef {

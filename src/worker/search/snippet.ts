@@ -1,7 +1,7 @@
 // Where a query's words stand in an entry's text, and the snippet shown for it: a short window
 // around the first match, whitespace folded, as plain text segments (the page makes text nodes and
 // <mark> elements of them: never HTML).
-import { wordSpans } from './tokens.ts';
+import { isCjk, wordSpans } from './tokens.ts';
 
 /** A piece of a snippet; `mark` pieces are what matched. */
 export interface SnippetPart {
@@ -46,13 +46,25 @@ export function matchSpans(
     allPhrases &&= found;
   }
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  return { spans, matched, phrases: allPhrases };
+  // Overlapping spans (a CJK run's pairs of characters) are marked as one.
+  const merged: Array<[number, number]> = [];
+  for (const s of spans) {
+    const last = merged.at(-1);
+    if (last && s[0] < last[1]) last[1] = Math.max(last[1], s[1]);
+    else merged.push([s[0], s[1]]);
+  }
+  return { spans: merged, matched, phrases: allPhrases };
 }
 
 /** A regular expression for a phrase: its words in order, anything but letters and digits between. */
 export function phrasePattern(ws: readonly string[]): RegExp {
   const esc = ws.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'giu');
+  // Chinese and Japanese words have no edges in the text: a phrase starting or ending with them may stand inside a run.
+  const first = ws[0] ?? '';
+  const last = ws.at(-1) ?? '';
+  const before = isCjk(first.slice(0, 1)) ? '' : '(?<![\\p{L}\\p{N}])';
+  const after = isCjk(last.slice(-1)) ? '' : '(?![\\p{L}\\p{N}])';
+  return new RegExp(`${before}${esc.join('[^\\p{L}\\p{N}]+')}${after}`, 'giu');
 }
 
 /** The snippet of `text` around its first span (or all of it: `whole`), with the spans inside it marked. */

@@ -3,9 +3,10 @@
 // `eachWord` (the same words, property-tested): an ASCII word is looked up by a hash of its codes in
 // an open-addressed table of the session's terms, so a word met again (most are) makes no string and
 // costs no Map lookup; only a new term is sliced out. A word with a character beyond ASCII is
-// normalized as `normalizeWord` does and looked up as a string. Postings are chains in typed arrays
+// normalized and split as `eachPiece` does (Chinese and Japanese runs into pairs of characters) and
+// looked up as a string. Postings are chains in typed arrays
 // (no array per term), each entry counted once per term.
-import { eachWord, isIndexable, isWordUnit, MAX_WORD, normalizeWord, ONE_WORD_CHAR } from './tokens.ts';
+import { eachPiece, eachWord, isWordUnit, MAX_WORD, ONE_WORD_CHAR } from './tokens.ts';
 
 const FNV = 0x811c9dc5 | 0;
 const PRIME = 0x01000193;
@@ -44,8 +45,8 @@ export class TermTable {
   private linkDoc = new Int32Array(1024);
   private linkNext = new Int32Array(1024);
   private links = 0;
-  // Each word with characters beyond ASCII as read, and its term (-1: not kept): normalized once.
-  private wide = new Map<string, number>();
+  // Each word with characters beyond ASCII as read, and its term (-1: not kept) or terms: normalized once.
+  private wide = new Map<string, number | number[]>();
 
   /**
    * Posts entry `doc` for every word of `text` (entries are added in ascending order). Separators
@@ -89,11 +90,17 @@ export class TermTable {
       const raw = lower.slice(start, i);
       let t = this.wide.get(raw);
       if (t === undefined) {
-        const w = normalizeWord(raw);
-        t = isIndexable(w) ? this.intern(w) : -1;
+        // Its terms: the word normalized, or the pieces of a word with Chinese or Japanese in it.
+        const ts: number[] = [];
+        eachPiece(raw, (w) => {
+          ts.push(this.intern(w));
+        });
+        t = ts.length === 1 ? ts[0] : ts.length === 0 ? -1 : ts;
         this.wide.set(raw, t);
       }
-      if (t >= 0) this.post(t, doc);
+      if (typeof t === 'number') {
+        if (t >= 0) this.post(t, doc);
+      } else for (const k of t) this.post(k, doc);
     }
   }
 

@@ -2,6 +2,10 @@
 // stripped of accents (so "café" and "cafe" meet). Paths and commands split at their punctuation
 // ("src/core/read/parse.ts" is src, core, parse, ts). Very long runs (hashes, base64) and long numbers
 // are not words anyone types, and would only swell the index.
+// Chinese and Japanese are written without spaces between words, so a run of their characters is no
+// word: the index keeps each pair of neighbouring characters in it and each character alone, and a
+// query's run is looked up as its pairs (all must be there), so any word inside a sentence is found
+// ("记住" in "我叫张三，请记住"), with no dictionary (docs/capabilities.md, Search).
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Any character outside ASCII. */
@@ -10,6 +14,10 @@ export const NON_ASCII = /[^\x00-\x7f]/;
 export const MAX_WORD = 32;
 const LONG_NUMBER = /^\d{9,}$/;
 const MARKS = /\p{M}+/gu;
+
+/** Han, hiragana and katakana (with the marks they share, such as ー and 々): written without spaces. */
+const CJK_CHAR = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
+const ANY_CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
 
 /** A word as it is indexed and matched: lowercase, without combining marks. */
 export function normalizeWord(word: string): string {
@@ -29,18 +37,81 @@ export function foldText(text: string): string {
   return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
 }
 
-/** The words of a text, in order, normalized (repeats kept). */
+/**
+ * Calls `fn` with the terms of one run of letters and digits (lowercased, not yet normalized), and
+ * where each stands in it: the run itself, or, when it holds Chinese or Japanese characters, its
+ * other pieces as words and each CJK run as its pairs of characters (and, for the index, each
+ * character alone; a run of one character is that character).
+ */
+export function eachPiece(raw: string, fn: (term: string, start: number, end: number) => void, singles = true): void {
+  if (!ANY_CJK.test(raw)) {
+    const w = normalizeWord(raw);
+    if (isIndexable(w)) fn(w, 0, raw.length);
+    return;
+  }
+  const n = raw.length;
+  let plain = -1;
+  const flush = (end: number) => {
+    if (plain < 0) return;
+    const w = normalizeWord(raw.slice(plain, end));
+    if (isIndexable(w)) fn(w, plain, end);
+    plain = -1;
+  };
+  // The CJK run being read: where each of its characters starts.
+  const run: number[] = [];
+  const flushRun = (end: number) => {
+    run.push(end);
+    const chars = run.length - 1;
+    for (let k = 0; k < chars; k++) {
+      if (singles || chars === 1) fn(normalizeWord(raw.slice(run[k], run[k + 1])), run[k], run[k + 1]);
+      if (k + 2 <= chars) fn(normalizeWord(raw.slice(run[k], run[k + 2])), run[k], run[k + 2]);
+    }
+    run.length = 0;
+  };
+  for (let i = 0; i < n; ) {
+    const c = raw.charCodeAt(i);
+    const len = c >= 0xd800 && c <= 0xdbff && i + 1 < n && (raw.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    if (c >= 0x2e80 && CJK_CHAR.test(raw.slice(i, i + len))) {
+      flush(i);
+      run.push(i);
+    } else {
+      if (run.length) flushRun(i);
+      if (plain < 0) plain = i;
+    }
+    i += len;
+  }
+  if (run.length) flushRun(n);
+  flush(n);
+}
+
+/** The words of a text as the index keeps them, in order, normalized (repeats kept). */
 export function words(text: string): string[] {
   const out: string[] = [];
   // One lowercase of the whole text; accents are stripped word by word, only where there are any.
   // (A regex match loop: V8 runs it faster than a split on the negated class.)
   const ascii = !NON_ASCII.test(text);
   for (const m of text.toLowerCase().matchAll(WORD)) {
-    const w = ascii ? m[0] : normalizeWord(m[0]);
-    if (isIndexable(w)) out.push(w);
+    if (ascii) {
+      if (isIndexable(m[0])) out.push(m[0]);
+    } else eachPiece(m[0], (w) => out.push(w));
   }
   return out;
 }
+
+/** The words of a query as the index is asked for them: a CJK run is its pairs of characters only. */
+export function queryWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.toLowerCase().matchAll(WORD)) eachPiece(m[0], (w) => out.push(w), false);
+  return out;
+}
+
+/** The runs of letters and digits of a text, normalized, CJK runs whole (a phrase's words, matched in the text). */
+export function plainWords(text: string): string[] {
+  return Array.from(text.toLowerCase().matchAll(WORD), (m) => normalizeWord(m[0])).filter((w) => w.length > 0);
+}
+
+/** Whether a character (a string of one) is Chinese or Japanese. */
+export const isCjk = (ch: string): boolean => ch.charCodeAt(0) >= 0x2e80 && CJK_CHAR.test(ch);
 
 // Whether each UTF-16 unit is part of a word: ASCII by table, the rest looked up once by its class.
 const UNIT = new Uint8Array(65536);
@@ -71,10 +142,7 @@ export function eachWord(text: string, fn: (word: string) => void): void {
         const w = lower.slice(start, end);
         if (end - start < 9 || !LONG_NUMBER.test(w)) fn(w);
       }
-    } else {
-      const w = normalizeWord(lower.slice(start, end));
-      if (isIndexable(w)) fn(w);
-    }
+    } else eachPiece(lower.slice(start, end), (w) => fn(w));
     start = -1;
     wide = false;
   };
@@ -109,7 +177,13 @@ export function addWords(text: string, into: Set<string>): void {
 export function* wordSpans(text: string): Generator<{ word: string; start: number; end: number }> {
   for (const m of text.matchAll(WORD)) {
     const start = m.index ?? 0;
-    yield { word: normalizeWord(m[0]), start, end: start + m[0].length };
+    if (!ANY_CJK.test(m[0])) {
+      yield { word: normalizeWord(m[0]), start, end: start + m[0].length };
+      continue;
+    }
+    const pieces: Array<{ word: string; start: number; end: number }> = [];
+    eachPiece(m[0], (word, s, e) => pieces.push({ word, start: start + s, end: start + e }));
+    yield* pieces;
   }
 }
 

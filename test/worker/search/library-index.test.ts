@@ -198,7 +198,7 @@ describe('the index follows the library', () => {
       // Another worker finds an index of an older format: it rebuilds it whole, under the index's lock,
       // and removes the old segments (which waits while this worker has them open).
       const manifest = JSON.parse(new TextDecoder().decode(disk.files.get('search/manifest.json')!.bytes));
-      await disk.writeNew('search/manifest.json', once(new TextEncoder().encode(JSON.stringify({ ...manifest, v: 2 }))));
+      await disk.writeNew('search/manifest.json', once(new TextEncoder().encode(JSON.stringify({ ...manifest, v: VERSION - 1 }))));
       const rebuilt = open(disk).api.syncSearchIndex({});
       // This worker's next keystroke sees the index changed: it lets go of its segments before it waits for the lock.
       const next = await api.search({ query: p.word, typing: false });
@@ -288,7 +288,7 @@ describe('the index follows the library', () => {
     const old = [...disk.files.keys()].filter((k) => k.includes('/seg-'));
     for (const e of Object.values(manifest.sessions) as Array<{ ref: Record<string, unknown> }>)
       e.ref = { seg: (e.ref as { seg: string }).seg, w: [0, 1], r: [1, 2] };
-    await disk.writeNew('search/manifest.json', once(new TextEncoder().encode(JSON.stringify({ ...manifest, v: 2 }))));
+    await disk.writeNew('search/manifest.json', once(new TextEncoder().encode(JSON.stringify({ ...manifest, v: VERSION - 1 }))));
     const next = open(disk);
     const seen: Array<{ done: number; total: number; label?: string }> = [];
     await next.api.syncSearchIndex({}, { signal: new AbortController().signal, progress: (p) => seen.push(p) });
