@@ -71,8 +71,8 @@ async function drawsEveryView(page: Page, name: string, first: boolean): Promise
   page.on('pageerror', onError);
 
   const id = await importPath(page, name, first);
-  const link = page.locator(`a[href="#/s/${encodeURIComponent(id)}"]`).first();
-  const card = page.locator('.session-card').filter({ has: link });
+  // The card whose own title links to the session (a fork's card links to its parent too).
+  const card = page.locator('.session-card').filter({ has: page.locator(`a.session-title[href="#/s/${encodeURIComponent(id)}"]`) });
   await expect(card).toHaveCount(1);
   await expect(card.locator('.badge.warn')).toHaveCount(0);
 
