@@ -5,19 +5,18 @@
  *   - device to device: from a drop on one device to the bytes in the other's library, p95 over 50
  *     appends, poll interval included (target ≤ 3 s);
  *   - idle cost: requests per minute to the space with nothing changing, visible and hidden (target 0).
+ * Serves the production build (built first when dist/ is missing) on port 4198 (SYNC_BENCH_PORT overrides).
  * `npm run bench -- sync-app [--sizes <sessions>]`.
  */
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
-import { createServer } from 'vite';
 import { dropFiles } from '../e2e/app-helpers.ts';
 import { joinByLink, libraryTexts, sessionOf, setUpS3 } from '../e2e/sync-helpers.ts';
 import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type BenchContext, type BenchSuite, observedRow } from './harness.ts';
+import { servePreview } from './reader-page.ts';
 
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const PORT = Number(process.env.SYNC_BENCH_PORT ?? 4198);
 
 const requests = async (page: Page) => Number(await page.getByTestId('sync-requests').getAttribute('data-requests'));
 
@@ -32,17 +31,13 @@ async function idle(pages: Page[], ms: number): Promise<number> {
 async function run(ctx: BenchContext): Promise<void> {
   const sessions = ctx.sizes?.[0] ?? 200;
   const s3 = await startS3({ origins: ['*'] });
-  const server = await createServer({
-    root,
-    configFile: resolve(root, 'vite.config.ts'),
-    logLevel: 'warn',
-    server: { port: Number(process.env.BENCH_PORT ?? 4198), strictPort: false, hmr: false, watch: null },
-  });
-  await server.listen();
-  const base = server.resolvedUrls?.local[0] ?? 'http://localhost:4198/';
+  const stopServer = await servePreview(PORT, { log: ctx.log });
+  const base = `http://localhost:${PORT}/`;
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const a = await (await browser.newContext({ baseURL: base })).newPage();
+    // A shared, busy machine: actions wait for their event longer than Playwright's 30 s.
+    a.setDefaultTimeout(120_000);
     await a.goto('/#/');
     await a.getByRole('heading', { name: 'Your library is empty' }).waitFor({ timeout: 120_000 });
     ctx.log(`importing ${sessions} sessions on the first device…`);
@@ -143,7 +138,7 @@ async function run(ctx: BenchContext): Promise<void> {
     ctx.row({ name: 'sync: requests per minute, hidden (both devices)', value: hidden * 2, unit: 'req/min', target: '0', ok: hidden === 0 });
   } finally {
     await browser.close();
-    await server.close();
+    stopServer();
     await s3.stop();
   }
 }
