@@ -29,7 +29,7 @@ async function idle(pages: Page[], ms: number): Promise<number> {
 }
 
 async function run(ctx: BenchContext): Promise<void> {
-  const sessions = ctx.sizes?.[0] ?? 200;
+  const sessions = ctx.sizes?.[0] ?? 100;
   const s3 = await startS3({ origins: ['*'] });
   const stopServer = await servePreview(PORT, { log: ctx.log });
   const base = `http://localhost:${PORT}/`;
@@ -46,11 +46,11 @@ async function run(ctx: BenchContext): Promise<void> {
       text: sessionOf(
         `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`,
         `Session ${i}`,
-        Array.from({ length: 40 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
+        Array.from({ length: 20 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
       ),
     }));
     await dropFiles(a, files);
-    await a.waitForFunction((n) => document.querySelectorAll('.session-card').length >= Math.min(n, 20), sessions, { timeout: 300_000 });
+    await a.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
     await a.goto('/#/sync');
     await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'bench/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
     const cdp = await a.context().newCDPSession(a);
@@ -146,6 +146,6 @@ async function run(ctx: BenchContext): Promise<void> {
 export default {
   name: 'sync-app',
   description: 'sync in the app: first sync page tasks at 4× CPU, device-to-device p95, idle requests (Chromium, s3rver)',
-  defaultSizes: [200],
+  defaultSizes: [100],
   run,
 } satisfies BenchSuite;

@@ -115,3 +115,53 @@ export async function pictureAsY4m(page: Page, png: Buffer): Promise<Buffer> {
     }
   return Buffer.concat([Buffer.from(`YUV4MPEG2 W${w} H${h} F30:1 Ip A1:1 C420jpeg\nFRAME\n`), y, u, v]);
 }
+
+/**
+ * The directory picker cannot be driven: `showDirectoryPicker` is handed a real directory of the
+ * page's origin private file system (the same FileSystemDirectoryHandle interface), `name` under its root.
+ */
+export async function pickerGivesOpfsFolder(page: Page, name: string): Promise<void> {
+  await page.evaluate((folder) => {
+    (window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () =>
+      (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true });
+  }, name);
+}
+
+/**
+ * What Syncthing or Dropbox does between two devices' copies of a folder: every file of `from`'s
+ * folder that `to`'s lacks is copied there (whole, written once). Gives how many were copied.
+ */
+export async function mirrorFolder(from: Page, to: Page, name: string): Promise<number> {
+  const files = await from.evaluate(async (folder) => {
+    const out: { path: string; bytes: number[] }[] = [];
+    const walk = async (dir: FileSystemDirectoryHandle, at: string) => {
+      for await (const [n, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+        if (h.kind === 'directory') await walk(h as FileSystemDirectoryHandle, `${at}${n}/`);
+        else out.push({ path: `${at}${n}`, bytes: [...new Uint8Array(await (await (h as FileSystemFileHandle).getFile()).arrayBuffer())] });
+    };
+    await walk(await (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true }), '');
+    return out;
+  }, name);
+  return to.evaluate(
+    async ({ folder, files }) => {
+      let copied = 0;
+      const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true });
+      for (const f of files) {
+        const parts = f.path.split('/');
+        let dir = root;
+        for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+        const exists = await dir.getFileHandle(parts[parts.length - 1]).then(
+          () => true,
+          () => false,
+        );
+        if (exists) continue;
+        const w = await (await dir.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+        await w.write(new Uint8Array(f.bytes));
+        await w.close();
+        copied++;
+      }
+      return copied;
+    },
+    { folder: name, files },
+  );
+}

@@ -183,4 +183,13 @@ test('a session deleted on one device moves to the trash on the other, and Undo 
   await expect.poll(async () => (await libraryTexts(b.page)).includes(text), SLOW).toBe(true);
   // The device that deleted it does not take it back from the space.
   expect(await libraryTexts(a.page)).not.toContain(text);
+  // The devices as the space shows them: name, last seen, what each wrote (the laptop: the tide
+  // table, the buoy readings, the harbour log; the phone: the tide table and the chart notes).
+  const laptop = b.page.locator('tr[data-device="laptop"]');
+  const phone = b.page.locator('tr[data-device="phone"]');
+  await expect(laptop.locator('td').nth(2)).toHaveText(/^3 sessions, [\d.,]+ (KB|MB)$/);
+  await expect(phone.locator('td').nth(0)).toHaveText('phone (this device)');
+  await expect(phone.locator('td').nth(2)).toHaveText(/^2 sessions, [\d.,]+ (KB|MB)$/);
+  for (const row of [laptop, phone]) await expect(row.locator('td').nth(1)).not.toHaveText('never');
+  await expect(b.page.getByText(/^The space holds [\d.,]+ (KB|MB)\./)).toBeVisible();
 });
