@@ -65,6 +65,19 @@ async function run(ctx: BenchContext): Promise<void> {
           w.tasks++;
         }
       }).observe({ type: 'longtask' });
+      // What the longest animation frames ran (logged, to find where a long task comes from).
+      const frames: string[] = [];
+      (window as unknown as { frames_: string[] }).frames_ = frames;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as {
+          duration: number;
+          scripts: { duration: number; invoker: string; sourceURL: string; sourceFunctionName: string }[];
+        }[])
+          if (e.duration > 50)
+            frames.push(
+              `${Math.round(e.duration)} ms: ${e.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms`).join('; ')}`,
+            );
+      }).observe({ type: 'long-animation-frame' });
     });
     ctx.log('first sync at 4× CPU…');
     await a.getByRole('button', { name: 'Create the space' }).click();
@@ -72,6 +85,7 @@ async function run(ctx: BenchContext): Promise<void> {
     await a.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, { timeout: 600_000 });
     const longest = await a.evaluate(() => (window as unknown as { longest: number; tasks: number }).longest);
     const tasks = await a.evaluate(() => (window as unknown as { tasks: number }).tasks);
+    for (const f of await a.evaluate(() => (window as unknown as { frames_: string[] }).frames_)) ctx.log(`  long frame ${f}`);
     ctx.row(
       observedRow(
         {
