@@ -1,8 +1,9 @@
 /**
  * Sync (docs/sync-format.md) against an S3 server on loopback (s3rver in its own process):
  *  - first sync of a library of 1,000 sessions (default 500 MB) through the engine (hash, pack,
- *    age-encrypt, PUT) vs plain unencrypted PUTs of the same bytes, one per session, in the same
- *    run; and vs plain PUTs of the same bytes in 8 MiB objects (the pure cost of encryption);
+ *    age-encrypt, PUT), sealing in this thread and then in a pool of two worker threads (as the
+ *    command line and the app do), vs plain unencrypted PUTs of the same bytes, one per session, in
+ *    the same run; and vs plain PUTs of the same bytes in 8 MiB objects (the pure cost of encryption);
  *  - the bytes uploaded for one 1 KB append to a 100 MB session (target < 64 KB);
  *  - the space a session appended to 1,000 times takes once consolidated (target ≤ 1.5× its size).
  * `npm run bench -- sync [--sizes <library MB>,<session MB>]` (e.g. `--sizes 50,20` on a busy machine).
