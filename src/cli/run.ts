@@ -3,6 +3,7 @@ import { watch as watchFs } from 'node:fs';
 import { createEngine, spaceKeys, type RoundReport, type SyncEngine } from '../sync/index.ts';
 import { type CliConfig, fileState, transportOf } from './config.ts';
 import { folderLocal } from './folder-local.ts';
+import { nodeSealPool } from './seal-workers.ts';
 
 async function engineFor(config: CliConfig, folders: string[]): Promise<{ engine: SyncEngine; notices: string[] }> {
   const local = folderLocal(folders);
@@ -12,6 +13,8 @@ async function engineFor(config: CliConfig, folders: string[]): Promise<{ engine
     local,
     state: fileState(),
     deviceName: config.deviceName,
+    // packs are encrypted in worker threads while this thread reads the folders and uploads
+    seal: nodeSealPool().seal,
   });
   return { engine, notices: local.notices };
 }

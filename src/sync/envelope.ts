@@ -1,9 +1,10 @@
 // Sealing and opening objects: age-encrypted to the space's recipient, named by a MAC of their
 // plaintext that only key holders can compute. Anything that does not open, or does not match its
 // name, is refused as tampered or foreign.
-import { Decrypter, Encrypter } from 'age-encryption';
+import { Decrypter } from 'age-encryption';
 import { utf8 } from './bytes.ts';
 import { mac } from './keys.ts';
+import { sealInThread } from './seal.ts';
 import { SyncError, type SpaceKeys } from './types.ts';
 
 export const ROOT = 'rs1/';
@@ -23,10 +24,8 @@ export function parsePackName(name: string): { device: string; seq: number } | n
   return m ? { device: m[1], seq: Number(m[2]) } : null;
 }
 
-export async function seal(keys: SpaceKeys, plaintext: Uint8Array): Promise<Uint8Array> {
-  const e = new Encrypter();
-  e.addRecipient(keys.recipient);
-  return e.encrypt(plaintext);
+export function seal(keys: SpaceKeys, plaintext: Uint8Array): Promise<Uint8Array> {
+  return sealInThread(keys.recipient, plaintext);
 }
 
 function refused(name: string, why: string, cause?: unknown): SyncError {

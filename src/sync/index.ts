@@ -11,3 +11,4 @@ export { s3Transport } from './transports/s3.ts';
 export { webdavTransport } from './transports/webdav.ts';
 export { folderTransport, type DirectoryLike, type FileLike } from './transports/folder.ts';
 export { classifyFetchError, corsRule } from './transports/classify.ts';
+export { answerSeal, type SealFn, type SealPool, type SealRequest, sealInThread, sealPool } from './seal.ts';

@@ -18,6 +18,7 @@
 // to paste. test/sync/servers.ts starts s3rver, webdav-server and a fault proxy for e2e specs.
 import type { PackHeader } from './pack.ts';
 import type { BlockCache } from './prefix.ts';
+import type { SealFn } from './seal.ts';
 
 /** The three kinds of space. */
 export type SpaceKind = 's3' | 'webdav' | 'folder';
@@ -298,6 +299,11 @@ export interface EngineDeps {
   /** This device's name as other devices list it (e.g. "Pixel 8", "laptop"). */
   deviceName: string;
   now?: () => number;
+  /**
+   * Encrypts a pack (default: age in this thread). A pool of workers (src/sync/seal.ts) seals packs
+   * beside the thread that reads and uploads; the objects are the same age files.
+   */
+  seal?: SealFn;
   /** Consolidate once this device has more than this many small packs (default 64). */
   consolidateAfter?: number;
   onEvent?: (event: SyncEvent) => void;

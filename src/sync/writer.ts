@@ -1,11 +1,15 @@
 // Writing this device's packs: segments and records gather into a pack of at most PACK_BYTES of
 // segment bytes, sealed, named by its MAC, put, and added to the catalog; the state is saved after
-// each put so a sequence number is never reused for other content.
-import { packName, seal } from './envelope.ts';
+// each put so a sequence number is never reused for other content. Packs are put one after the
+// other, in order; while one uploads the next ones are sealed (in workers when the engine has a
+// pool) and gathered, at most AHEAD packs unfinished at a time.
+import { packName } from './envelope.ts';
 import { encodePack, type PackHeader, type Segment, type TrashRecord } from './pack.ts';
 import type { Round } from './round.ts';
+import { sealInThread } from './seal.ts';
 
 export const PACK_BYTES = 8 * 1024 * 1024;
+const AHEAD = 3;
 
 export class PackWriter {
   private segments: Segment[] = [];
@@ -15,6 +19,7 @@ export class PackWriter {
   private replaces: number[] | undefined;
   private left = false;
   private inFlight: Promise<void> | null = null;
+  private unfinished: Promise<void>[] = [];
   constructor(private readonly r: Round) {}
 
   get pending(): boolean {
@@ -44,7 +49,8 @@ export class PackWriter {
 
   /**
    * Seals what is gathered as one pack (also an empty one: cursors only, or a first hello) and puts
-   * it while the caller gathers and seals the next: one put in flight at a time (`drain` waits for it).
+   * it while the caller gathers and seals the next: one put in flight at a time (`drain` waits for
+   * the last; a failed put is thrown by a later flush or by drain).
    */
   async flush(force = false): Promise<void> {
     if (!this.pending && !force) return;
@@ -68,10 +74,12 @@ export class PackWriter {
     this.trash = [];
     state.seq++; // spent before the put: a retry never reuses it for other content
     const name = await packName(deps.keys, state.device, header.seq, plain);
-    const sealed = await seal(deps.keys, plain);
+    const sealing = (deps.seal ?? sealInThread)(deps.keys.recipient, plain);
+    sealing.catch(() => {}); // awaited below, in order
     await deps.state.save(state);
     const previous = this.inFlight;
     this.inFlight = (async () => {
+      const sealed = await sealing;
       await previous;
       await deps.transport.put(name, sealed, signal);
       state.packs[name] = header;
@@ -81,8 +89,9 @@ export class PackWriter {
       this.r.report.sentBytes += size;
       this.r.emit({ type: 'progress', phase: 'send', done: this.r.report.sentObjects, total: 0, bytes: this.r.report.sentBytes });
     })();
-    this.inFlight.catch(() => {}); // awaited by the next flush or by drain
-    await previous;
+    this.inFlight.catch(() => {}); // awaited by a later flush or by drain
+    this.unfinished.push(this.inFlight);
+    while (this.unfinished.length >= AHEAD) await this.unfinished.shift();
   }
 
   /** Waits for the last put; throws its failure. */

@@ -3,6 +3,7 @@ import { createStore as createKeyval, del, get, set } from 'idb-keyval';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
 import { openWorkerStorage } from './library/open-store.ts';
+import { webSealPool } from './sync/seal-workers.ts';
 import { idbKeeping } from './sync/settings.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
 
@@ -28,6 +29,8 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       syncKeeping,
       syncLock: `rho-sessions:sync${opfsRoot ? `:${opfsRoot}` : ''}`,
       origin: self.location.origin,
+      // Packs are encrypted in workers of their own (made on the first upload).
+      syncSeal: webSealPool().seal,
       // Model providers and their keys: on this device only, read in this worker.
       modelKeysDb: `rho-models${opfsRoot ? `-${opfsRoot}` : ''}`,
       now: () => new Date(),

@@ -13,11 +13,7 @@ export interface Gate {
   stop(): Promise<void>;
 }
 
-/**
- * `preflight`: the gate answers CORS preflights itself for that origin (webdav-server 2.6 answers
- * an OPTIONS without credentials 401 before its request hooks run, so a browser's preflight fails).
- */
-export async function startGate(target: string, opts: { preflight?: string } = {}): Promise<Gate> {
+export async function startGate(target: string): Promise<Gate> {
   const to = new URL(target);
   let hold: ((path: string) => void) | null = null;
   const puts: string[] = [];
@@ -30,18 +26,6 @@ export async function startGate(target: string, opts: { preflight?: string } = {
     req.pipe(up);
   };
   const server = createServer((req, res) => {
-    if (opts.preflight && req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      req.resume();
-      res
-        .writeHead(204, {
-          'access-control-allow-origin': opts.preflight,
-          'access-control-allow-methods': 'GET, PUT, DELETE, PROPFIND, MKCOL, OPTIONS',
-          'access-control-allow-headers': 'Authorization, Content-Type, Depth',
-          'access-control-max-age': '3600',
-        })
-        .end();
-      return;
-    }
     if (req.method === 'PUT' && hold) {
       const arrived = hold;
       hold = null;

@@ -7,8 +7,8 @@ export interface Device {
   page: Page;
 }
 
-export async function newDevice(browser: Browser, path = '/#/sync'): Promise<Device> {
-  const context = await browser.newContext();
+export async function newDevice(browser: Browser, path = '/#/sync', baseURL?: string): Promise<Device> {
+  const context = await browser.newContext(baseURL ? { baseURL } : {});
   const page = await context.newPage();
   await page.goto(path);
   return { context, page };
@@ -70,11 +70,98 @@ export function sessionOf(id: string, title: string, said: string[], parentOf = 
 /** A second device joins `a`'s space by its link and code; resolves once it syncs there. */
 export async function joinByLink(browser: Browser, a: Page, name: string): Promise<Device> {
   const { link, code } = await invite(a);
-  const b = await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''));
+  const b = await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''), new URL(a.url()).origin);
   await b.page.getByLabel('Code (shown beside the QR code)').fill(code);
   await b.page.getByRole('button', { name: 'Open the link' }).click();
   await b.page.getByLabel('This device’s name', { exact: true }).fill(name);
   await b.page.getByRole('button', { name: 'Pair this device' }).click();
   await expect(b.page.getByTestId('sync-where')).toBeVisible({ timeout: 60_000 });
   return b;
+}
+
+/**
+ * A picture (PNG bytes) as a one-frame Y4M video (4:2:0), the format Chromium's fake camera plays
+ * (`--use-file-for-fake-video-capture`): the pixels are read by `page` (createImageBitmap), the
+ * planes computed here (BT.601, full range; odd edges dropped).
+ */
+export async function pictureAsY4m(page: Page, png: Buffer): Promise<Buffer> {
+  const { width, height, rgba } = await page.evaluate(
+    async (bytes) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(bitmap, 0, 0);
+      return { width: bitmap.width, height: bitmap.height, rgba: [...ctx.getImageData(0, 0, bitmap.width, bitmap.height).data] };
+    },
+    [...png],
+  );
+  const w = width & ~1;
+  const h = height & ~1;
+  const y = Buffer.alloc(w * h);
+  const u = Buffer.alloc((w / 2) * (h / 2));
+  const v = Buffer.alloc((w / 2) * (h / 2));
+  const at = (i: number, j: number) => (j * width + i) * 4;
+  for (let j = 0; j < h; j++)
+    for (let i = 0; i < w; i++) {
+      const p = at(i, j);
+      y[j * w + i] = Math.round(0.299 * rgba[p] + 0.587 * rgba[p + 1] + 0.114 * rgba[p + 2]);
+    }
+  for (let j = 0; j < h; j += 2)
+    for (let i = 0; i < w; i += 2) {
+      const p = at(i, j);
+      const [r, g, b] = [rgba[p], rgba[p + 1], rgba[p + 2]];
+      u[(j / 2) * (w / 2) + i / 2] = Math.round(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
+      v[(j / 2) * (w / 2) + i / 2] = Math.round(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+    }
+  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${w} H${h} F30:1 Ip A1:1 C420jpeg\nFRAME\n`), y, u, v]);
+}
+
+/**
+ * The directory picker cannot be driven: `showDirectoryPicker` is handed a real directory of the
+ * page's origin private file system (the same FileSystemDirectoryHandle interface), `name` under its root.
+ */
+export async function pickerGivesOpfsFolder(page: Page, name: string): Promise<void> {
+  await page.evaluate((folder) => {
+    (window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () =>
+      (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true });
+  }, name);
+}
+
+/**
+ * What Syncthing or Dropbox does between two devices' copies of a folder: every file of `from`'s
+ * folder that `to`'s lacks is copied there (whole, written once). Gives how many were copied.
+ */
+export async function mirrorFolder(from: Page, to: Page, name: string): Promise<number> {
+  const files = await from.evaluate(async (folder) => {
+    const out: { path: string; bytes: number[] }[] = [];
+    const walk = async (dir: FileSystemDirectoryHandle, at: string) => {
+      for await (const [n, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+        if (h.kind === 'directory') await walk(h as FileSystemDirectoryHandle, `${at}${n}/`);
+        else out.push({ path: `${at}${n}`, bytes: [...new Uint8Array(await (await (h as FileSystemFileHandle).getFile()).arrayBuffer())] });
+    };
+    await walk(await (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true }), '');
+    return out;
+  }, name);
+  return to.evaluate(
+    async ({ folder, files }) => {
+      let copied = 0;
+      const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true });
+      for (const f of files) {
+        const parts = f.path.split('/');
+        let dir = root;
+        for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+        const exists = await dir.getFileHandle(parts[parts.length - 1]).then(
+          () => true,
+          () => false,
+        );
+        if (exists) continue;
+        const w = await (await dir.getFileHandle(parts[parts.length - 1], { create: true })).createWritable();
+        await w.write(new Uint8Array(f.bytes));
+        await w.close();
+        copied++;
+      }
+      return copied;
+    },
+    { folder: name, files },
+  );
 }

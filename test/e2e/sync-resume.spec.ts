@@ -1,31 +1,29 @@
-// Sync survives a tab killed mid-upload, and works over WebDAV: real Chromium, a real S3 server
+// Sync survives a tab killed mid-upload, and works over WebDAV and through a folder another tool syncs: real Chromium, a real S3 server
 // (s3rver) behind a pass-through gate that holds one upload until the tab is gone, and a real
-// WebDAV server (webdav-server) with its CORS headers (its preflights answered by the gate). Waits are for events, never for a time.
+// WebDAV server (webdav-server) answering CORS preflights without credentials, as Nextcloud does.
+// Waits are for events, never for a time.
 import { expect, test } from '@playwright/test';
 import { dropFiles } from './app-helpers.ts';
 import { type DavServer, type S3Server, S3_KEY, S3_SECRET, startS3, startWebDav } from '../sync/servers.ts';
 import { port } from './playwright.config.ts';
 import { startGate, type Gate } from './sync-gate.ts';
-import { type Device, joinByLink, libraryTexts, newDevice, sessionOf, setUpS3 } from './sync-helpers.ts';
+import { type Device, invite, joinByLink, libraryTexts, mirrorFolder, newDevice, pickerGivesOpfsFolder, sessionOf, setUpS3 } from './sync-helpers.ts';
 
 const SLOW = { timeout: 60_000 };
 const devices: Device[] = [];
 let s3: S3Server;
 let gate: Gate;
 let dav: DavServer;
-let davGate: Gate;
 
 test.beforeAll(async () => {
   s3 = await startS3({ origins: [`http://localhost:${port}`] });
   gate = await startGate(s3.endpoint);
   dav = await startWebDav();
-  davGate = await startGate(dav.url, { preflight: `http://localhost:${port}` });
 });
 
 test.afterAll(async () => {
   for (const d of devices) await d.context.close();
   await gate?.stop();
-  await davGate?.stop();
   await s3?.stop();
   await dav?.stop();
 });
@@ -67,18 +65,62 @@ test('WebDAV: set up with Check, pair, and a session reaches the other device', 
   const a = await newDevice(browser);
   devices.push(a);
   await a.page.getByLabel('Where your sessions are stored').selectOption('webdav');
-  await a.page.getByLabel('Folder URL').fill(`${davGate.url}/`);
+  await a.page.getByLabel('Folder URL').fill(dav.url);
   await a.page.getByRole('textbox', { name: 'User' }).fill(dav.username);
   await a.page.getByLabel('Password or app token').fill(dav.password);
   await a.page.getByLabel('This device’s name (other devices list it)').fill('nextcloud laptop');
   await a.page.getByRole('button', { name: 'Check' }).click();
   await expect(a.page.getByRole('status').filter({ hasText: 'Everything works' })).toBeVisible(SLOW);
   await a.page.getByRole('button', { name: 'Create the space' }).click();
-  await expect(a.page.getByTestId('sync-where')).toContainText(`WebDAV ${davGate.url}/`, SLOW);
+  await expect(a.page.getByTestId('sync-where')).toContainText(`WebDAV ${dav.url}`, SLOW);
   const b = await joinByLink(browser, a.page, 'tablet');
   devices.push(b);
   const text = sessionOf('019e0000-5a5a-7000-8000-00000000c003', 'Over WebDAV', ['hello']);
   await a.page.goto('/#/');
   await dropFiles(a.page, [{ name: 'dav.jsonl', text }]);
   await expect.poll(() => libraryTexts(b.page), SLOW).toEqual([text]);
+});
+
+test('a folder another tool syncs: each device writes its own copy of the folder, the tool carries the files, sessions go both ways', async ({ browser }) => {
+  test.setTimeout(180_000);
+  // The directory picker cannot be driven: each device is handed a real directory of its own
+  // origin private file system, and the test copies new files between the two folders as
+  // Syncthing would (files are only added: each device writes only its own, once).
+  const a = await newDevice(browser);
+  devices.push(a);
+  await a.page.getByLabel('Where your sessions are stored').selectOption('folder');
+  await pickerGivesOpfsFolder(a.page, 'Synced');
+  await a.page.getByRole('button', { name: 'Choose the folder…' }).click();
+  await expect(a.page.getByText('Synced', { exact: true })).toBeVisible();
+  await a.page.getByLabel('This device’s name (other devices list it)').fill('desktop');
+  await a.page.getByRole('button', { name: 'Create the space' }).click();
+  await expect(a.page.getByTestId('sync-where')).toBeVisible(SLOW);
+  const { link, code } = await invite(a.page);
+
+  const b = await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''));
+  devices.push(b);
+  expect(await mirrorFolder(a.page, b.page, 'Synced')).toBeGreaterThan(0);
+  await b.page.getByLabel('Code (shown beside the QR code)').fill(code);
+  await b.page.getByRole('button', { name: 'Open the link' }).click();
+  await pickerGivesOpfsFolder(b.page, 'Synced');
+  await b.page.getByRole('button', { name: 'Choose that folder on this device…' }).click();
+  await b.page.getByLabel('This device’s name', { exact: true }).fill('laptop');
+  await b.page.getByRole('button', { name: 'Pair this device' }).click();
+  await expect(b.page.getByTestId('sync-where')).toBeVisible(SLOW);
+
+  const one = sessionOf('019e0000-5a5a-7000-8000-00000000d004', 'In a synced folder', ['from the desktop']);
+  await a.page.goto('/#/');
+  await dropFiles(a.page, [{ name: 'folder.jsonl', text: one }]);
+  // the tool carries what the desktop wrote (once its pack is there), and the laptop finds it
+  await expect.poll(() => mirrorFolder(a.page, b.page, 'Synced'), SLOW).toBeGreaterThan(0);
+  await expect.poll(() => libraryTexts(b.page), SLOW).toEqual([one]);
+  const two = sessionOf('019e0000-5a5a-7000-8000-00000000d004', 'In a synced folder', ['from the desktop', 'from the laptop']);
+  await b.page.goto('/#/');
+  await dropFiles(b.page, [{ name: 'folder.jsonl', text: two }]);
+  await expect
+    .poll(async () => {
+      await mirrorFolder(b.page, a.page, 'Synced');
+      return libraryTexts(a.page);
+    }, SLOW)
+    .toEqual([two]);
 });

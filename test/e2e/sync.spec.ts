@@ -1,13 +1,18 @@
 // Sync between two devices in real Chromium: two browser contexts (two libraries, two workers)
 // and a real S3 server (s3rver) on loopback with the bucket's CORS rule for the app's origin, so
-// every request is a real cross-origin request with its preflight. Pairing by link (a wrong code
-// first), appends on each side showing on the other with no tap, both offline then online, and a
-// bucket with no CORS rule. Every wait is for an event (a DOM change, a file's bytes), never a time.
-import { expect, test } from '@playwright/test';
-import { dropFiles } from './app-helpers.ts';
-import { type S3Server, S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
+// every request is a real cross-origin request with its preflight. The devices reach it through a
+// fault proxy, a pass-through until a test turns its faults on. Pairing by link (a wrong code
+// first), appends on each side showing on the other with no tap, both offline then online, 500s,
+// dropped connections, cut-off bodies and slow answers, a deletion moving to the other device's
+// trash, and a bucket with no CORS rule. Every wait is for an event (a DOM change, a file's bytes), never a time.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { chromium, expect, test } from '@playwright/test';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { card, dropFiles } from './app-helpers.ts';
+import { type FaultProxy, type S3Server, S3_KEY, S3_SECRET, startFaultProxy, startS3 } from '../sync/servers.ts';
 import { port } from './playwright.config.ts';
-import { type Device, invite, libraryTexts, newDevice, sessionOf, setUpS3 } from './sync-helpers.ts';
+import { type Device, invite, libraryTexts, newDevice, pictureAsY4m, sessionOf, setUpS3 } from './sync-helpers.ts';
 
 const ORIGIN = `http://localhost:${port}`;
 const ID = '019e0000-5a5a-7000-8000-00000000a001';
@@ -16,18 +21,21 @@ const SLOW = { timeout: 60_000 };
 test.describe.configure({ mode: 'serial' });
 
 let s3: S3Server;
+let proxy: FaultProxy;
 let bare: S3Server;
 let a: Device;
 let b: Device;
 
 test.beforeAll(async () => {
   s3 = await startS3({ origins: [ORIGIN] });
+  proxy = await startFaultProxy(s3.endpoint, ['pass'], 400);
   bare = await startS3({ cors: false, bucket: 'nocors' });
 });
 
 test.afterAll(async () => {
   await a?.context.close();
   await b?.context.close();
+  await proxy?.stop();
   await s3?.stop();
   await bare?.stop();
 });
@@ -47,7 +55,7 @@ test('a bucket without the CORS rule: Check says "CORS blocked" and shows the ru
 test('pair by link: a wrong code is refused, the right one shows where sessions go, "Pair this device" joins', async ({ browser }) => {
   test.setTimeout(180_000);
   a = await newDevice(browser);
-  await setUpS3(a.page, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'e2e/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
+  await setUpS3(a.page, { endpoint: proxy.url, bucket: s3.bucket, prefix: 'e2e/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
   await a.page.getByRole('button', { name: 'Create the space' }).click();
   await expect(a.page.getByTestId('sync-where')).toContainText(`S3 bucket ${s3.bucket}`, SLOW);
   const { link, code } = await invite(a.page);
@@ -84,6 +92,32 @@ test('a picture of the QR code gives the pairing link (the bundled decoder, wher
   await d.context.close();
 });
 
+test('the camera reads the QR code (a video of it played by Chromium’s fake camera) and gives the pairing link', async () => {
+  // The camera cannot be driven here: Chromium's fake capture device plays a real picture of the
+  // code this app rendered on the other device, and the app reads it from getUserMedia's frames
+  // with its bundled decoder (this Chromium has no BarcodeDetector).
+  const shot = await a.page.getByRole('img', { name: 'Pairing QR code' }).screenshot();
+  const link = await a.page.getByTestId('pair-link').inputValue();
+  const video = test.info().outputPath('qr.y4m');
+  mkdirSync(dirname(video), { recursive: true });
+  writeFileSync(video, await pictureAsY4m(a.page, shot));
+  const { executablePath, args } = chromiumLaunchOptions('test');
+  const camera = await chromium.launch({
+    executablePath,
+    args: [...args, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+  });
+  try {
+    const context = await camera.newContext({ baseURL: ORIGIN, permissions: ['camera'] });
+    const page = await context.newPage();
+    await page.goto('/#/sync');
+    await page.getByRole('button', { name: 'Scan with the camera' }).click();
+    await expect(page.getByLabel('Pairing link')).toHaveValue(link, SLOW);
+    await expect(page.getByRole('button', { name: 'Scan with the camera' })).toBeVisible(); // the camera is let go
+  } finally {
+    await camera.close();
+  }
+});
+
 test('appends on each side appear on the other with no tap', async () => {
   const one = sessionOf(ID, 'Tide tables', ['first']);
   await a.page.goto('/#/');
@@ -112,4 +146,50 @@ test('both offline, both append to the same session, both online: both versions 
   const both = [fromA, fromB].sort();
   await expect.poll(() => libraryTexts(a.page), SLOW).toEqual(both);
   await expect.poll(() => libraryTexts(b.page), SLOW).toEqual(both);
+});
+
+test('through 500s, dropped connections, cut-off bodies and slow answers both devices converge, nothing lost', async () => {
+  test.setTimeout(180_000);
+  const before = await libraryTexts(a.page);
+  await expect.poll(() => libraryTexts(b.page), SLOW).toEqual(before);
+  proxy.setSchedule(['pass', '500', 'pass', 'drop', 'pass', 'truncate', 'pass', 'slow', 'pass', 'pass']);
+  // Big enough that a cut-off body is a real part of a pack.
+  const fromA = sessionOf(
+    '019e0000-5a5a-7000-8000-00000000a002',
+    'Buoy readings',
+    Array.from({ length: 60 }, (_, i) => `reading ${i} ${'z'.repeat(900)}`),
+  );
+  const fromB = sessionOf('019e0000-5a5a-7000-8000-00000000a003', 'Chart notes', ['from the phone, through a bad line']);
+  await dropFiles(a.page, [{ name: 'buoy.jsonl', text: fromA }]);
+  await dropFiles(b.page, [{ name: 'chart.jsonl', text: fromB }]);
+  const all = [...before, fromA, fromB].sort();
+  await expect.poll(() => libraryTexts(a.page), { timeout: 150_000 }).toEqual(all);
+  await expect.poll(() => libraryTexts(b.page), { timeout: 150_000 }).toEqual(all);
+  proxy.setSchedule(['pass']);
+  for (const fault of ['500', 'drop', 'truncate', 'slow'] as const) expect(proxy.counts[fault], fault).toBeGreaterThan(0);
+});
+
+test('a session deleted on one device moves to the trash on the other, and Undo there brings it back', async () => {
+  const text = sessionOf('019e0000-5a5a-7000-8000-00000000a004', 'Harbour log', ['moored at nine']);
+  await dropFiles(a.page, [{ name: 'harbour.jsonl', text }]);
+  await expect.poll(async () => (await libraryTexts(b.page)).includes(text), SLOW).toBe(true);
+  await card(a.page, 'Harbour log').getByLabel('Actions for Harbour log').click();
+  await card(a.page, 'Harbour log').getByRole('group', { name: 'Session actions' }).getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(async () => (await libraryTexts(b.page)).includes(text), SLOW).toBe(false);
+  await b.page.goto('/#/sync');
+  const trashed = b.page.locator('.sync-trashed li').filter({ hasText: 'Harbour log' });
+  await expect(trashed).toBeVisible(SLOW);
+  await trashed.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(async () => (await libraryTexts(b.page)).includes(text), SLOW).toBe(true);
+  // The device that deleted it does not take it back from the space.
+  expect(await libraryTexts(a.page)).not.toContain(text);
+  // The devices as the space shows them: name, last seen, what each wrote (the laptop: the tide
+  // table, the buoy readings, the harbour log; the phone: the tide table and the chart notes).
+  const laptop = b.page.locator('tr[data-device="laptop"]');
+  const phone = b.page.locator('tr[data-device="phone"]');
+  await expect(laptop.locator('td').nth(2)).toHaveText(/^3 sessions, [\d.,]+ (KB|MB)$/);
+  await expect(phone.locator('td').nth(0)).toHaveText('phone (this device)');
+  await expect(phone.locator('td').nth(2)).toHaveText(/^2 sessions, [\d.,]+ (KB|MB)$/);
+  for (const row of [laptop, phone]) await expect(row.locator('td').nth(1)).not.toHaveText('never');
+  await expect(b.page.getByText(/^The space holds [\d.,]+ (KB|MB)\./)).toBeVisible();
 });

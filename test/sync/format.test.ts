@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { nodeSealPool } from '../../src/cli/seal-workers.ts';
 import { newIdentity, openPairingLink, pairingLink, spaceKeys, type PairingPayload } from '../../src/sync/index.ts';
 import { openPack, packName, seal } from '../../src/sync/envelope.ts';
 import { decodePack, encodePack, type PackHeader } from '../../src/sync/pack.ts';
@@ -36,6 +37,27 @@ describe('sync format', () => {
     expect(Buffer.from(age.stdout).equals(Buffer.from(plain))).toBe(true);
     const pack = decodePack(new Uint8Array(age.stdout));
     expect(new TextDecoder().decode(pack.segments[0].bytes)).toBe('hello');
+  });
+
+  test('packs sealed by the pool of worker threads open with `age -d` too, each as written, in any number at once', async () => {
+    const identity = await newIdentity();
+    const keys = await spaceKeys(identity);
+    const dir = mkdtempSync(join(tmpdir(), 'rho-age-'));
+    writeFileSync(join(dir, 'key.txt'), `${identity}\n`, { mode: 0o600 });
+    const plains = Array.from({ length: 5 }, (_, i) => encodePack(header({ seq: i }), [new Uint8Array(70_000 * (i + 1)).fill(97 + i)]));
+    const pool = nodeSealPool(2);
+    try {
+      // more packs than workers: some wait for a free one; a copy is sent, so the caller's bytes stay
+      const sealed = await Promise.all(plains.map((p) => pool.seal(keys.recipient, p.slice())));
+      sealed.forEach((bytes, i) => {
+        writeFileSync(join(dir, `object${i}`), bytes);
+        const age = spawnSync('age', ['-d', '-i', join(dir, 'key.txt'), join(dir, `object${i}`)]);
+        expect(age.status, age.stderr.toString()).toBe(0);
+        expect(Buffer.from(age.stdout).equals(Buffer.from(plains[i]))).toBe(true);
+      });
+    } finally {
+      pool.close();
+    }
   });
 
   test("a pack's name is bound to its content, its device and its seq", async () => {

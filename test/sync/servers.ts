@@ -1,9 +1,9 @@
 // Real storage servers on loopback for sync tests (Node and browser specs alike): an in-process
 // S3 server (s3rver, with the bucket's CORS rule), an in-process WebDAV server (webdav-server, with
-// CORS headers and unauthenticated preflights), and a fault proxy between a client and either.
+// CORS headers and unauthenticated preflights, as real servers answer them), and a fault proxy between a client and either.
 // Each listens on 127.0.0.1 port 0; `stop()` closes it.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,30 +69,35 @@ export async function startWebDav(opts: { cors?: boolean } = {}): Promise<DavSer
     privilegeManager: rights,
     requireAuthentification: true,
   });
-  if (opts.cors !== false)
-    server.beforeRequest((ctx, next) => {
-      const origin = ctx.request.headers.origin;
-      if (origin) {
-        ctx.response.setHeader('Access-Control-Allow-Origin', origin);
-        ctx.response.setHeader('Access-Control-Allow-Methods', 'GET, PUT, DELETE, PROPFIND, MKCOL, OPTIONS');
-        ctx.response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Depth');
-        ctx.response.setHeader('Access-Control-Expose-Headers', 'ETag');
-      }
-      if (ctx.request.method === 'OPTIONS' && origin) {
-        ctx.setCode(204);
-        ctx.exit();
+  // As Nextcloud, ownCloud and Apache do: a CORS preflight is answered without credentials, and
+  // every answer (a 401 too) carries the CORS headers, so the browser shows the app the real status.
+  const http = createServer((req, res) => {
+    const origin = req.headers.origin;
+    if (opts.cors !== false && origin) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Allow-Methods', 'GET, PUT, DELETE, PROPFIND, MKCOL, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Depth');
+      res.setHeader('Access-Control-Expose-Headers', 'ETag');
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+        req.resume();
+        res.writeHead(204, { 'Access-Control-Max-Age': '3600' }).end();
         return;
       }
-      next();
-    });
-  const http = await new Promise<Server>((resolve) => server.start((s) => resolve(s as Server)));
+    }
+    server.executeRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
     username: 'alice',
     password: 'wonderland',
     reader: { username: 'bob', password: 'builder' },
-    stop: () => new Promise<void>((resolve) => server.stop(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }
 
@@ -103,6 +108,8 @@ export interface FaultProxy {
   url: string;
   /** Requests seen, and faults done, by kind. */
   counts: Record<Fault, number>;
+  /** Changes the cycle from the next request on (`['pass']`: a plain pass-through). */
+  setSchedule(schedule: Fault[]): void;
   stop(): Promise<void>;
 }
 
@@ -114,6 +121,7 @@ export async function startFaultProxy(target: string, schedule: Fault[], slowMs 
   const to = new URL(target);
   const counts: Record<Fault, number> = { pass: 0, '500': 0, drop: 0, truncate: 0, slow: 0 };
   let n = 0;
+  let cycle = schedule;
   const forward = (req: IncomingMessage, res: ServerResponse, fault: Fault) => {
     const up = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
       if (fault === 'truncate') {
@@ -134,7 +142,7 @@ export async function startFaultProxy(target: string, schedule: Fault[], slowMs 
     req.pipe(up);
   };
   const server = createServer((req, res) => {
-    const fault = schedule[n++ % schedule.length];
+    const fault = cycle[n++ % cycle.length];
     counts[fault]++;
     if (fault === '500') {
       req.resume();
@@ -150,6 +158,10 @@ export async function startFaultProxy(target: string, schedule: Fault[], slowMs 
   return {
     url: `http://127.0.0.1:${port}${to.pathname === '/' ? '' : to.pathname}`,
     counts,
+    setSchedule(next) {
+      cycle = next;
+      n = 0;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,5 +1,8 @@
 // Retrying what may pass by itself (no answer, a 5xx, a cut-off body) a few times, waiting a little
-// longer each time; anything else (auth, missing bucket, tampered) fails at once.
+// longer each time; anything else (auth, missing bucket, tampered) fails at once. A request the
+// browser refused as CORS is tried again too: a preflight whose connection dropped looks the same
+// as a missing rule (the no-cors probe then reaches the server), and a real missing rule only costs
+// the waits before it is reported.
 import { SyncError, type Transport } from '../types.ts';
 
 const pause = (ms: number, signal?: AbortSignal) =>
@@ -17,7 +20,7 @@ export function retrying(inner: Transport, attempts = 4, firstWait = 100): Trans
       try {
         return await op();
       } catch (error) {
-        const passing = error instanceof SyncError && (error.code === 'network' || error.code === 'server');
+        const passing = error instanceof SyncError && (error.code === 'network' || error.code === 'server' || error.code === 'cors-blocked');
         if (!passing || i >= attempts) throw error;
         await pause(firstWait * 2 ** (i - 1), signal);
       }

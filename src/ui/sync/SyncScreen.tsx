@@ -3,7 +3,7 @@
 // "Add a device", leaving, and moving to a new space when a device is lost.
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { formatBytes } from '../models/format.ts';
+import { formatBytes, plural } from '../models/format.ts';
 import { describeError, library } from '../models/calls.ts';
 import { navigate } from '../router.ts';
 import { AddDevice } from './AddDevice.tsx';
@@ -37,7 +37,7 @@ function Devices({ status }: { status: SyncStatus }) {
             </td>
             <td>{when(d.lastSeen)}</td>
             <td>
-              {d.sessions} sessions, {formatBytes(d.bytes)}
+              {plural(d.sessions, 'session')}, {formatBytes(d.bytes)}
             </td>
           </tr>
         ))}

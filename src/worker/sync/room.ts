@@ -9,6 +9,7 @@ import {
   retrying,
   s3Transport,
   type SpaceSettings,
+  type SealFn,
   spaceKeys,
   SyncError,
   type SyncEngine,
@@ -35,6 +36,8 @@ export interface RoomDeps {
   lockName?: string;
   timers?: Timers;
   now?: () => number;
+  /** How packs are encrypted (the engine's default when absent). */
+  seal?: SealFn;
   /** How a space's transport is made (the default: S3, WebDAV or the folder's handle, retried). */
   transportFor?: (space: SpaceSettings, handle?: DirectoryLike) => Transport;
 }
@@ -112,6 +115,7 @@ export class SyncRoom {
       state: this.deps.keeping.state,
       deviceName: s.deviceName,
       now: this.now,
+      seal: this.deps.seal,
       onEvent: (e) => this.onEvent(e),
     });
     this.engine = { engine, transport };
@@ -170,7 +174,8 @@ export class SyncRoom {
         return { retryable: true };
       }
       this.set({ state: 'error', progress: null, error: problemOf(error) });
-      return { retryable: error.transient };
+      // CORS: a dropped preflight reads the same as a missing rule; waiting longer each time costs little
+      return { retryable: error.transient || error.code === 'cors-blocked' };
     }
   }
 

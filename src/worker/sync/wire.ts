@@ -4,6 +4,7 @@ import { baseId } from '../../storage/names.ts';
 import type { WorkerEnv } from '../env.ts';
 import type { createLibraryApi } from '../library/api.ts';
 import type { LibraryIndex } from '../search/library-index.ts';
+import type { SealFn } from '../../sync/index.ts';
 import { SyncRoom } from './room.ts';
 import { memoryKeeping, type SyncKeeping } from './settings.ts';
 
@@ -14,6 +15,8 @@ export interface SyncEnv {
   syncLock?: string;
   /** The app's address, for the CORS rule "Check" shows. */
   origin?: string;
+  /** How packs are encrypted (a pool of workers in the app; this thread when absent). */
+  syncSeal?: SealFn;
 }
 
 export function wireSync(
@@ -27,6 +30,7 @@ export function wireSync(
     sink: index.sinkFor,
     onLibraryChanged: () => index.syncSoon(),
     lockName: env.syncLock,
+    seal: env.syncSeal,
   });
   void room.load().catch(() => undefined);
   const remove = library.deleteSession;
