@@ -23,7 +23,9 @@ test.afterEach(async () => {
   await server.close();
 });
 
-test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back', async ({ page }) => {
+test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry', async ({
+  page,
+}) => {
   await openEmptyLibrary(page);
   await dropFiles(page, [{ name: 'demo.jsonl', text: fixture(FIXTURE).toString('utf8') }]);
   await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
@@ -95,4 +97,33 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   expect(ctx.model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
   const last = ctx.messages.at(-1) as any;
   expect(last).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: 'Half of a reply ' }] });
+
+  // "Continue from here" on the first reply: the next message's parent is that entry (a new branch, as pi's tree makes).
+  const firstReply = added[2].id as string;
+  await page.locator(`[data-entry="${firstReply}"]`).getByRole('button', { name: 'Continue from here' }).click();
+  await expect(composer.getByText(/Continues from #\d+/)).toBeVisible();
+  await expect(composer.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  server.script({ kind: 'reply', reply: { text: ['Another way: ', 'rebase first.'], usage: { input: 900, output: 12 } } });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('Another way?');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  // The reader opens the new branch: its reply is there, the stopped one (another branch) is not.
+  await expect(page.locator('.rd-panel-host')).toContainText('Another way: rebase first.');
+  await expect(page.locator('.rd-panel-host')).not.toContainText('Half of a reply');
+  await expect(composer.getByText(/Continues from #\d+/)).toHaveCount(0);
+  const grown = await page.evaluate(async (id) => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('sessions');
+    return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
+  }, ID);
+  const branched = grown
+    .slice(text.length)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(branched.map((e) => [e.type, e.message?.role])).toEqual([
+    ['message', 'user'],
+    ['message', 'assistant'],
+  ]);
+  expect(branched[0].parentId).toBe(firstReply);
+  expect(branched[1].parentId).toBe(branched[0].id);
 });
