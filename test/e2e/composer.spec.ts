@@ -188,4 +188,8 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   await composer.getByRole('button', { name: 'Send' }).click();
   await expect(composer.getByRole('alert')).toContainText('your message is kept');
   await expect(composer.getByRole('textbox', { name: 'Message' })).toHaveValue('Still there?');
+
+  // pi-ai's provider code is not precached: the service worker kept it when the worker first loaded it.
+  const kept = await page.evaluate(async () => (await (await caches.open('rho-model-code-v1')).keys()).map((r) => new URL(r.url).pathname));
+  expect(kept.some((p) => /^\/assets\/ai-anthropic-[\w-]+\.js$/.test(p))).toBe(true);
 });
