@@ -35,6 +35,20 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * pi-ai and the provider SDKs it loads: the worker imports them only when a model is listed or
+ * called, so their chunks (named `ai-…`) are cached by the service worker on first use (src/sw/sw.ts)
+ * instead of being precached with the app: the first load does not grow with them.
+ */
+const MODEL_CODE = /[\\/]node_modules[\\/](@mariozechner[\\/]pi-ai|@anthropic-ai|openai|@mistralai|@google[\\/]genai|@aws-sdk|@smithy|@opentelemetry)[\\/]/;
+
+/** `assets/ai-[name]-[hash].js` for a chunk made only of pi-ai and provider code, else vite's usual name. */
+export function chunkFileName(chunk: { moduleIds: readonly string[] }): string {
+  const ids = chunk.moduleIds.filter((id) => !id.startsWith('\0'));
+  const model = ids.length > 0 && ids.every((id) => /[\\/]node_modules[\\/]/.test(id)) && ids.some((id) => MODEL_CODE.test(id));
+  return model ? 'assets/ai-[name]-[hash].js' : 'assets/[name]-[hash].js';
+}
+
 const manifest: Partial<ManifestOptions> = {
   name: 'Rho Sessions',
   short_name: 'Rho Sessions',
@@ -108,6 +122,8 @@ export default defineConfig({
             includeAssets: ['icons/apple-touch-icon.png', 'icons/icon.svg'],
             injectManifest: {
               globPatterns: ['**/*.{js,css,html,jsonl,woff2}'],
+              // Cached on first use instead (see chunkFileName).
+              globIgnores: ['**/assets/ai-*.js'],
               maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
             },
             devOptions: { enabled: false },
@@ -115,7 +131,7 @@ export default defineConfig({
         ]),
   ],
   // The worker builds the one-file share page (src/worker/share/), so it needs the page's assets.
-  worker: { format: 'es', plugins: () => [sharePagePlugin()] },
+  worker: { format: 'es', plugins: () => [sharePagePlugin()], rolldownOptions: { output: { chunkFileNames: chunkFileName } } },
   build: { target: 'es2022', sourcemap: true },
   preview: { port: 4173, strictPort: true },
   test: {

@@ -94,7 +94,7 @@ export { subagentPlace, subagentPath, parentIdFromStem, findSubagentStart, forke
 export type { SubagentPlace, SubagentLink } from './tree/subagents.ts';
 
 // what the library keeps of a session, from the same line pass as `parse`
-export { createDigester, digestSession, digestConversion } from './read/digest.ts';
-export type { SessionDigest, SessionDigester, SessionScan, SlimTree, SummaryTotals, DigestOptions } from './read/digest.ts';
+export { createDigester, digestHeld, digestSession, digestConversion } from './read/digest.ts';
+export type { HeldTree, SessionDigest, SessionDigester, SessionScan, SlimTree, SummaryTotals, DigestOptions } from './read/digest.ts';
 export { linePass } from './read/line-pass.ts';
 export type { LinePass, LinePassOptions, LinePassResult } from './read/line-pass.ts';

@@ -5,6 +5,8 @@ import type { ByteChunks, Disk, DiskEntry } from './types.ts';
 interface MemoryFile {
   bytes: Uint8Array;
   modified: number;
+  /** Where appends go: `bytes` is its start, the rest is room to grow (so an append copies what it adds, not the file). */
+  room?: Uint8Array;
 }
 
 /** Options of the memory disk: a quota (to test QuotaExceededError) and a clock. */
@@ -140,13 +142,16 @@ export function createMemoryDisk(options: MemoryDiskOptions = {}): Disk & { file
         if (used() + added > disk.quota) throw quotaExceeded();
         parts.push(chunk.slice());
       }
-      const next = new Uint8Array(f.bytes.length + added);
-      let at = 0;
-      for (const p of parts) {
-        next.set(p, at);
+      const size = f.bytes.length + added;
+      // Everything handed out is a copy (read, blob, openReader's view ends at its size): writing past `bytes` in its room is unseen.
+      const grows = f.room !== undefined && f.bytes.buffer === f.room.buffer && f.bytes.byteOffset === 0 && size <= f.room.length;
+      const room = grows ? (f.room as Uint8Array) : new Uint8Array(size + (size >> 1));
+      let at = grows ? f.bytes.length : 0;
+      for (const p of grows ? parts.slice(1) : parts) {
+        room.set(p, at);
         at += p.length;
       }
-      files.set(path, { bytes: next, modified: now() });
+      files.set(path, { bytes: room.subarray(0, size), modified: now(), room });
     },
     async truncate(path: string, size: number) {
       const f = files.get(path);

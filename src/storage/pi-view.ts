@@ -49,9 +49,9 @@ export function piView(store: SessionStore): SessionStore {
       await readOnly(id);
       return store.appendRaw(id, bytes, signal);
     },
-    async appendLines(id, bytes) {
+    async appendLines(id, bytes, known) {
       await readOnly(id);
-      return store.appendLines(id, bytes);
+      return store.appendLines(id, bytes, known);
     },
     async replace(id, chunks) {
       await readOnly(id);

@@ -209,7 +209,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
         return rescan(id, path, before?.variantOf);
       });
     },
-    async appendLines(id, bytes) {
+    async appendLines(id, bytes, known) {
       const path = await existing(id);
       await refuseForeign(id);
       const before = await store.get(id);
@@ -223,7 +223,11 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
           out.set(bytes, 1);
         }
         await disk.append(path, out);
-        return rescan(id, path, before?.variantOf);
+        // The writer's digest describes exactly these bytes: the record comes from it, not from a new read.
+        if (!known || torn || known.size !== size || !before) return rescan(id, path, before?.variantOf);
+        const s = summaryOf(links, id, path, size + out.length, { digest: known.digest }, now(), before.variantOf);
+        record(s, id);
+        return s;
       });
     },
     async replace(id, chunks) {

@@ -1,4 +1,4 @@
-import type { Agent, SessionScan, SubagentLink, SummaryTotals, UsageDigest } from '../core/index.ts';
+import type { Agent, SessionDigest, SessionScan, SubagentLink, SummaryTotals, UsageDigest } from '../core/index.ts';
 
 export type { SessionDigest, SessionScan, SummaryTotals } from '../core/index.ts';
 
@@ -35,6 +35,14 @@ export interface SessionReading {
  * (worker import); the store's own reads pi files only.
  */
 export type SessionReader = (name: string) => SessionReading;
+
+/** What a writer that holds a session in memory knows of the file after its append. */
+export interface KnownAppend {
+  /** The file's size before the append. */
+  size: number;
+  /** The digest of the whole file after the append (core `digestHeld`). */
+  digest: SessionDigest;
+}
 
 /** One session as the library lists it: a record of the index, rebuildable from the file. */
 export interface SessionSummary {
@@ -216,8 +224,12 @@ export interface SessionStore {
   scan(id: string): Promise<SessionScan>;
   /** Appends exact bytes (an import's extension, possibly in chunks), then re-indexes. */
   appendRaw(id: string, bytes: Uint8Array | ByteChunks, signal?: AbortSignal): Promise<SessionSummary>;
-  /** Appends complete lines, first making the file end in "\n"; then re-indexes. */
-  appendLines(id: string, bytes: Uint8Array): Promise<SessionSummary>;
+  /**
+   * Appends complete lines, first making the file end in "\n"; then re-indexes: from `known` when
+   * given and the file is still `known.size` bytes ending in "\n" (the writer's digest of the whole
+   * file after these lines: nothing of the file is read), else by reading the file again.
+   */
+  appendLines(id: string, bytes: Uint8Array, known?: KnownAppend): Promise<SessionSummary>;
   /** Replaces a session's bytes with a complete new file (repair/convert), swapped in when complete. */
   replace(id: string, chunks: ByteChunks): Promise<SessionSummary>;
   /** Records that a stored session is a subagent transcript of another (kept in links/, put on its index record). */

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
 import { acceptShare } from './share-target.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
@@ -15,6 +16,13 @@ registerRoute(
 // The app shell and every asset of this build, so the app opens with no network after one visit.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+// pi-ai and the providers' SDKs (assets/ai-*.js, vite.config.ts): fetched when the worker first needs a model, then
+// kept. Their names carry their content's hash, so a kept copy is never stale; old ones go with the cache when it is renamed.
+registerRoute(
+  ({ url, request }) => url.origin === self.location.origin && request.method === 'GET' && /^\/assets\/ai-[^/]+\.js$/.test(url.pathname),
+  new CacheFirst({ cacheName: 'rho-model-code-v1' }),
+);
 
 // Every navigation (deep links like /#/s/<id> included) is answered with the precached shell.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));

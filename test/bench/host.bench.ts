@@ -1,7 +1,8 @@
 /**
  * The host room's write path (Node, memory store): appending one user message to a stored session
  * of `size` MB through the host's session file (the core's `append`, the store's `appendLines`, the
- * envelope index extended) against reopening the same file (the core's `parse` of its bytes).
+ * envelope index extended, the library record from the session held in memory) against reopening
+ * the same file (the core's `parse` of its bytes).
  * `npm run bench -- host [--sizes 100]`.
  */
 import { user } from '../../src/core/index.ts';
@@ -36,7 +37,7 @@ export default {
     const runs = ctx.runs ?? 3;
     const id = 'bench-host-0000';
     const bytes = sessionOf(id, mb);
-    const { store } = memoryStore();
+    const { store, disk } = memoryStore();
     await store.create(
       id,
       (async function* () {
@@ -46,12 +47,28 @@ export default {
     let n = 0;
     const files = createSessionFiles(store, { now: () => new Date(), randomId: () => `f${(++n).toString(16).padStart(7, '0')}` });
     let session = await files.open(id);
+    // Bytes the store reads from the disk during the appends (all paths), counted on its disk.
+    let readBytes = 0;
+    const read = disk.read.bind(disk);
+    const blob = disk.blob.bind(disk);
     const appends: number[] = [];
     const reopens: number[] = [];
     for (let r = 0; r < runs; r++) {
+      disk.read = async (path, start, end) => {
+        const b = await read(path, start, end);
+        readBytes += b.length;
+        return b;
+      };
+      disk.blob = async (path) => {
+        const b = await blob(path);
+        readBytes += b.size;
+        return b;
+      };
       const t0 = performance.now();
       const w = await files.append(id, session, [user(`one more message ${r}`)]);
       appends.push(performance.now() - t0);
+      disk.read = read;
+      disk.blob = blob;
       session = w.session;
       const t1 = performance.now();
       parse(await store.readBytes(id));
@@ -66,8 +83,9 @@ export default {
       unit: 'ms',
       baseline: o,
       ratio: a / o,
-      target: '≪ 1× (the entry’s cost, not the file’s)',
-      note: 'the store re-reads the whole file after an append (rescan): the append costs about a reopen',
+      target: '≤ 0.1× (the entry’s cost, not the file’s)',
+      ok: a / o <= 0.1,
+      note: `${(readBytes / runs).toFixed(0)} bytes read from the disk per append; the library record comes from the session held in memory (core digestHeld): the file is not read again`,
     });
   },
 } satisfies BenchSuite;

@@ -23,7 +23,9 @@ test.afterEach(async () => {
   await server.close();
 });
 
-test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back', async ({ page }) => {
+test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept', async ({
+  page,
+}) => {
   await openEmptyLibrary(page);
   await dropFiles(page, [{ name: 'demo.jsonl', text: fixture(FIXTURE).toString('utf8') }]);
   await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
@@ -95,4 +97,99 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   expect(ctx.model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
   const last = ctx.messages.at(-1) as any;
   expect(last).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: 'Half of a reply ' }] });
+
+  // "Continue from here" on the first reply: the next message's parent is that entry (a new branch, as pi's tree makes).
+  const firstReply = added[2].id as string;
+  await page.locator(`[data-entry="${firstReply}"]`).getByRole('button', { name: 'Continue from here' }).click();
+  await expect(composer.getByText(/Continues from #\d+/)).toBeVisible();
+  await expect(composer.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  server.script({ kind: 'reply', reply: { text: ['Another way: ', 'rebase first.'], usage: { input: 900, output: 12 } } });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('Another way?');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  // The reader opens the new branch: its reply is there, the stopped one (another branch) is not.
+  await expect(page.locator('.rd-panel-host')).toContainText('Another way: rebase first.');
+  await expect(page.locator('.rd-panel-host')).not.toContainText('Half of a reply');
+  await expect(composer.getByText(/Continues from #\d+/)).toHaveCount(0);
+  const grown = await page.evaluate(async (id) => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('sessions');
+    return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
+  }, ID);
+  const branched = grown
+    .slice(text.length)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(branched.map((e) => [e.type, e.message?.role])).toEqual([
+    ['message', 'user'],
+    ['message', 'assistant'],
+  ]);
+  expect(branched[0].parentId).toBe(firstReply);
+  expect(branched[1].parentId).toBe(branched[0].id);
+
+  // A phone puts the app in the background mid-reply (the OS ends the request): what arrived is kept
+  // as an aborted reply, and Retry sends the same message again from where it was written.
+  const asked = server.received.length;
+  server.script({ kind: 'slow', reply: { text: ['Step one, ', 'step two, ', 'step three.'] }, after: 5 });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('List the steps');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  await expect(composer.locator('.composer-reply')).toContainText('Step one');
+  await page.evaluate(() => {
+    Object.defineProperty(navigator, 'maxTouchPoints', { value: 5, configurable: true });
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await server.until((r) => r[asked]?.cancelled === true);
+  await expect(composer.getByRole('status')).toContainText('went to the background');
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  const readFile = () =>
+    page.evaluate(async (id) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('sessions');
+      return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
+    }, ID);
+  const cut = (await readFile())
+    .slice(grown.length)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(cut.map((e) => [e.message?.role, e.message?.stopReason])).toEqual([
+    ['user', undefined],
+    ['assistant', 'aborted'],
+  ]);
+  // What had arrived when the app left (the server sends the first pieces without waiting).
+  expect(cut[1].message.content).toHaveLength(1);
+  expect(cut[1].message.content[0].text).toMatch(/^Step one, (step two, )?$/);
+  server.script({ kind: 'reply', reply: { text: ['Step one, two and three.'] } });
+  await composer.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.locator('.rd-panel-host')).toContainText('Step one, two and three.');
+  const retried = (await readFile())
+    .slice(grown.length)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .slice(2);
+  expect(retried.map((e) => [e.message?.role, e.message?.stopReason])).toEqual([
+    ['user', undefined],
+    ['assistant', 'stop'],
+  ]);
+  expect(retried[0].parentId).toBe(cut[0].parentId);
+  expect(retried[0].message.content).toEqual(cut[0].message.content);
+  // The provider got the very request of the first try.
+  expect(server.received[asked + 1].body.messages).toEqual(server.received[asked].body.messages);
+  await expect(composer.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+
+  // A message the provider refused before answering: nothing written, the draft stays in the field.
+  server.script(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 500, retryAfter: 0, message: 'Overloaded' })));
+  await composer.getByRole('textbox', { name: 'Message' }).fill('Still there?');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  await expect(composer.getByRole('alert')).toContainText('your message is kept');
+  await expect(composer.getByRole('textbox', { name: 'Message' })).toHaveValue('Still there?');
+
+  // pi-ai's provider code is not precached: the service worker kept it when the worker first loaded it.
+  const kept = await page.evaluate(async () => (await (await caches.open('rho-model-code-v1')).keys()).map((r) => new URL(r.url).pathname));
+  expect(kept.some((p) => /^\/assets\/ai-anthropic-[\w-]+\.js$/.test(p))).toBe(true);
 });

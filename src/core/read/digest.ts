@@ -95,10 +95,24 @@ function slim(value: Entry): Entry {
 }
 
 /** Digests a session from its bytes as they are read. Never throws on bad content: problems are counted. */
-export function createDigester(opts: DigestOptions = {}): SessionDigester {
+/** The first user message of entries seen in order, else what names a session without messages (a Claude Code metadata record's facts). */
+function firstMessageReader() {
   let firstMessage: string | null = null;
-  /** What names a session without messages: a Claude Code metadata record's facts. */
   let metaTitle: string | null = null;
+  return {
+    see(entry: Entry) {
+      if (firstMessage === null && entry.type === 'message') {
+        const m = entry.message as { role?: unknown } | undefined;
+        if (m?.role === 'user') firstMessage = clipText(text(m));
+      }
+      if (metaTitle === null && entry.type === 'custom') metaTitle = metadataTitle(entry);
+    },
+    found: () => firstMessage ?? metaTitle,
+  };
+}
+
+export function createDigester(opts: DigestOptions = {}): SessionDigester {
+  const first = firstMessageReader();
   let agent: Agent | null = null;
   const blobRefs = new Set<string>();
   const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
@@ -119,11 +133,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
       }
     },
     onEntry(entry, index) {
-      if (firstMessage === null && entry.type === 'message') {
-        const m = entry.message as { role?: unknown } | undefined;
-        if (m?.role === 'user') firstMessage = clipText(text(m));
-      }
-      if (metaTitle === null && entry.type === 'custom') metaTitle = metadataTitle(entry);
+      first.see(entry);
       usage.add(entry, index);
       return slim(entry);
     },
@@ -145,28 +155,61 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
         lineCount: r.lineCount,
         headerLine: r.headerLine,
       };
-      const active = branch(tree);
-      const onBranch = new Set(active);
-      const found = r.header;
-      const digest: SessionDigest = {
-        isSession: found !== null,
-        header: found,
-        title: displayTitle(tree as unknown as Pick<ParsedSession, 'header' | 'titleSlot' | 'entries'>),
-        firstMessage: firstMessage ?? metaTitle,
-        cwd: typeof found?.cwd === 'string' ? found.cwd : '',
-        created: typeof found?.timestamp === 'string' ? found.timestamp : '',
-        entryCount: r.entries.length,
-        branchCount: leaves(tree).length,
-        model: model(active),
-        totals: totals(active),
-        usage: usage.finish((i) => onBranch.has(r.entries[i]), agent ?? 'pi'),
+      const digest = digestOf(tree, usage, {
+        firstMessage: first.found(),
         problems: r.problems.length,
         firstProblem: r.problems.find((p) => p.severity === 'error') ?? r.problems[0] ?? null,
         agent,
-      };
+      });
       return { digest, tree, blobRefs };
     },
   };
+}
+
+/** What a digest reads of a tree: its envelopes and entries, header and title slot. */
+export type HeldTree = TreeLike & Pick<SlimTree, 'header' | 'titleSlot'>;
+type UsageCollector = ReturnType<typeof createUsageCollector>;
+type DigestFacts = Pick<SessionDigest, 'firstMessage' | 'problems' | 'firstProblem' | 'agent'>;
+
+/** The digest of a read tree, from what the reading gathered: its usage rows and the facts only its records tell. */
+function digestOf(tree: HeldTree, usage: UsageCollector, facts: DigestFacts): SessionDigest {
+  const active = branch(tree);
+  const onBranch = new Set(active);
+  const found = tree.header;
+  return {
+    isSession: found !== null,
+    header: found,
+    title: displayTitle(tree as unknown as Pick<ParsedSession, 'header' | 'titleSlot' | 'entries'>),
+    firstMessage: facts.firstMessage,
+    cwd: typeof found?.cwd === 'string' ? found.cwd : '',
+    created: typeof found?.timestamp === 'string' ? found.timestamp : '',
+    entryCount: tree.entries.length,
+    branchCount: leaves(tree).length,
+    model: model(active),
+    totals: totals(active),
+    usage: usage.finish((i) => onBranch.has(tree.entries[i]), facts.agent ?? 'pi'),
+    problems: facts.problems,
+    firstProblem: facts.firstProblem,
+    agent: facts.agent,
+  };
+}
+
+/**
+ * The digest a scan of a session's file would give, from the session held in memory (read, then
+ * appended to with `added`, the entries as they were written): no byte of the file is read. What
+ * only the file's records tell (problems, the agent's marks) comes from `known`, its last scan.
+ */
+export function digestHeld(tree: HeldTree, known: Pick<SessionDigest, 'problems' | 'agent'>, added: readonly Entry[]): SessionDigest {
+  const usage = createUsageCollector();
+  usage.header(tree.header);
+  const first = firstMessageReader();
+  tree.entries.forEach((entry, i) => {
+    first.see(entry);
+    usage.add(entry, i);
+  });
+  let agent = known.agent;
+  for (const entry of added) agent = addAgentMark(agent, agentMark(entry, 'entry'));
+  return digestOf(tree, usage, { firstMessage: first.found(), problems: known.problems, firstProblem: null, agent });
 }
 
 /** The digest of a whole session's bytes, given in chunks. */

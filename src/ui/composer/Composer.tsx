@@ -12,18 +12,27 @@ export interface ComposerProps {
   /** The entry the reader shows last: a message continues from there (a branch when it is not the file's leaf). */
   leafId: string | null;
   /** After something was written: the session and its new leaf. */
-  onWritten(result: { id: string; leafId: string; compacted?: boolean }): void;
+  onWritten(result: { id: string; leafId: string; compacted?: boolean; branched?: boolean }): void;
   /** New chat: a composer for a session that does not exist yet. */
   onNewChat?(): void;
+  /** An entry chosen with "Continue from here": the next message starts a branch there instead of after `leafId`. */
+  continueFrom?: { entryId: string; line: number } | null;
+  /** Forgets the chosen entry (the message goes after `leafId` again). */
+  onContinueHere?(): void;
 }
 
 const usd = (n: number) => (n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 
 /** Below the transcript: Message, Attach (files, camera, pasted pictures), model, Send / Stop, Compact, New chat. */
-export function Composer({ id, leafId, onWritten, onNewChat }: ComposerProps) {
+export function Composer({ id, leafId, onWritten, onNewChat, continueFrom, onContinueHere }: ComposerProps) {
   const c = useMemo(() => createComposer(id), [id]);
   const sessionCost = useSignal<number | null>(null);
   const files = useRef<HTMLInputElement>(null);
+  const message = useRef<HTMLTextAreaElement>(null);
+  // Choosing an entry to continue from takes the keyboard to the message.
+  useEffect(() => {
+    if (continueFrom) message.current?.focus();
+  }, [continueFrom?.entryId]);
   const camera = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (providers.value === null) void loadProviders().catch(() => undefined);
@@ -35,14 +44,14 @@ export function Composer({ id, leafId, onWritten, onNewChat }: ComposerProps) {
 
   const reply = c.reply.value;
   const busy = c.busy.value;
-  const done = (r: SendResult | null) => {
+  const done = (r: SendResult | null, branched = false) => {
     if (!r) return;
     sessionCost.value = r.totals.cost;
-    onWritten({ id: r.id, leafId: r.leafId });
+    onWritten({ id: r.id, leafId: r.leafId, branched });
   };
   const send = async (e?: Event) => {
     e?.preventDefault();
-    done(await c.send(leafId));
+    done(await c.send(continueFrom?.entryId ?? leafId));
   };
 
   return (
@@ -68,13 +77,29 @@ export function Composer({ id, leafId, onWritten, onNewChat }: ComposerProps) {
           {c.error.value}
         </p>
       )}
+      {c.retry.value && !busy && (
+        <p class="composer-retry">
+          <button type="button" onClick={async () => done(await c.resend(), true)}>
+            Retry
+          </button>
+        </p>
+      )}
       {options.length === 0 ? (
         <p class="muted">To continue here, add a model key in Settings → Models.</p>
       ) : (
         <form class="composer-form" onSubmit={send}>
+          {continueFrom && (
+            <p class="composer-from">
+              Continues from #{continueFrom.line} (a new branch there).{' '}
+              <button type="button" onClick={onContinueHere}>
+                Continue from the end instead
+              </button>
+            </p>
+          )}
           <label class="composer-message">
             <span class="rd-sr">Message</span>
             <textarea
+              ref={message}
               rows={2}
               placeholder="Message"
               value={c.text.value}

@@ -8,7 +8,7 @@ import { Composer } from './Composer.tsx';
  * (or, when it was not the file's latest branch, the new branch is opened); New chat turns it into
  * a composer for a session that does not exist yet, opened once its first turn is written.
  */
-export function ReaderComposer({ id, leafId, followsLatest, refresh, onNavigate }: ReaderComposerProps) {
+export function ReaderComposer({ id, leafId, followsLatest, refresh, onNavigate, continueFrom, onContinueFrom }: ReaderComposerProps) {
   const fresh = useSignal(false);
   if (fresh.value) {
     return (
@@ -35,8 +35,14 @@ export function ReaderComposer({ id, leafId, followsLatest, refresh, onNavigate 
       id={id}
       leafId={leafId}
       onNewChat={() => (fresh.value = true)}
+      continueFrom={continueFrom}
+      onContinueHere={() => onContinueFrom(null)}
       onWritten={(r) => {
-        if (followsLatest || r.compacted) void refresh();
+        // A message from a chosen entry made a branch: the reader opens it.
+        if ((continueFrom || r.branched) && !r.compacted) {
+          onContinueFrom(null);
+          onNavigate({ leafId: r.leafId });
+        } else if (followsLatest || r.compacted) void refresh();
         else onNavigate({ leafId: r.leafId });
       }}
     />

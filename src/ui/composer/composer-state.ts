@@ -40,7 +40,10 @@ export function createComposer(sessionId: string | null) {
   const busy = signal<'send' | 'compact' | null>(null);
   const error = signal<string | null>(null);
   const notice = signal<string | null>(null);
+  /** The last message, when its reply was stopped or failed: Retry sends it again from where it was written. */
+  const retry = signal<{ id: string; from: string | null; text: string; files: Pending[] } | null>(null);
   let stop: AbortController | null = null;
+  let backgrounded = false;
 
   const setText = (v: string) => {
     text.value = v;
@@ -56,13 +59,33 @@ export function createComposer(sessionId: string | null) {
   };
 
   /** Sends the draft with its files from `leafId` (the file's leaf when absent); resolves with what was written, or null. */
-  async function send(leafId: string | null): Promise<SendResult | null> {
+  function send(leafId: string | null): Promise<SendResult | null> {
+    return sendTurn(sessionId, leafId, text.value, files.value, true);
+  }
+
+  /** Sends the stopped or failed message again, from where it was written (a new branch beside the first try). */
+  function resend(): Promise<SendResult | null> {
+    const r = retry.value;
+    return r ? sendTurn(r.id, r.from, r.text, r.files, false) : Promise.resolve(null);
+  }
+
+  async function sendTurn(id: string | null, leafId: string | null, sent: string, sentFiles: Pending[], draft: boolean): Promise<SendResult | null> {
     if (busy.value) return null;
     error.value = null;
     notice.value = null;
     busy.value = 'send';
     stop = new AbortController();
-    const sent = text.value;
+    backgrounded = false;
+    // A phone ends a request when the app goes to the background: stopped here first, what arrived is kept as an aborted reply.
+    const hidden = () => {
+      if (document.visibilityState === 'hidden' && navigator.maxTouchPoints > 0) leave();
+    };
+    const leave = () => {
+      backgrounded = true;
+      stop?.abort();
+    };
+    document.addEventListener('visibilitychange', hidden);
+    window.addEventListener('pagehide', leave);
     reply.value = { text: '', thinking: '', cost: 0, sent };
     // Pieces are gathered and shown at most once a frame.
     let pending = { text: '', thinking: '', cost: 0 };
@@ -76,7 +99,7 @@ export function createComposer(sessionId: string | null) {
     };
     try {
       const result = await worker.sendMessage(
-        { id: sessionId, leafId, text: sent, files: files.value, ...picked() },
+        { id, leafId, text: sent, files: sentFiles, ...picked() },
         {
           signal: stop.signal,
           onProgress: (p) => {
@@ -87,15 +110,23 @@ export function createComposer(sessionId: string | null) {
           },
         },
       );
-      setText('');
-      files.value = [];
-      if (result.stopReason === 'aborted') notice.value = 'Stopped: the reply so far is kept. Send again to retry.';
+      if (draft) {
+        setText('');
+        files.value = [];
+      }
+      const failed = result.stopReason === 'aborted' || result.stopReason === 'error';
+      retry.value = failed ? { id: result.id, from: result.retryFrom, text: sent, files: sentFiles } : null;
+      if (result.stopReason === 'aborted')
+        notice.value = backgrounded ? 'The app went to the background: the reply so far is kept. Retry to ask again.' : 'Stopped: the reply so far is kept.';
       if (result.stopReason === 'error') error.value = `The reply failed: ${result.errorMessage ?? 'unknown error'}. What arrived is kept.`;
       return result;
     } catch (e) {
+      // Nothing was written: a draft stays in the field (and on this device), a retry stays offered.
       error.value = e instanceof RhoError && e.code === 'aborted' ? 'Stopped before the model answered; your message is kept.' : (e as Error).message;
       return null;
     } finally {
+      document.removeEventListener('visibilitychange', hidden);
+      window.removeEventListener('pagehide', leave);
       if (frame) cancelAnimationFrame(frame);
       reply.value = null;
       busy.value = null;
@@ -130,6 +161,8 @@ export function createComposer(sessionId: string | null) {
     busy,
     error,
     notice,
+    retry,
+    resend,
     setText,
     setChoice,
     send,

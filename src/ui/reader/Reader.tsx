@@ -59,11 +59,15 @@ export interface ReaderComposerProps {
   /** Re-reads the branch on screen after a write. */
   refresh(): Promise<void>;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
+  /** The entry chosen with "Continue from here" (the next message starts a branch there), or null. */
+  continueFrom: { entryId: string; line: number } | null;
+  /** Chooses (or, with null, forgets) the entry the next message continues from. */
+  onContinueFrom(at: { entryId: string; line: number } | null): void;
 }
 
 /** The reader: one session on screen, its branches, its context and stats, find and keyboard jumps. */
 export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions, sample, library }: ReaderProps) {
-  const model = useMemo(() => createReaderModel(id, { labels: library?.labels }), [id]);
+  const model = useMemo(() => createReaderModel(id, { labels: library?.labels, composer: Boolean(library?.Composer) }), [id]);
   const opened = useRef<string | null>(null);
 
   useEffect(() => {
@@ -256,7 +260,17 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
             )}
           </div>
           {view && tab === 'transcript' && library?.Composer && !model.readOnly.value && (
-            <library.Composer id={id} leafId={view.leafId} followsLatest={view.leafId === view.defaultLeafId} refresh={model.refresh} onNavigate={onNavigate} />
+            <library.Composer
+              id={id}
+              leafId={view.leafId}
+              followsLatest={view.leafId === view.defaultLeafId}
+              refresh={model.refresh}
+              onNavigate={onNavigate}
+              continueFrom={model.continueFrom.value}
+              onContinueFrom={(at) => {
+                model.continueFrom.value = at;
+              }}
+            />
           )}
         </main>
       </div>

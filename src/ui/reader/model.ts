@@ -31,7 +31,7 @@ export interface LabelUi {
  * The reader's state for session `id`. `labels`: the label editor, where entries can be labelled
  * (none in a share page, which has no library to write to).
  */
-export function createReaderModel(id: string, { labels }: { labels?: LabelUi } = {}) {
+export function createReaderModel(id: string, { labels, composer = false }: { labels?: LabelUi; composer?: boolean } = {}) {
   const view = signal<SessionView | null>(null);
   const error = signal<string | null>(null);
   const loading = signal(true);
@@ -62,6 +62,10 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
   const topIndex = signal(0);
   /** The keyboard help ("?"). */
   const helpOpen = signal(false);
+  /** Whether entries offer "Continue from here" (the app's composer, a session it may write). */
+  const canContinue = computed(() => composer && !readOnly.value);
+  /** The entry the composer's next message continues from (a new branch there), when one was chosen. */
+  const continueFrom = signal<{ entryId: string; line: number } | null>(null);
   /** The entry whose label form is open, if any. */
   const labelling = signal<string | null>(null);
   /** The full-screen picture viewer: the branch's pictures and the one shown; null when closed. */
@@ -246,6 +250,8 @@ export function createReaderModel(id: string, { labels }: { labels?: LabelUi } =
     readOnly,
     canLabel,
     labelUi: labels ?? null,
+    canContinue,
+    continueFrom,
     listKey,
     fresh,
     topIndex,

@@ -1,7 +1,7 @@
 // The session a host turn writes to: read once and kept (keyed by its size, so a file that grew
 // elsewhere is read again), appended to through the core's `append` and the store's append path,
 // or created by the first append of a new session (header + model_change + entry in one write).
-import { append, CoreError, newSession, openSession, parse, type Entry, type EntryBody, type Session } from '../../core/index.ts';
+import { append, CoreError, digestHeld, newSession, openSession, parse, type Entry, type EntryBody, type Session } from '../../core/index.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
 import { assertWritable } from '../library/edit.ts';
 import { indexAppended } from '../import/envelopes.ts';
@@ -64,8 +64,15 @@ export function createSessionFiles(store: SessionStore, clock: HostClock) {
     /** Appends `bodies` after `session`'s leaf (under the session's write lock, the caller's). */
     async append(id: string, session: Session, bodies: EntryBody[]): Promise<Written> {
       const r = stamp(session, bodies);
-      const size = (await store.get(id))?.size ?? 0;
-      const summary = await store.appendLines(id, r.bytes);
+      const before = await store.get(id);
+      const size = before?.size ?? 0;
+      // The library's record of the file after these lines, from the session held here: the file is not read again.
+      const held = cache.get(id);
+      const known =
+        before && held?.size === size && held.session.entries === r.session.entries
+          ? { size, digest: digestHeld(r.session, { problems: before.problems, agent: before.agent ?? null }, r.entries) }
+          : undefined;
+      const summary = await store.appendLines(id, r.bytes, known);
       if (summary.size === size + r.bytes.length) {
         await indexAppended(store, id, size, r.bytes);
         cache.set(id, { size: summary.size, session: r.session });

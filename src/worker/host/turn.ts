@@ -44,6 +44,8 @@ export interface SendResult {
   id: string;
   /** The last entry written. */
   leafId: string;
+  /** Where the user message was written after: a retry sends the same message from there again (a new branch). */
+  retryFrom: string | null;
   summary: SessionSummary;
   stopReason: string;
   errorMessage?: string;
@@ -116,9 +118,11 @@ export async function send(deps: HostDeps, params: SendParams, signal?: AbortSig
         return deps.files.append(id, session, bodies);
       });
   const last = written.entries[written.entries.length - 1];
+  const asked = written.entries.find((e) => (e.message as { role?: unknown } | undefined)?.role === 'user');
   return {
     id: written.id,
     leafId: String(last.id),
+    retryFrom: typeof asked?.parentId === 'string' ? asked.parentId : null,
     summary: written.summary,
     stopReason: message.stopReason,
     ...(message.errorMessage !== undefined ? { errorMessage: message.errorMessage } : {}),

@@ -137,6 +137,35 @@ describe('send: what the model may not do here', () => {
     expect(first).toContain(path);
     expect(first).not.toContain(Buffer.from(png).toString('base64'));
   });
+
+  test('a PDF goes to no model, as pi-ai 0.73.1 declares none that takes PDFs: Anthropic and OpenAI get its path and its line, never its bytes', async () => {
+    const { getProviders, getModels } = await import('@mariozechner/pi-ai');
+    const inputs = getProviders().flatMap((p) => getModels(p).map((m) => m.input as string[]));
+    expect(inputs.length).toBeGreaterThan(0);
+    expect(inputs.some((i) => i.includes('pdf'))).toBe(false);
+
+    const { server, api, entries, disk } = await setup();
+    const pdf = new TextEncoder().encode('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const files = [{ name: 'report.pdf', type: 'application/pdf', blob: new Blob([pdf]) }];
+    server.script({ kind: 'reply', reply: { text: ['A report.'] } }, { kind: 'reply', reply: { text: ['Still a report.'] } });
+    const r = await api.sendMessage({ provider: 'anthropic-1', model: 'claude-sonnet-4-5', text: 'Read this', files }, streaming().ctx);
+    const user = (await entries(r.id))[1].message as Record<string, any>;
+    const a = user.attachments[0];
+    expect(a).toMatchObject({ kind: 'pdf', name: 'report.pdf', mimeType: 'application/pdf' });
+    expect(a.about).toMatch(/^A PDF \(\d+ B\), attached 2026-03-04 05:06 UTC\.$/);
+    expect(await disk.read(a.path)).toEqual(pdf);
+    const note = `<attachment name="report.pdf" type="application/pdf" path="${a.path}">\n${a.about}\n</attachment>`;
+    const blocks = (server.received[0].body.messages as any[])[0].content;
+    expect(blocks.map((b: any) => [b.type, b.text])).toEqual([
+      ['text', 'Read this'],
+      ['text', note],
+    ]);
+    await api.sendMessage({ id: r.id, provider: 'openai-1', model: 'gpt-4.1', text: 'And you?' }, streaming().ctx);
+    const sent = JSON.stringify(server.received[1].body);
+    expect(sent).toContain(JSON.stringify(note).slice(1, -1));
+    expect(sent).not.toContain(Buffer.from(pdf).toString('base64'));
+    expect(sent).not.toMatch(/input_file|"file_data"|application\/pdf;base64/);
+  });
 });
 
 describe('Models keys', () => {

@@ -50,6 +50,20 @@ export function ItemMeta({
           {children}
         </span>
         {item.entryId && model.labelUi && model.canLabel.value && <model.labelUi.Button item={item} model={model} editing={editing} />}
+        {item.entryId && model.canContinue.value && (
+          <button
+            type="button"
+            class="rd-icon rd-continue"
+            aria-label="Continue from here"
+            title="Continue from here (a new branch)"
+            aria-pressed={model.continueFrom.value?.entryId === item.entryId}
+            onClick={() => {
+              model.continueFrom.value = { entryId: item.entryId, line: item.line };
+            }}
+          >
+            ↳
+          </button>
+        )}
         {item.entryId && (
           <a class="rd-link" href={href} aria-label={`#${item.line}: link to this ${who.toLowerCase()}`}>
             #{item.line}
