@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { SYSTEM_PROMPT } from '../../../src/worker/host/request.ts';
-import { type hostSetup, useHostSetup, KEY, streaming } from './setup.ts';
+import { useHostSetup, KEY, streaming } from './setup.ts';
 
-type Setup = Awaited<ReturnType<typeof hostSetup>>;
 const setup = useHostSetup();
 
 // Anthropic's wire text of a message (string content or text blocks).
