@@ -42,7 +42,7 @@ export async function importReaderSession(page: Page, port: number, entries: num
   const path = ensureReaderSession(entries);
   const id = readerSessionId(entries);
   await page.goto(`http://localhost:${port}/`);
-  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  const chooser = page.waitForEvent('filechooser', { timeout: 180_000 });
   await page.getByRole('button', { name: 'Import files' }).first().click();
   await (await chooser).setFiles(path);
   await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });
