@@ -22,9 +22,22 @@ export async function servePreview(port: number, opts: { outDir?: string; log?: 
     const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('vite build failed');
   }
+  // A server left on the port would answer for the build asked for: refuse rather than measure another build.
+  const taken = await fetch(`http://localhost:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is in use: stop what listens there, or choose another port`);
   const args = ['preview', '--port', String(port), '--strictPort', ...(opts.outDir ? ['--outDir', opts.outDir] : [])];
   const server = spawn(resolve(ROOT, 'node_modules/.bin/vite'), args, { cwd: ROOT, stdio: 'ignore', detached: true });
-  const stop = () => process.kill(-server.pid!, 'SIGTERM');
+  const stop = () => {
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch (e) {
+      // Gone already (it ended on its own): nothing to stop.
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+    }
+  };
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`http://localhost:${port}/`)).ok) return stop;
