@@ -22,9 +22,22 @@ export async function servePreview(port: number, opts: { outDir?: string; log?: 
     const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('vite build failed');
   }
+  // A server left on the port would answer for the build asked for: refuse rather than measure another build.
+  const taken = await fetch(`http://localhost:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is in use: stop what listens there, or choose another port`);
   const args = ['preview', '--port', String(port), '--strictPort', ...(opts.outDir ? ['--outDir', opts.outDir] : [])];
   const server = spawn(resolve(ROOT, 'node_modules/.bin/vite'), args, { cwd: ROOT, stdio: 'ignore', detached: true });
-  const stop = () => process.kill(-server.pid!, 'SIGTERM');
+  const stop = () => {
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch (e) {
+      // Gone already (it ended on its own): nothing to stop.
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+    }
+  };
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`http://localhost:${port}/`)).ok) return stop;
@@ -42,7 +55,7 @@ export async function importReaderSession(page: Page, port: number, entries: num
   const path = ensureReaderSession(entries);
   const id = readerSessionId(entries);
   await page.goto(`http://localhost:${port}/`);
-  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  const chooser = page.waitForEvent('filechooser', { timeout: 180_000 });
   await page.getByRole('button', { name: 'Import files' }).first().click();
   await (await chooser).setFiles(path);
   await page.waitForSelector(`a[href="#/s/${encodeURIComponent(id)}"]`, { state: 'attached', timeout: 300_000 });

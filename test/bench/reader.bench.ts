@@ -8,7 +8,9 @@
  * measured twice, in fresh browser contexts: at full speed and with the CPU slowed 4× through the
  * DevTools protocol (`Emulation.setCPUThrottlingRate`, a phone's speed; the import runs unthrottled).
  * Sizes: `npm run bench -- reader --sizes 1,10,30` (thousands of entries). READER_BENCH_OUT=dir serves
- * another build (e.g. main's) for side-by-side runs.
+ * another build (e.g. main's) instead of this checkout's; READER_BENCH_BASELINE=dir measures that
+ * build too, in the same run, each of its figures right before this one's (in a browser context of
+ * its own), and gives it as every row's baseline.
  */
 import { statSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
@@ -18,6 +20,8 @@ import { ensureReaderSession } from './reader-fixture.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.READER_BENCH_PORT ?? 4202);
+/** Another build measured beside this one (its rows' values become the baselines), served on PORT + 1. */
+const BASELINE = process.env.READER_BENCH_BASELINE;
 /** CPU slowdowns measured: a laptop, and a phone-class CPU (4×). */
 const RATES = (process.env.READER_BENCH_RATES ?? '1,4').split(',').map(Number);
 
@@ -182,7 +186,19 @@ export default {
   defaultSizes: [1, 10, 30],
   async run(ctx: Context) {
     const stop = await servePreview(PORT, { outDir: process.env.READER_BENCH_OUT, log: (m) => ctx.log(`reader bench: ${m}`) });
+    const stopBase = BASELINE ? await servePreview(PORT + 1, { outDir: BASELINE }) : () => undefined;
     const browser = await chromium.launch(chromiumLaunchOptions());
+    /** One build's figures for a size and a rate, in a fresh context: the session imported, then opened and scrolled throttled. */
+    const measureBuild = async (port: number, row: Context['row'], o: { entries: number; rate: number; label: string; size: number }) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const id = await importReaderSession(page, port, o.entries);
+      const bytesMs = await readBytesMs(page, o.size);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: o.rate });
+      await measure({ ...ctx, row }, page, { id, label: o.label, entries: o.entries, bytesMs, phone: o.rate > 1 });
+      await context.close();
+    };
     try {
       for (const thousands of ctx.sizes ?? [1, 10, 30])
         for (const rate of RATES) {
@@ -191,18 +207,23 @@ export default {
           const size = statSync(path).size;
           const label = `${entries / 1000}k entries (${(size / 1e6).toFixed(0)} MB)${rate === 1 ? '' : `, ${rate}× CPU`}`;
           ctx.log(`reader bench: ${label}`);
-          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-          const page = await context.newPage();
-          const id = await importReaderSession(page, PORT, entries);
-          const bytesMs = await readBytesMs(page, size);
-          const cdp = await context.newCDPSession(page);
-          await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-          await measure(ctx, page, { id, label, entries, bytesMs, phone: rate > 1 });
-          await context.close();
+          const base = new Map<string, BenchRow>();
+          if (BASELINE) await measureBuild(PORT + 1, (r) => base.set(r.name, r), { entries, rate, label, size });
+          await measureBuild(PORT, BASELINE ? (r) => ctx.row(besideBaseline(r, base.get(r.name))) : ctx.row, { entries, rate, label, size });
         }
     } finally {
       await browser.close();
       stop();
+      stopBase();
     }
   },
 };
+
+/** A row with the baseline build's figure for it as its baseline (a time target has no ratio; "none observed" is said in a note). */
+function besideBaseline(row: BenchRow, base: BenchRow | undefined): BenchRow {
+  const { ratio: _ratio, baseline: _bytes, ...rest } = row;
+  if (!base) return { ...rest, note: 'no baseline figure' };
+  const baseNote = base.none ? `baseline: ${base.none}` : undefined;
+  const note = [row.note, baseNote].filter(Boolean).join('; ') || undefined;
+  return { ...rest, baseline: Number.isNaN(base.value) ? undefined : base.value, ...(note ? { note } : {}) };
+}

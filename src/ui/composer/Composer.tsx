@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { SendResult } from '../../worker/host/api.ts';
-import { Markdown } from '../markdown/Markdown.tsx';
+import { StreamingMarkdown } from '../markdown/StreamingMarkdown.tsx';
 import { choices, loadProviders, providers } from '../settings/models-state.ts';
 import { createComposer } from './composer-state.ts';
 import './composer.css';
@@ -58,14 +58,17 @@ export function Composer({ id, leafId, onWritten, onNewChat, continueFrom, onCon
     <section class="composer" aria-label="Continue this session">
       {reply && (
         <div class="composer-reply">
-          <p class="composer-sent">{reply.sent}</p>
-          {reply.thinking && (
-            <details class="composer-thinking">
-              <summary>Thinking</summary>
-              <p>{reply.thinking}</p>
-            </details>
-          )}
-          <Markdown text={reply.text || '…'} />
+          {/* One child: the box scrolls from its end (column-reverse), so it follows the reply as it grows. */}
+          <div>
+            <p class="composer-sent">{reply.sent}</p>
+            {reply.thinking && (
+              <details class="composer-thinking">
+                <summary>Thinking</summary>
+                <p>{reply.thinking}</p>
+              </details>
+            )}
+            <StreamingMarkdown text={reply.text || '…'} />
+          </div>
         </div>
       )}
       {/* Announced when a reply ends or fails, not token by token. */}

@@ -24,7 +24,12 @@ export interface SchedulerOptions {
   post?: (fn: () => void) => void;
   /** Runs `fn` after the current synchronous work (resets the inline budget). */
   afterSync?: (fn: () => void) => void;
-  /** Called at the end of a task that ran jobs (e.g. to lay out what they changed there, not in the next frame). */
+  /**
+   * Called at the end of a task that ran jobs (e.g. to lay out what they changed there, not in the
+   * next frame). Its time counts against the budget: the jobs of the next tasks get the share of
+   * the budget that their own run took of the last passes (smoothed), so a pass whose jobs cost
+   * ten times their run in layout runs fewer of them.
+   */
   afterPass?: () => void;
 }
 
@@ -50,6 +55,8 @@ export function createSliceScheduler(options: SchedulerOptions) {
   let posted = false;
   let inlineSpent = 0;
   let inlineReset = false;
+  /** The jobs' own share of a pass's time (their run against their run plus afterPass), smoothed. */
+  let share = 1;
 
   function schedule() {
     if (posted || jobs.size === 0) return;
@@ -68,9 +75,10 @@ export function createSliceScheduler(options: SchedulerOptions) {
     }
     ready.sort((a, b) => a.rank - b.rank);
     let ran = 0;
+    const budget = budgetMs * share;
     for (const { job } of ready) {
       // At least one job per pass, so a job over the budget still makes progress.
-      if (ran > 0 && now() - start >= budgetMs) break;
+      if (ran > 0 && now() - start >= budget) break;
       jobs.delete(job);
       ran++;
       try {
@@ -79,7 +87,12 @@ export function createSliceScheduler(options: SchedulerOptions) {
         reportError(e);
       }
     }
-    if (ran > 0) options.afterPass?.();
+    if (ran > 0 && options.afterPass) {
+      const ranFor = now() - start;
+      options.afterPass();
+      const total = now() - start;
+      if (total > 0) share = Math.min(1, Math.max(0.05, share * 0.5 + (ranFor / total) * 0.5));
+    }
     if (ran < ready.length) schedule();
   }
 

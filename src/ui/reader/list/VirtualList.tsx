@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from '../model.ts';
-import { drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useSizes } from './virtual-hooks.ts';
-import { aheadRange, indexAt, placeOf, planRange, type Range, sumOffsets, whenIdle } from './virtual-layout.ts';
+import { drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useRange, useSizes } from './virtual-hooks.ts';
+import { aheadRange, indexAt, placeOf, planRange, sumOffsets, whenIdle } from './virtual-layout.ts';
 import { drawRows, type Quiet } from './virtual-rows.tsx';
 import { useSlices } from './virtual-slices.ts';
 
@@ -79,15 +79,8 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   };
   /** Set while the layout effect takes the heights of the rows just drawn (not an observer's report). */
   const measuring = useRef(false);
-  const [range, setRangeState] = useState<Range>({ start: 0, end: 0, fast: false });
-  const rangeRef = useRef<Range>(range);
+  const [range, rangeRef, setRange] = useRange();
   const realLater = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const setRange = (next: Range) => {
-    const r = rangeRef.current;
-    if (r.start === next.start && r.end === next.end && r.fast === next.fast) return;
-    rangeRef.current = next;
-    setRangeState(next);
-  };
   const [, setTick] = useState(0);
   /** The real rows rendered (a part of `range` while its rows are put in slice by slice). */
   const drawn = useRef({ start: 0, end: 0, key: '' });

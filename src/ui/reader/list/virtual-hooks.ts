@@ -1,5 +1,6 @@
 /** The virtual list's (VirtualList.tsx) hooks onto the browser: its ResizeObserver, the user's scrolling, the next slice's task, the task after a frame. */
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Range } from './virtual-layout.ts';
 import { postTask } from '../../markdown/scheduler.ts';
 
 /** A task after the current one, without setTimeout's clamping. */
@@ -73,6 +74,19 @@ export function useSizes(
       }
     },
   };
+}
+
+/** The rendered range: as state, and in a ref that callbacks read between renders; setting an equal range renders nothing. */
+export function useRange() {
+  const [range, setState] = useState<Range>({ start: 0, end: 0, fast: false });
+  const ref = useRef<Range>(range);
+  const set = (next: Range) => {
+    const r = ref.current;
+    if (r.start === next.start && r.end === next.end && r.fast === next.fast) return;
+    ref.current = next;
+    setState(next);
+  };
+  return [range, ref, set] as const;
 }
 
 /**

@@ -351,11 +351,19 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
 });
 
 describe('the slice scheduler', () => {
-  function fakeScheduler(budgetMs = 8, inlineBudgetMs = 0) {
+  function fakeScheduler(budgetMs = 8, inlineBudgetMs = 0, afterPassMs = 0) {
     let clock = 0;
     const tasks: Array<() => void> = [];
     const sync: Array<() => void> = [];
-    const scheduler = createSliceScheduler({ budgetMs, inlineBudgetMs, now: () => clock, post: (fn) => tasks.push(fn), afterSync: (fn) => sync.push(fn) });
+    const afterPass = afterPassMs > 0 ? () => void (clock += afterPassMs) : undefined;
+    const scheduler = createSliceScheduler({
+      budgetMs,
+      inlineBudgetMs,
+      now: () => clock,
+      post: (fn) => tasks.push(fn),
+      afterSync: (fn) => sync.push(fn),
+      afterPass,
+    });
     const ran: string[] = [];
     const job = (name: string, rank: number | null, cost: number): SliceJob & { rankValue: number | null } => {
       const j = {
@@ -402,6 +410,24 @@ describe('the slice scheduler', () => {
     expect(ran).toEqual(['near', 'close', 'mid', 'far', 'farther']);
     expect(tasks).toHaveLength(0);
     expect(scheduler.size).toBe(0);
+  });
+
+  test("the time a pass's afterPass takes counts against the budget: the next passes run fewer jobs", () => {
+    // Every pass's afterPass (its layout) takes 9 ms, three times what three 1 ms jobs ran for.
+    const { scheduler, job, ran, runTask } = fakeScheduler(4, 0, 9);
+    for (let i = 0; i < 20; i++) scheduler.add(job(`j${i}`, i, 1));
+    const perPass: number[] = [];
+    for (let pass = 0; pass < 4; pass++) {
+      const before = ran.length;
+      runTask();
+      perPass.push(ran.length - before);
+    }
+    // First pass: the whole 4 ms on jobs; then a budget cut to the jobs' share of the pass.
+    expect(perPass[0]).toBe(4);
+    expect(perPass[1]).toBeLessThan(4);
+    expect(perPass[3]).toBeLessThanOrEqual(perPass[1]);
+    expect(perPass[3]).toBeGreaterThanOrEqual(1);
+    expect(ran.slice(0, 4)).toEqual(['j0', 'j1', 'j2', 'j3']);
   });
 
   test('a job over the budget still runs (alone); ranks are read again in every task', () => {
