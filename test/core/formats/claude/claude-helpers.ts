@@ -1,7 +1,7 @@
 // What the Claude adapter's tests derive from the source lines on their own (never through the
 // adapter): the active path, the usage once per API response, and what pi builds from the
 // converted text (its own SessionManager and buildSessionContext, on a temp copy).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSessionContext, SessionManager } from '@mariozechner/pi-coding-agent';
@@ -80,6 +80,8 @@ let n = 0;
 
 /** Opens the converted text with pi's SessionManager (a temp copy) and builds its context; also returns pi's branch. */
 export function piContext(converted: string): { messages: Any[]; branch: Any[]; leafId: string | null } {
+  // Made again if a test file's cleanup removed it (test files may share this module).
+  mkdirSync(tmp, { recursive: true });
   const file = join(tmp, `s${n++}.jsonl`);
   writeFileSync(file, converted);
   const sm = SessionManager.open(file);
