@@ -30,6 +30,18 @@ function countingDisk() {
   return { disk, inner, written };
 }
 
+/** A disk whose index.json lists session a, and whose log adds b. */
+async function aInIndexBInLog() {
+  const disk = createMemoryDisk();
+  const store = createStore(disk, { flushDelay: 60_000 });
+  await store.create('a', once(bytes(sessionText('a'))));
+  await store.flush();
+  await store.settled();
+  await store.create('b', once(bytes(sessionText('b'))));
+  await store.flush();
+  return disk;
+}
+
 const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `s${(from + i).toString().padStart(4, '0')}`);
 
 test('a flush writes its own records to the log, not the whole index: under a kilobyte into 40 or 200 sessions', async () => {
@@ -95,13 +107,7 @@ test('the log is compacted into index.json once it outgrows its limit, and the l
 });
 
 test('a log line a crash cut off is skipped; the records after it are read', async () => {
-  const disk = createMemoryDisk();
-  const store = createStore(disk, { flushDelay: 60_000 });
-  await store.create('a', once(bytes(sessionText('a'))));
-  await store.flush();
-  await store.settled();
-  await store.create('b', once(bytes(sessionText('b'))));
-  await store.flush();
+  const disk = await aInIndexBInLog();
   // A crash in the middle of an append: half a record at the log's end.
   const log = disk.files.get(INDEX_LOG_PATH)!;
   const text = new TextDecoder().decode(log.bytes);
@@ -115,13 +121,7 @@ test('a log line a crash cut off is skipped; the records after it are read', asy
 });
 
 test('a log that continues another index.json (rewritten by a build that keeps no log) is ignored, and the files fill in', async () => {
-  const disk = createMemoryDisk();
-  const store = createStore(disk, { flushDelay: 60_000 });
-  await store.create('a', once(bytes(sessionText('a'))));
-  await store.flush();
-  await store.settled();
-  await store.create('b', once(bytes(sessionText('b'))));
-  await store.flush();
+  const disk = await aInIndexBInLog();
   // index.json written again without naming the log (what a build without one writes), listing only a.
   const file = JSON.parse(new TextDecoder().decode(disk.files.get(INDEX_PATH)!.bytes)) as { log?: string; sessions: Array<{ id: string }> };
   delete file.log;
