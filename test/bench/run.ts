@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   if (markdown) {
     machine.loadAfter = loadavg();
     machine.seconds = (performance.now() - t0) / 1000;
-    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    const command = `${process.env.BENCH_BASELINE ? `BENCH_BASELINE=${process.env.BENCH_BASELINE} ` : ''}npm run bench -- ${process.argv.slice(2).join(' ')}`;
     // The page's sections of suites not run now are kept (under the run that measured them).
     const previous = existsSync(markdown) ? readFileSync(markdown, 'utf8') : undefined;
     writeFileSync(markdown, benchMarkdown({ machine, rows, suites, ran: chosen.map((s) => s.name), command, previous }));
