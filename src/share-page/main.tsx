@@ -3,6 +3,7 @@
 // worker, hands it the parts, and shows the app's reader, after the password for an encrypted page.
 import { render } from 'preact';
 import '../ui/styles.css';
+import '../ui/badges-menus.css';
 import './page.css';
 import type { SharePageMeta } from '../worker/share/page-template.ts';
 import { startPageWorker } from './link.ts';

@@ -15,22 +15,37 @@ export const INDEX_VERSION = 4;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The bytes of index.json for these summaries. */
-export function encodeIndex(sessions: Iterable<SessionSummary>): Uint8Array {
-  return encoder.encode(JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, sessions: [...sessions] }));
+/**
+ * The bytes of index.json for these summaries. `log`: the name of the record log that continues
+ * this file (index-log.ts); a log that names another is not this file's and is ignored.
+ */
+export function encodeIndex(sessions: Iterable<SessionSummary>, log?: string): Uint8Array {
+  return encoder.encode(JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, ...(log ? { log } : {}), sessions: [...sessions] }));
 }
 
-/** The summaries in index.json bytes, or null when the bytes are not a usable index (then rebuild). */
-export function decodeIndex(bytes: Uint8Array): SessionSummary[] | null {
+/** index.json as read: its summaries and the name of the log that continues it (null: none may). */
+export interface IndexFile {
+  sessions: SessionSummary[];
+  log: string | null;
+}
+
+/** index.json's bytes read, or null when they are not a usable index (then rebuild). */
+export function decodeIndexFile(bytes: Uint8Array): IndexFile | null {
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(bytes));
   } catch {
     return null;
   }
-  const v = value as { format?: unknown; version?: unknown; sessions?: unknown };
+  const v = value as { format?: unknown; version?: unknown; sessions?: unknown; log?: unknown };
   if (!v || v.format !== INDEX_FORMAT || v.version !== INDEX_VERSION || !Array.isArray(v.sessions)) return null;
-  return v.sessions.every(isSummary) ? (v.sessions as SessionSummary[]) : null;
+  if (!v.sessions.every(isSummary)) return null;
+  return { sessions: v.sessions as SessionSummary[], log: typeof v.log === 'string' ? v.log : null };
+}
+
+/** The summaries in index.json bytes, or null when the bytes are not a usable index (then rebuild). */
+export function decodeIndex(bytes: Uint8Array): SessionSummary[] | null {
+  return decodeIndexFile(bytes)?.sessions ?? null;
 }
 
 const str = (x: unknown) => typeof x === 'string';

@@ -9,6 +9,8 @@ export const BLOBS_DIR = 'blobs';
 export const TRASH_DIR = 'trash';
 /** The rebuildable index of summaries. */
 export const INDEX_PATH = 'index.json';
+/** The index's records written since index.json, one line each (index-log.ts). */
+export const INDEX_LOG_PATH = 'index.log';
 
 /** The file of a session in the store: `sessions/<id>.jsonl`, the id made safe for a file name. */
 export function sessionPath(id: string): string {

@@ -35,7 +35,7 @@ export function createRecovery({ disk, journal, creations, index, active }: Reco
       await disk.remove(journalPath(id));
       return false;
     }
-    const known = index.pendingOf(id) ?? (await index.readIndexFile())?.find((x) => x.id === id);
+    const known = index.pendingOf(id) ?? (await index.readIndexFile())?.get(id);
     await rescan(id, path, known?.variantOf);
     if (!mark.done) await journal.writeMark(id, { size: null, done: true });
     return true;
@@ -49,7 +49,7 @@ export function createRecovery({ disk, journal, creations, index, active }: Reco
       const id = idFromFileName(path.slice(SESSIONS_DIR.length + 1));
       if (id === null) continue;
       await disk.remove(envelopePath(id));
-      if (index.pendingOf(id) || (await index.readIndexFile())?.some((x) => x.id === id)) record(null, id);
+      if (index.pendingOf(id) || (await index.readIndexFile())?.has(id)) record(null, id);
     }
     return removed.length > 0;
   };

@@ -30,6 +30,8 @@ export interface StoreOptions {
   trashTtl?: number;
   /** How a stored file is read for its index record (default: as a pi file, by the core's digest). */
   reader?: SessionReader;
+  /** Bytes the index's log may reach before it is compacted into index.json (store-index.ts; default: as large as index.json, at least 64 KB). */
+  compactLog?: number;
 }
 
 /** The store (the SessionStore interface, built over a Disk). */
@@ -61,6 +63,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     flushDelay: options.flushDelay ?? 1000,
     trashTtl: options.trashTtl ?? 7 * 24 * 3600 * 1000,
     onChange: options.onChange,
+    compactLog: options.compactLog,
   });
   const { flush, record, rescan } = index;
 

@@ -54,17 +54,23 @@ async function main() {
     }, texts);
     await page.evaluate(`${mod}.then((m) => m.start(globalThis.__growthTexts))`);
     const send = workerChannel(cdp, await attached);
+    if (process.env.PROFILE === 'one') {
+      await send('Profiler.enable');
+      await send('Profiler.setSamplingInterval', { interval: 500 });
+      await send('Profiler.start');
+    }
     const one = (await page.evaluate(`${mod}.then((m) => m.oneCall(${count}, ${window}))`)) as { ms: number; windows: number[] };
+    if (process.env.PROFILE === 'one') console.log(summarizeProfile('one call', ((await send('Profiler.stop')) as { profile: Profile }).profile, 25, 50));
     console.log(`one call of ${count}: ${(one.ms / 1000).toFixed(1)} s`);
     console.log(`ms a file, each ${window} files: ${one.windows.map((x) => x.toFixed(1)).join(' ')}`);
-    if (process.env.PROFILE) {
+    if (process.env.PROFILE === '1') {
       await send('Profiler.enable');
       await send('Profiler.setSamplingInterval', { interval: 200 });
       await send('Profiler.start');
     }
     const each = (await page.evaluate(`${mod}.then((m) => m.calls(${calls}, ${batch}))`)) as number[];
     console.log(`calls of ${batch} into ${count}…: ${each.map((x) => x.toFixed(1)).join(' ')} ms a file`);
-    if (process.env.PROFILE) console.log(summarizeProfile('import', ((await send('Profiler.stop')) as { profile: Profile }).profile, 20, 40));
+    if (process.env.PROFILE === '1') console.log(summarizeProfile('import', ((await send('Profiler.stop')) as { profile: Profile }).profile, 20, 40));
     console.log(`index.json ${Math.round(((await page.evaluate(`${mod}.then((m) => m.finish())`)) as number) / 1024)} KB`);
   } finally {
     await browser.close();

@@ -71,6 +71,8 @@ export function benchMarkdown(o: {
   suites: Array<{ name: string; description: string }>;
   ran: string[];
   command: string;
+  /** The page as it was: the sections of suites not run now are kept from it, under the run that measured them. */
+  previous?: string;
 }): string {
   const { machine: m } = o;
   const out = [
@@ -92,10 +94,32 @@ export function benchMarkdown(o: {
   for (const s of o.suites.filter((x) => o.ran.includes(x.name))) {
     out.push('', `## ${s.name}`, '', cell(s.description), '', ...table(o.rows.filter((r) => r.suite === s.name)));
   }
-  const missing = o.suites.filter((x) => !o.ran.includes(x.name));
+  // Suites not run now keep the figures of the run that wrote them (its command and date say which).
+  const kept = o.previous ? earlierSections(o.previous) : new Map<string, string>();
+  const missing = o.suites.filter((x) => !o.ran.includes(x.name) && !kept.has(x.name));
+  for (const s of o.suites.filter((x) => !o.ran.includes(x.name) && kept.has(x.name))) out.push('', kept.get(s.name)!);
   if (missing.length) {
     out.push('', '## Not measured in this run', '');
     for (const s of missing) out.push(`- \`${s.name}\` — ${cell(s.description)} (\`npm run bench -- ${s.name}\`)`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The suite sections of an earlier page, by suite name, each headed by the run that measured it
+ * (a section kept once already keeps its own heading line).
+ */
+export function earlierSections(page: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const written = /^Written by `([^`]*)`/m.exec(page)?.[1] ?? 'an earlier run';
+  const date = /^\| date \| ([^|]*) \|/m.exec(page)?.[1]?.trim() ?? '';
+  const parts = page.split(/^## /m).slice(1);
+  for (const part of parts) {
+    const name = part.slice(0, part.indexOf('\n')).trim();
+    if (name === 'Not measured in this run') continue;
+    const body = part.slice(part.indexOf('\n') + 1).trimEnd();
+    const from = body.startsWith('_Measured by ') ? body : `_Measured by \`${written}\` (${date}), not in this run._\n\n${body.trimStart()}`;
+    out.set(name, `## ${name}\n\n${from.trimStart()}`);
+  }
+  return out;
 }

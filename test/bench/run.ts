@@ -9,6 +9,7 @@
  *   npm run bench -- --runs 5             timed rounds per variant (default: per suite/size)
  *   npm run bench -- --json out.json      also write every row as JSON: [{name, value, unit, baseline?, ratio?, target?, ok?, none?}]
  *   npm run bench -- --markdown docs/bench.md   also write the figures as a Markdown page with the machine they ran on
+ *                                         (the page's sections of suites not run now are kept, marked with the run that measured them)
  *   npm run bench -- --list               list the suites
  *   npm run bench -- linked               linked folders: re-sync of 1,000 unchanged sessions vs importing them
  *   npm run bench -- share-review         the share review's scan speed (MB/s) and the cleaned copy
@@ -30,7 +31,7 @@
  *   - A browser suite launches Chromium itself (`chromium.launch({ executablePath: '/usr/bin/chromium', args })`
  *     per docs/testing.md), times inside the page with performance.now(), and reports rows the same way.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -120,8 +121,10 @@ async function main(): Promise<void> {
   if (markdown) {
     machine.loadAfter = loadavg();
     machine.seconds = (performance.now() - t0) / 1000;
-    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
-    writeFileSync(markdown, benchMarkdown({ machine, rows, suites, ran: chosen.map((s) => s.name), command }));
+    const command = `${process.env.BENCH_BASELINE ? `BENCH_BASELINE=${process.env.BENCH_BASELINE} ` : ''}npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    // The page's sections of suites not run now are kept (under the run that measured them).
+    const previous = existsSync(markdown) ? readFileSync(markdown, 'utf8') : undefined;
+    writeFileSync(markdown, benchMarkdown({ machine, rows, suites, ran: chosen.map((s) => s.name), command, previous }));
     console.log(`\nwrote ${markdown}`);
   }
 }

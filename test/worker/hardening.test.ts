@@ -29,13 +29,13 @@ async function storePrecious(api: ReturnType<typeof setup>['api']) {
   return Promise.all(['precious-1', 'precious-2'].map(async (id) => bytesOfBlob((await api.exportSession({ id })).blob)));
 }
 
-/** The disk's files, except the index: only sessions and their stored envelope indexes may be there (no tmp, spool, or stray names). */
+/** The disk's files, except the index (index.json and its log): only sessions and their stored envelope indexes may be there (no tmp, spool, or stray names). */
 function strayFiles(disk: ReturnType<typeof setup>['disk']): string[] {
   const ofSession = (p: string) => {
     const m = /^envelopes\/([^/]+)\.idx$/.exec(p);
     return m !== null && disk.files.has(`sessions/${m[1]}.jsonl`);
   };
-  return [...disk.files.keys()].filter((p) => p !== 'index.json' && !/^sessions\/[^/]+\.jsonl$/.test(p) && !ofSession(p));
+  return [...disk.files.keys()].filter((p) => p !== 'index.json' && p !== 'index.log' && !/^sessions\/[^/]+\.jsonl$/.test(p) && !ofSession(p));
 }
 
 function checkItem(c: BadCase, items: Array<{ name: string; outcome: string; line?: number; reason?: string; problems?: number; id?: string }>) {

@@ -4,6 +4,7 @@ import { isFileDrag, readDrop } from '../platform.ts';
 import { importFiles } from '../models/imports.ts';
 import { showToast } from '../models/toasts.ts';
 import './library.css';
+import './import.css';
 
 /** The whole window accepts dropped files and folders; an overlay says so while dragging. */
 export function DropZone() {

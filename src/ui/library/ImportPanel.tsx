@@ -3,6 +3,7 @@ import { cancelImport, dismissImport, importJob } from '../models/imports.ts';
 import { formatBytes, plural } from '../models/format.ts';
 import { navigate } from '../router.ts';
 import './library.css';
+import './import.css';
 
 const OUTCOME_LABEL: Record<ImportOutcome, string> = {
   added: 'Added',

@@ -59,6 +59,9 @@ export function createImportBatch(disk: Disk, manifests: ReturnType<typeof creat
       for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)! };
       await writeManifest(disk, manifest);
       for (const f of batch) placed(f, manifest.sessions[f.meta.id]);
+      // Still under the lock: the next batch, and the sync after the import, follow this copy
+      // instead of reading and parsing the whole manifest again.
+      await manifests.settled(manifest);
     });
   const flush = () => {
     const batch = gathered;
