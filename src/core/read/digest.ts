@@ -8,6 +8,7 @@ import { createUsageCollector, type UsageDigest } from '../library-usage/index.t
 import { model } from '../write/model-spec.ts';
 import { text } from '../tree/readers.ts';
 import { recordStream } from './record-stream.ts';
+import { createSessionDate } from '../tree/session-date.ts';
 import { displayTitle, metadataTitle } from '../tree/title.ts';
 import { branch, leaves, type TreeLike } from '../tree/tree.ts';
 import type { Entry, Header, ParsedSession, Problem, TitleSlot } from '../schema/types.ts';
@@ -29,6 +30,8 @@ export interface SessionDigest {
   firstMessage: string | null;
   cwd: string;
   created: string;
+  /** The session's date in ms (tree/session-date.ts: its latest entry but labels and names), 0 when unknown. */
+  date: number;
   entryCount: number;
   branchCount: number;
   model: string | null;
@@ -102,6 +105,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
   let agent: Agent | null = null;
   const blobRefs = new Set<string>();
   const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
+  const dates = createSessionDate();
   const pass: LinePass = linePass({
     onRecord(value, kind, s) {
       opts.onValue?.(value);
@@ -111,6 +115,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
         if (pass.header() !== value) return;
         agent = addAgentMark(agent, agentMark(value, 'header'));
         usage.header(value);
+        dates.header(value);
       } else {
         // Each hash copied out: a slice would keep the whole decoded run of lines it was cut from alive.
         if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1].split('').join(''));
@@ -125,6 +130,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
       }
       if (metaTitle === null && entry.type === 'custom') metaTitle = metadataTitle(entry);
       usage.add(entry, index);
+      dates.entry(entry);
       return slim(entry);
     },
   });
@@ -155,6 +161,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
         firstMessage: firstMessage ?? metaTitle,
         cwd: typeof found?.cwd === 'string' ? found.cwd : '',
         created: typeof found?.timestamp === 'string' ? found.timestamp : '',
+        date: dates.date(),
         entryCount: r.entries.length,
         branchCount: leaves(tree).length,
         model: model(active),
