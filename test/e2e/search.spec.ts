@@ -208,15 +208,23 @@ for (const size of SIZES) {
     test('find in session brings its match itself on screen, past the long output it opens', async ({ page }) => {
       const id = await importFixture(page, 'real/pi-mono-before-compaction-first-762-lines.jsonl');
       await page.goto(`/#/s/${encodeURIComponent(id)}`);
-      await expect(page.locator('.vl .rd-row').first()).toBeVisible();
+      // The reader opens at the session's end: find starts from there.
+      const atEnd = () =>
+        page.evaluate(() => {
+          const list = [...document.querySelectorAll('.vl')].find((el) => !el.closest('.rd-rehearsal'));
+          return !!list && list.querySelector('.rd-row') !== null && list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+        });
+      await expect.poll(atEnd).toBe(true);
       await page.keyboard.press('/');
       await page.getByRole('searchbox', { name: 'Find in session' }).fill('generateSummary');
       await expect(page.locator('.rd-find-count')).toHaveText('1 of 1');
       // Some occurrence of the word, as laid out in the page, lies inside the transcript's scroller.
       const onScreen = () =>
         page.evaluate(() => {
-          const scroller = document.querySelector('.vl')!.getBoundingClientRect();
-          const walker = document.createTreeWalker(document.querySelector('.vl')!, NodeFilter.SHOW_TEXT);
+          // The reader's own list, not the one the library rehearses hidden (rehearsal.tsx).
+          const list = [...document.querySelectorAll('.vl')].find((el) => !el.closest('.rd-rehearsal'))!;
+          const scroller = list.getBoundingClientRect();
+          const walker = document.createTreeWalker(list, NodeFilter.SHOW_TEXT);
           for (let node = walker.nextNode(); node; node = walker.nextNode()) {
             const at = (node.nodeValue ?? '').indexOf('generateSummary');
             if (at < 0) continue;
