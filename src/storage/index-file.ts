@@ -10,7 +10,8 @@ export const INDEX_FORMAT = 'rho-sessions-index';
 // 3: records carry `usage` (older records lack it, so every file is read again).
 // 4: Claude Code and Codex files are sessions (`agent` names them, `piSize` sizes their pi conversion);
 //    version 3 listed them as not sessions, so every file is read again.
-export const INDEX_VERSION = 4;
+// 5: records carry the session's `date` (core createSessionDate), so every file is read again.
+export const INDEX_VERSION = 5;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -65,6 +66,7 @@ export function isSummary(x: unknown): x is SessionSummary {
     str(s.cwd) &&
     str(s.created) &&
     num(s.modified) &&
+    num(s.date) &&
     num(s.size) &&
     num(s.entryCount) &&
     num(s.branchCount) &&

@@ -28,6 +28,7 @@ export function summaryOf(
     cwd: d.cwd,
     created: d.created,
     modified,
+    date: d.date,
     size,
     entryCount: d.entryCount,
     branchCount: d.branchCount,

@@ -57,6 +57,8 @@ export interface SessionSummary {
   created: string;
   /** ms since epoch of the last write through this store. */
   modified: number;
+  /** The session's date in ms, shown and sorted by everywhere (core `createSessionDate`); 0 when unknown. */
+  date: number;
   /** Bytes of the file. */
   size: number;
   entryCount: number;

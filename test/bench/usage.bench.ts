@@ -70,6 +70,7 @@ async function nodeFigures(ctx: BenchContext, texts: string[]): Promise<void> {
       cwd: digest.cwd,
       created: digest.created,
       modified: Date.now(),
+      date: digest.date,
       size: t.length,
       entryCount: digest.entryCount,
       branchCount: digest.branchCount,

@@ -2,7 +2,7 @@
 // (assistant text, a tool's output) as you go; a hit opens the reader at its entry with find set;
 // hostile text in snippets and titles stays text (no element, no script, no dialog, no CSP violation).
 import { expect, test } from '@playwright/test';
-import { dropFiles, importFixture, importSummary, IMPORTED, openEmptyLibrary, watchForHostileEffects } from './app-helpers.ts';
+import { dropFiles, fixture, importFixture, importSummary, IMPORTED, openEmptyLibrary, watchForHostileEffects } from './app-helpers.ts';
 import { SIZES } from './sizes.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -144,9 +144,49 @@ test('the search box reads the index when it gets focus, before the first key (b
   await expect(page.getByRole('region', { name: 'Search results' }).locator('.search-session')).toHaveCount(1);
 });
 
+/** A session's date as its rule says (docs/capabilities.md): its latest entry's time, labels and names left out; in UTC, as en-US writes it. */
+function dateOf(path: string): string {
+  const records = fixture(path)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; timestamp?: string });
+  const times = records
+    .filter((r) => r.type !== 'session' && !['label', 'session_info', 'title_change'].includes(r.type))
+    .map((r) => Date.parse(r.timestamp ?? ''));
+  return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(Math.max(...times));
+}
+
 for (const size of SIZES) {
   test.describe(size.name, () => {
-    test.use(size.use);
+    test.use({ ...size.use, locale: 'en-US', timezoneId: 'UTC' });
+
+    test('a session reads the same date on its card and its search hit (its latest entry), and a label added today does not change it', async ({ page }) => {
+      // A real session that started on Feb 9 and went on to Feb 13.
+      const path = 'real/VerveAILabs-openclaw-backup-image-branches.jsonl';
+      const date = dateOf(path);
+      expect(date).toBe('Feb 13');
+      const id = await importFixture(page, path);
+      const cardDate = page.locator(`.session-card[data-session-id="${id}"] .fact`).first();
+      await expect(cardDate).toHaveText(date);
+      const box = page.getByLabel('Search sessions');
+      const hitFacts = page.getByRole('region', { name: 'Search results' }).locator('.search-session .facts');
+      await box.fill('zohoemail');
+      await expect(hitFacts).toHaveText(new RegExp(` · ${date} · | · ${date}$`));
+      // A label written today is about the session, not in its conversation: the date stays.
+      await page.goto(`/#/s/${encodeURIComponent(id)}`);
+      const label = page.getByRole('button', { name: /^Label #\d+$/ }).last();
+      await label.click();
+      const form = page.getByRole('form', { name: /^Label of #\d+$/ });
+      await form.getByRole('textbox', { name: 'Label' }).fill('backup pushed');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect(page.locator('.rd-divider.label').last()).toContainText('backup pushed');
+      await page.goto('/#/');
+      await box.fill('');
+      await expect(cardDate).toHaveText(date);
+      await box.fill('backup pushed');
+      await expect(hitFacts).toHaveText(new RegExp(` · ${date} · | · ${date}$`));
+    });
 
     test('a Chinese word inside a sentence is found and marked in its hit', async ({ page }) => {
       // The real session says "我叫张三，请记住" (no spaces between its words).
@@ -168,15 +208,23 @@ for (const size of SIZES) {
     test('find in session brings its match itself on screen, past the long output it opens', async ({ page }) => {
       const id = await importFixture(page, 'real/pi-mono-before-compaction-first-762-lines.jsonl');
       await page.goto(`/#/s/${encodeURIComponent(id)}`);
-      await expect(page.locator('.vl .rd-row').first()).toBeVisible();
+      // The reader opens at the session's end: find starts from there.
+      const atEnd = () =>
+        page.evaluate(() => {
+          const list = [...document.querySelectorAll('.vl')].find((el) => !el.closest('.rd-rehearsal'));
+          return !!list && list.querySelector('.rd-row') !== null && list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+        });
+      await expect.poll(atEnd).toBe(true);
       await page.keyboard.press('/');
       await page.getByRole('searchbox', { name: 'Find in session' }).fill('generateSummary');
       await expect(page.locator('.rd-find-count')).toHaveText('1 of 1');
       // Some occurrence of the word, as laid out in the page, lies inside the transcript's scroller.
       const onScreen = () =>
         page.evaluate(() => {
-          const scroller = document.querySelector('.vl')!.getBoundingClientRect();
-          const walker = document.createTreeWalker(document.querySelector('.vl')!, NodeFilter.SHOW_TEXT);
+          // The reader's own list, not the one the library rehearses hidden (rehearsal.tsx).
+          const list = [...document.querySelectorAll('.vl')].find((el) => !el.closest('.rd-rehearsal'))!;
+          const scroller = list.getBoundingClientRect();
+          const walker = document.createTreeWalker(list, NodeFilter.SHOW_TEXT);
           for (let node = walker.nextNode(); node; node = walker.nextNode()) {
             const at = (node.nodeValue ?? '').indexOf('generateSummary');
             if (at < 0) continue;

@@ -8,6 +8,7 @@ import { createUsageCollector, type UsageDigest } from '../library-usage/index.t
 import { model } from '../write/model-spec.ts';
 import { text } from '../tree/readers.ts';
 import { recordStream } from './record-stream.ts';
+import { createSessionDate } from '../tree/session-date.ts';
 import { displayTitle, metadataTitle } from '../tree/title.ts';
 import { branch, leaves, type TreeLike } from '../tree/tree.ts';
 import type { Entry, Header, ParsedSession, Problem, TitleSlot } from '../schema/types.ts';
@@ -29,6 +30,8 @@ export interface SessionDigest {
   firstMessage: string | null;
   cwd: string;
   created: string;
+  /** The session's date in ms (tree/session-date.ts: its latest entry but labels and names), 0 when unknown. */
+  date: number;
   entryCount: number;
   branchCount: number;
   model: string | null;
@@ -116,6 +119,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
   let agent: Agent | null = null;
   const blobRefs = new Set<string>();
   const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
+  const dates = createSessionDate();
   const pass: LinePass = linePass({
     onRecord(value, kind, s) {
       opts.onValue?.(value);
@@ -125,6 +129,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
         if (pass.header() !== value) return;
         agent = addAgentMark(agent, agentMark(value, 'header'));
         usage.header(value);
+        dates.header(value);
       } else {
         // Each hash copied out: a slice would keep the whole decoded run of lines it was cut from alive.
         if (s.includes('blob:sha256:')) for (const m of s.matchAll(BLOB_REF)) blobRefs.add(m[1].split('').join(''));
@@ -135,6 +140,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
     onEntry(entry, index) {
       first.see(entry);
       usage.add(entry, index);
+      dates.entry(entry);
       return slim(entry);
     },
   });
@@ -157,6 +163,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
       };
       const digest = digestOf(tree, usage, {
         firstMessage: first.found(),
+        date: dates.date(),
         problems: r.problems.length,
         firstProblem: r.problems.find((p) => p.severity === 'error') ?? r.problems[0] ?? null,
         agent,
@@ -169,7 +176,7 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
 /** What a digest reads of a tree: its envelopes and entries, header and title slot. */
 export type HeldTree = TreeLike & Pick<SlimTree, 'header' | 'titleSlot'>;
 type UsageCollector = ReturnType<typeof createUsageCollector>;
-type DigestFacts = Pick<SessionDigest, 'firstMessage' | 'problems' | 'firstProblem' | 'agent'>;
+type DigestFacts = Pick<SessionDigest, 'firstMessage' | 'date' | 'problems' | 'firstProblem' | 'agent'>;
 
 /** The digest of a read tree, from what the reading gathered: its usage rows and the facts only its records tell. */
 function digestOf(tree: HeldTree, usage: UsageCollector, facts: DigestFacts): SessionDigest {
@@ -183,6 +190,7 @@ function digestOf(tree: HeldTree, usage: UsageCollector, facts: DigestFacts): Se
     firstMessage: facts.firstMessage,
     cwd: typeof found?.cwd === 'string' ? found.cwd : '',
     created: typeof found?.timestamp === 'string' ? found.timestamp : '',
+    date: facts.date,
     entryCount: tree.entries.length,
     branchCount: leaves(tree).length,
     model: model(active),
@@ -203,13 +211,16 @@ export function digestHeld(tree: HeldTree, known: Pick<SessionDigest, 'problems'
   const usage = createUsageCollector();
   usage.header(tree.header);
   const first = firstMessageReader();
+  const dates = createSessionDate();
+  if (tree.header) dates.header(tree.header);
   tree.entries.forEach((entry, i) => {
     first.see(entry);
     usage.add(entry, i);
+    dates.entry(entry);
   });
   let agent = known.agent;
   for (const entry of added) agent = addAgentMark(agent, agentMark(entry, 'entry'));
-  return digestOf(tree, usage, { firstMessage: first.found(), problems: known.problems, firstProblem: null, agent });
+  return digestOf(tree, usage, { firstMessage: first.found(), date: dates.date(), problems: known.problems, firstProblem: null, agent });
 }
 
 /** The digest of a whole session's bytes, given in chunks. */

@@ -51,7 +51,7 @@ function SessionHits({ s }: { s: SessionResult }) {
         {s.titleParts ? <Snippet parts={s.titleParts} /> : s.title || 'Untitled session'}
       </Link>
       <p class="facts">
-        {[projectName(s.cwd), s.last ? formatDate(s.last) : '', s.hitCount > 1 ? plural(s.hitCount, 'match', 'matches') : ''].filter(Boolean).join(' · ')}
+        {[projectName(s.cwd), s.date ? formatDate(s.date) : '', s.hitCount > 1 ? plural(s.hitCount, 'match', 'matches') : ''].filter(Boolean).join(' · ')}
       </p>
       {s.hits.length > 0 && (
         <ul class="search-hits">

@@ -16,7 +16,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
   // [text, may break inside]: a model name may be longer than a phone is wide; the rest stay whole.
   const facts = (
     [
-      [formatDate(Date.parse(session.created) || session.modified), false],
+      [session.date ? formatDate(session.date) : '', false],
       [shortModel(session.model), true],
       [formatBytes(session.size), false],
       [plural(session.entryCount, 'entry', 'entries'), false],

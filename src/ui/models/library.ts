@@ -65,7 +65,8 @@ export function sortSessions(list: SessionSummary[], key: SortKey): SessionSumma
   const byNewest = (a: SessionSummary, b: SessionSummary) => b.modified - a.modified;
   const compare: Record<SortKey, (a: SessionSummary, b: SessionSummary) => number> = {
     modified: byNewest,
-    created: (a, b) => Date.parse(b.created) - Date.parse(a.created) || byNewest(a, b),
+    // The session's date, as its card shows it.
+    created: (a, b) => b.date - a.date || byNewest(a, b),
     size: (a, b) => b.size - a.size || byNewest(a, b),
     cost: (a, b) => b.totals.cost - a.totals.cost || byNewest(a, b),
     title: (a, b) => displayTitle(a).localeCompare(displayTitle(b)) || byNewest(a, b),

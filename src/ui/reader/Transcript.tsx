@@ -26,7 +26,7 @@ export function Transcript({ model }: { model: ReaderModel }) {
   // built, laid out and painted a frame later, so neither task nor frame carries both.
   const listReady = useAfterFirstFrame();
   // The match itself on screen, once the row has opened what holds it.
-  useRevealMatch(host, hit, needle, model.hits.value[model.hitAt.value], model.scrollTo);
+  useRevealMatch(host, hit, needle, model.hits.value[model.hitAt.value]);
   const onTop = useCallback(
     (i: number) => {
       model.topIndex.value = i;

@@ -1,8 +1,8 @@
 // Find's current match brought on screen: the list pins the hit's row at the top, then the row
 // opens what holds the match (a long output, a thinking block) and its markdown comes in, which
 // can leave the match far below the screen. Each time the row's content or size changes, the match
-// is looked for in it and, when it is lower than the screen shows, the row is pinned that far
-// into it instead (the match a third of the way down). The user's own scroll ends it.
+// is looked for in it and, when it is off the screen, the scroller is moved to it (the match a third
+// of the way down). The user's own scroll ends it.
 import { useEffect } from 'preact/hooks';
 
 /** The first visible occurrence of `needle` (lowercase) in `root`'s text, or null. */
@@ -23,21 +23,14 @@ export function firstVisibleMatch(root: Element, needle: string): Range | null {
 
 /**
  * While row `index` holds find's current hit (`needle`, lowercase), keeps its first visible match on
- * screen: `scrollTo(index, 'start', offset)` pins the row `offset` px above the scroller's top.
+ * screen: when it is not, the scroller is moved to it as a reader's scroll would (ending the list's pin).
  * `hitKey` changes when find moves to another hit (the same row found again looks again).
  */
-export function useRevealMatch(
-  host: { current: HTMLElement | null },
-  index: number,
-  needle: string,
-  hitKey: unknown,
-  scrollTo: (index: number, align: 'start', offset: number) => void,
-): void {
+export function useRevealMatch(host: { current: HTMLElement | null }, index: number, needle: string, hitKey: unknown): void {
   useEffect(() => {
     const root = host.current;
     if (index < 0 || !needle || !root) return;
     let frame = 0;
-    let placed = 0;
     const place = () => {
       const row = root.querySelector(`.vl-row[data-index="${index}"]:not(.vl-skeleton)`);
       const scroller = row?.closest('.vl');
@@ -45,13 +38,10 @@ export function useRevealMatch(
       const match = firstVisibleMatch(row, needle);
       if (!match) return;
       const mark = match.getBoundingClientRect();
-      const into = mark.top - row.getBoundingClientRect().top;
-      const view = scroller.clientHeight;
-      // Near the row's top the match is on screen with the row's start; lower, a third down the screen.
-      const offset = into + mark.height <= view * 0.8 ? 0 : Math.round(into - view / 3);
-      if (Math.abs(offset - placed) < 1) return;
-      placed = offset;
-      scrollTo(index, 'start', offset);
+      const view = scroller.getBoundingClientRect();
+      if (mark.top >= view.top && mark.bottom <= view.bottom) return;
+      // Scrolled as a reader would (the list takes its new place from there): the match a third of the way down.
+      scroller.scrollTop += Math.round(mark.top - view.top - view.height / 3);
     };
     const sizes = new ResizeObserver(() => look());
     let watched: Element | null = null;
@@ -90,5 +80,5 @@ export function useRevealMatch(
       root.removeEventListener('pointerdown', stop);
       root.removeEventListener('keydown', onKey);
     };
-  }, [host, index, needle, hitKey, scrollTo]);
+  }, [host, index, needle, hitKey]);
 }

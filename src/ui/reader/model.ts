@@ -16,8 +16,6 @@ export type ReaderTab = 'transcript' | 'context' | 'stats';
 export interface ScrollRequest {
   index: number;
   align: 'start' | 'end';
-  /** Pixels below the item's top that go to the top of the screen (align 'start': a place inside a tall item). */
-  offset?: number;
   seq: number;
 }
 
@@ -75,8 +73,8 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
   let scrollSeq = 0;
   const pages = createPages({ id, view, version, error, generation: () => generation });
 
-  function scrollTo(index: number, align: 'start' | 'end' = 'start', offset = 0) {
-    scroll.value = { index, align, seq: ++scrollSeq, ...(offset > 0 ? { offset } : {}) };
+  function scrollTo(index: number, align: 'start' | 'end' = 'start') {
+    scroll.value = { index, align, seq: ++scrollSeq };
     if (align === 'start') topIndex.value = index;
   }
 

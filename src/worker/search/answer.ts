@@ -87,8 +87,8 @@ export async function answer(src: AnswerSource, input: string, opts: SearchOptio
   // Ties go by date, then id: the answer must not depend on the order sessions were indexed in
   // (an import adds them as it writes them, a rebuild as the library lists them).
   const byId = (a: { meta: SessionMeta }, b: { meta: SessionMeta }) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0);
-  if (opts.sort === 'date' || !q.words.length) candidates.sort((a, b) => b.meta.last - a.meta.last || b.score - a.score || byId(a, b));
-  else candidates.sort((a, b) => b.score - a.score || b.meta.last - a.meta.last || byId(a, b));
+  if (opts.sort === 'date' || !q.words.length) candidates.sort((a, b) => b.meta.date - a.meta.date || b.score - a.score || byId(a, b));
+  else candidates.sort((a, b) => b.score - a.score || b.meta.date - a.meta.date || byId(a, b));
   const limit = opts.limit ?? 20;
   const out: SessionResult[] = [];
   let i = opts.offset ?? 0;

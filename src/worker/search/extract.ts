@@ -2,7 +2,7 @@
 // (what was said, thought, called, answered, summarized, labelled, noticed), and the session's
 // facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
 // Images, signatures and extension state are left out; tool outputs and arguments are capped.
-import { noticeKind, parts, text } from '../../core/index.ts';
+import { createSessionDate, noticeKind, parts, text } from '../../core/index.ts';
 import { isIndexable, normalizeWord, words } from './tokens.ts';
 
 /** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
@@ -37,6 +37,8 @@ export interface SessionMeta {
   /** ms of the header, and of the latest entry. */
   created: number;
   last: number;
+  /** The session's date, as the library shows it (core `createSessionDate`: its latest entry but labels and names). */
+  date: number;
   models: string[];
   tools: string[];
   flags: number;
@@ -167,6 +169,7 @@ export function createExtractor(id: string, title: string) {
   let created = 0;
   let last = 0;
   let flags = 0;
+  const dates = createSessionDate();
   const x = {
     /** One line of the file (torn or foreign lines are skipped: they hold nothing to find). */
     line(line: string): void {
@@ -184,8 +187,10 @@ export function createExtractor(id: string, title: string) {
       if (o.type === 'session') {
         if (typeof o.cwd === 'string') cwd = o.cwd;
         created = timeOf(o.timestamp);
+        dates.header(o);
         return;
       }
+      dates.entry(o);
       if (o.type === 'model_change' && typeof o.modelId === 'string') models.add(o.modelId.toLowerCase());
       const d = entryDoc(o);
       if (!d) return;
@@ -197,7 +202,18 @@ export function createExtractor(id: string, title: string) {
     },
     /** The documents and the facts (`named`: the title, when it was not known at the start). */
     finish(size: number, named = title): { meta: SessionMeta; docs: EntryDoc[] } {
-      const meta: SessionMeta = { id, size, title: named, cwd, created, last: Math.max(last, created), models: [...models], tools: [...tools], flags };
+      const meta: SessionMeta = {
+        id,
+        size,
+        title: named,
+        cwd,
+        created,
+        last: Math.max(last, created),
+        date: dates.date(),
+        models: [...models],
+        tools: [...tools],
+        flags,
+      };
       return { meta, docs };
     },
   };

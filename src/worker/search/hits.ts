@@ -23,8 +23,8 @@ export interface SessionResult {
   id: string;
   title: string;
   cwd: string;
-  /** ms of its latest entry. */
-  last: number;
+  /** The session's date in ms, as its library card shows it (core `createSessionDate`); 0 when unknown. */
+  date: number;
   score: number;
   hits: EntryHit[];
   /** Entries that matched (hits holds the first few). */
@@ -226,7 +226,7 @@ export async function selectHits(
     id: meta.id,
     title: meta.title,
     cwd: meta.cwd,
-    last: meta.last,
+    date: meta.date,
     score,
     hitCount: shown.length,
     hits: [],

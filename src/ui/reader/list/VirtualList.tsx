@@ -60,7 +60,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const extendLater = useRef<(() => void) | null>(null);
   /** A reader's scroll: its last position and direction, the task that draws the rows ahead of it. */
   const reading = useRef(newReading());
-  const pin = useRef<{ index: number; align: 'start' | 'end'; offset?: number } | null>(null);
+  const pin = useRef<{ index: number; align: 'start' | 'end' } | null>(null);
   /** The scrollTop this component last set; any other position means someone else scrolled. */
   const placed = useRef(-1);
   /** The scrollTop the anchor was last taken from (-1: none yet, or taken from a position still to be set). */
@@ -232,7 +232,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
 
   useLayoutEffect(() => {
     if (!scroll) return;
-    pin.current = { index: scroll.index, align: scroll.align, offset: scroll.offset };
+    pin.current = { index: scroll.index, align: scroll.align };
     settle();
   }, [scroll, settle]);
 

@@ -126,15 +126,15 @@ export function aheadRange(o: Float64Array, count: number, r: Range, at: { top: 
   return next.start === r.start && next.end === r.end ? null : next;
 }
 
-/** Where the scroller belongs (within the list): the pinned item at the top (`offset` px into it) or its bottom at the bottom, else the anchor item `delta` px above the top. */
+/** Where the scroller belongs (within the list): the pinned item at the top or its bottom at the bottom, else the anchor item `delta` px above the top. */
 export function placeOf(
   o: Float64Array,
   count: number,
   view: number,
-  pin: { index: number; align: 'start' | 'end'; offset?: number } | null,
+  pin: { index: number; align: 'start' | 'end' } | null,
   anchor: { index: number; delta: number },
 ): number {
   const i = Math.min((pin ?? anchor).index, count - 1);
-  const top = !pin ? o[i] + anchor.delta : pin.align === 'start' ? o[i] + (pin.offset ?? 0) : o[i + 1] - view;
+  const top = !pin ? o[i] + anchor.delta : pin.align === 'start' ? o[i] : o[i + 1] - view;
   return Math.max(0, Math.min(top, o[count] - view));
 }

@@ -21,6 +21,7 @@ export function usageRecord(i: number, spacing: number, agent: 'pi' | 'omp' = 'p
     cwd: `/home/u/p${i % 3}`,
     created: new Date((now - i * spacing) * SLICE_MS).toISOString(),
     modified: Date.now(),
+    date: (now - i * spacing) * SLICE_MS,
     size: 1000,
     entryCount: 2,
     branchCount: 1,
