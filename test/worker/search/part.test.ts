@@ -5,29 +5,10 @@ import { expect, test } from 'vitest';
 import type { EntryDoc } from '../../../src/worker/search/extract.ts';
 import { buildPart, chunkOf, decodeChunk, decodePart, postings } from '../../../src/worker/search/part.ts';
 import { words } from '../../../src/worker/search/tokens.ts';
+import { TEXT_UNITS } from './text-units.ts';
 
 const utf8 = (s: string) => new TextDecoder().decode(new TextEncoder().encode(s));
-const unit = fc.constantFrom(
-  'a',
-  'Z',
-  '9',
-  ' ',
-  '-',
-  'é',
-  'e\u0301',
-  'İ',
-  '東',
-  '🎉',
-  '𝐀',
-  '\ud800',
-  '١',
-  '\n',
-  'ﬁ',
-  'word',
-  'Parse',
-  '123456789',
-  'x'.repeat(33),
-);
+const unit = fc.constantFrom(...TEXT_UNITS, 'word', 'Parse', '123456789', 'x'.repeat(33));
 const doc = fc.record({
   id: fc.string({ maxLength: 8 }),
   kind: fc.constantFrom('user', 'assistant', 'tool', 'bash', 'label') as fc.Arbitrary<EntryDoc['kind']>,

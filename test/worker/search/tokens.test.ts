@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { addWords, eachWord, queryWords, wordSpans, words } from '../../../src/worker/search/tokens.ts';
+import { TEXT_UNITS } from './text-units.ts';
 
 const texts = [
   'Read src/core/read/parse.ts: parseLine(buffer) failed 3 times; retry 123456789012 and x9',
@@ -23,32 +24,7 @@ test('addWords gives the distinct words of words(), in order, for ASCII and othe
 });
 
 test('property: eachWord gives words() of any text, repeats kept', () => {
-  const unit = fc.constantFrom(
-    'a',
-    'Z',
-    '9',
-    ' ',
-    '-',
-    'é',
-    'e\u0301',
-    'İ',
-    'ß',
-    '東',
-    '🎉',
-    '𝐀',
-    '\ud800',
-    '\udc00',
-    '١',
-    '\n',
-    '_',
-    'Ω',
-    'ﬁ',
-    '记',
-    '住',
-    'が',
-    'ー',
-    '𠀀',
-  );
+  const unit = fc.constantFrom(...TEXT_UNITS);
   fc.assert(
     fc.property(fc.array(unit, { maxLength: 60 }), fc.string(), (parts, s) => {
       for (const t of [parts.join(''), s]) {

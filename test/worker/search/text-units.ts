@@ -1,0 +1,30 @@
+// Pieces of text that tokenizers get wrong: letters and digits of several scripts, combining and
+// case-changing characters, astral and lone surrogates, ligatures, Chinese and Japanese characters
+// (each a word of its own and a pair with its neighbour), separators. Property tests join them.
+export const TEXT_UNITS = [
+  'a',
+  'Z',
+  '9',
+  ' ',
+  '-',
+  '_',
+  '\n',
+  'é',
+  'e\u0301',
+  'İ',
+  'Σ',
+  'ß',
+  'Ω',
+  'ﬁ',
+  '١',
+  '🎉',
+  '𝐀',
+  '\ud800',
+  '\udc00',
+  '東',
+  '记',
+  '住',
+  'が',
+  'ー',
+  '𠀀',
+] as const;
