@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkSpace, createSpace, newIdentity, spaceKeys, webdavTransport, type SpaceKeys, type Transport } from '../../src/sync/index.ts';
 import { s3Transport } from '../../src/sync/transports/s3.ts';
-import { type DavServer, S3_KEY, S3_SECRET, type S3Server, startS3, startWebDav } from './servers.ts';
+import { type DavServer, type S3Server, startS3, startWebDav } from './servers.ts';
 
 let s3: S3Server;
 let dav: DavServer;
@@ -18,11 +18,7 @@ afterAll(async () => {
   await Promise.all([s3?.stop(), dav?.stop()]);
 });
 
-const s3With = (over: Partial<Parameters<typeof s3Transport>[0]> = {}, opts = {}): Transport =>
-  s3Transport(
-    { kind: 's3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix: 'check/', accessKeyId: S3_KEY, secretAccessKey: S3_SECRET, ...over },
-    opts,
-  );
+const s3With = (over: Partial<Parameters<typeof s3Transport>[0]> = {}, opts = {}): Transport => s3Transport({ ...s3.settings('check/'), ...over }, opts);
 
 async function codeOf(t: Transport): Promise<string | undefined> {
   const result = await checkSpace({ transport: t, keys });

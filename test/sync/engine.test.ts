@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createEngine, createSpace, newIdentity, parsePackName, ROOT, type SpaceKeys, spaceKeys, type Transport } from '../../src/sync/index.ts';
 import { s3Transport } from '../../src/sync/transports/s3.ts';
 import { type MemoryLocal, memoryLocal, memoryState } from './memory-local.ts';
-import { S3_KEY, S3_SECRET, type S3Server, startS3 } from './servers.ts';
+import { type S3Server, startS3 } from './servers.ts';
 
 const FIXTURE = readFileSync(new URL('../../fixtures/real/frinfo702-dotfiles-subagent-parent.jsonl', import.meta.url));
 const ID = '019e62c3-5249-7057-9390-c72853be72e9';
@@ -28,15 +28,7 @@ interface Dev {
 }
 
 async function space(prefix: string, consolidateAfter?: number): Promise<{ transport: Transport; keys: SpaceKeys; dev: (name: string) => Dev }> {
-  const transport = s3Transport({
-    kind: 's3',
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    bucket: s3.bucket,
-    prefix,
-    accessKeyId: S3_KEY,
-    secretAccessKey: S3_SECRET,
-  });
+  const transport = s3Transport(s3.settings(prefix));
   const keys = await spaceKeys(await newIdentity());
   await createSpace(transport, keys, 1);
   const dev = (name: string): Dev => {

@@ -12,7 +12,7 @@ import { createEngine, createSpace, newIdentity, spaceKeys } from '../../src/syn
 import { s3Transport } from '../../src/sync/transports/s3.ts';
 import { filesUnder } from './cli-helpers.ts';
 import { memoryState } from './memory-local.ts';
-import { S3_KEY, S3_SECRET, type S3Server, startS3 } from './servers.ts';
+import { type S3Server, startS3 } from './servers.ts';
 
 const FIXTURE = new URL('../../fixtures/real/frinfo702-dotfiles-subagent-parent.jsonl', import.meta.url);
 const PATH = '--Users-ken702-ghq-github.com-frinfo702-dotfiles--/2026-05-26T05-30-28-297Z_019e62c3-5249-7057-9390-c72853be72e9.jsonl';
@@ -31,15 +31,7 @@ function piAppends(file: string, text: string): string {
 
 describe('agent folders synced', () => {
   test('both offline append to the same session: both versions are kept whole in both folders, nothing written over', { timeout: 180_000 }, async () => {
-    const transport = s3Transport({
-      kind: 's3',
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      bucket: s3.bucket,
-      prefix: 'folders/',
-      accessKeyId: S3_KEY,
-      secretAccessKey: S3_SECRET,
-    });
+    const transport = s3Transport(s3.settings('folders/'));
     const keys = await spaceKeys(await newIdentity());
     await createSpace(transport, keys, 1);
     const base = mkdtempSync(join(tmpdir(), 'rho-folders-'));

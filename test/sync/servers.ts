@@ -10,6 +10,7 @@ import { join } from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
 import { v2 as webdav } from 'webdav-server';
+import type { S3Settings } from '../../src/sync/types.ts';
 
 export const S3_KEY = 'S3RVER';
 export const S3_SECRET = 'S3RVER';
@@ -24,6 +25,8 @@ export interface S3Server {
   endpoint: string;
   bucket: string;
   directory: string;
+  /** A sync space's settings for this server's bucket under `prefix`, with the server's keys. */
+  settings(prefix: string): S3Settings;
   stop(): Promise<void>;
 }
 
@@ -34,10 +37,12 @@ export async function startS3(opts: { bucket?: string; cors?: boolean; origins?:
   const configs = opts.cors === false ? [] : [s3CorsXml(opts.origins)];
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs }] });
   const address = (await server.run()) as AddressInfo;
+  const endpoint = `http://127.0.0.1:${address.port}`;
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint,
     bucket,
     directory,
+    settings: (prefix) => ({ kind: 's3', endpoint, region: 'us-east-1', bucket, prefix, accessKeyId: S3_KEY, secretAccessKey: S3_SECRET }),
     async stop() {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

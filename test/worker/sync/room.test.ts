@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApi } from '../../../src/worker/api.ts';
 import { memoryKeeping } from '../../../src/worker/sync/settings.ts';
-import { type S3Server, S3_KEY, S3_SECRET, startS3 } from '../../sync/servers.ts';
+import { type S3Server, startS3 } from '../../sync/servers.ts';
 import { memoryStore, messageLine, sessionText } from '../../storage/helpers.ts';
 
 let s3: S3Server;
@@ -28,15 +28,7 @@ function device() {
 
 const file = (name: string, text: string) => new File([text], name);
 const text = async (blob: Blob) => new TextDecoder().decode(new Uint8Array(await blob.arrayBuffer()));
-const space = (prefix: string) => ({
-  kind: 's3' as const,
-  endpoint: s3.endpoint,
-  region: 'us-east-1',
-  bucket: s3.bucket,
-  prefix,
-  accessKeyId: S3_KEY,
-  secretAccessKey: S3_SECRET,
-});
+const space = (prefix: string) => s3.settings(prefix);
 
 async function paired(prefix: string) {
   const a = device();
