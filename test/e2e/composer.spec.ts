@@ -15,6 +15,9 @@ const ID = '1de66ec6-9538-4997-8b92-a2da416c2dc0';
 const KEY = 'sk-ant-e2e-key-abcdef';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
+// The model code is kept by the service worker's cache.
+test.use({ serviceWorkers: 'allow' });
+
 let server: ReplayServer;
 test.beforeEach(async () => {
   server = await startReplayServer();

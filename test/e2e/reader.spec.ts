@@ -264,15 +264,20 @@ test.describe('reader', () => {
     await page.screenshot({ path: resolve(shots, 'reader-phone-light.png') });
   });
 
-  test('a deep link works offline after a reload', async ({ page, context }) => {
-    const id = await importFixture(page, SAMPLE);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
-    await page.goto(`/#/s/${encodeURIComponent(id)}?entry=b8c7d0e9`);
-    await expect(row(page, 'b8c7d0e9')).toBeInViewport();
-    await context.setOffline(true);
-    await page.reload();
-    await expect(row(page, 'b8c7d0e9')).toBeInViewport();
-    await context.setOffline(false);
+  test.describe('offline', () => {
+    // What is tested is the service worker's cache.
+    test.use({ serviceWorkers: 'allow' });
+
+    test('a deep link works offline after a reload', async ({ page, context }) => {
+      const id = await importFixture(page, SAMPLE);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+      await page.goto(`/#/s/${encodeURIComponent(id)}?entry=b8c7d0e9`);
+      await expect(row(page, 'b8c7d0e9')).toBeInViewport();
+      await context.setOffline(true);
+      await page.reload();
+      await expect(row(page, 'b8c7d0e9')).toBeInViewport();
+      await context.setOffline(false);
+    });
   });
 
   test('markdown made in the worker replaces the plain text on screen; a fling draws skeletons, then the rows', async ({ page }) => {
