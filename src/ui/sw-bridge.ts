@@ -15,7 +15,8 @@ export function startServiceWorker(): void {
   workbox.addEventListener('waiting', () => {
     updateAvailable.value = true;
   });
-  void workbox.register();
+  // A browser may refuse the registration (a private window, a policy): the app then works online only.
+  workbox.register().catch(() => undefined);
   // An installed app can stay open for days: look for a new version whenever it comes back to view.
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void checkForUpdate();

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { card, fixture, importSummary, IMPORTED, makeSession, openEmptyLibrary, SAMPLE, serveBuild, waitForServiceWorker } from './app-helpers.ts';
 
+// The share target, offline reloads and updates are the service worker's.
+test.use({ serviceWorkers: 'allow' });
+
 test('Android share target: a multipart POST to /share-target lands in the import report', async ({ page }) => {
   await openEmptyLibrary(page);
   await waitForServiceWorker(page);

@@ -15,6 +15,9 @@ const ID = '1de66ec6-9538-4997-8b92-a2da416c2dc0';
 const KEY = 'sk-ant-e2e-key-abcdef';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
+// The model code is kept by the service worker's cache.
+test.use({ serviceWorkers: 'allow' });
+
 let server: ReplayServer;
 test.beforeEach(async () => {
   server = await startReplayServer();
@@ -23,7 +26,7 @@ test.afterEach(async () => {
   await server.close();
 });
 
-test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept', async ({
+test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
   page,
 }) => {
   await openEmptyLibrary(page);
@@ -188,6 +191,46 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   await composer.getByRole('button', { name: 'Send' }).click();
   await expect(composer.getByRole('alert')).toContainText('your message is kept');
   await expect(composer.getByRole('textbox', { name: 'Message' })).toHaveValue('Still there?');
+
+  // New chat: a first reply stopped halfway is kept in the session it made, which the reader opens,
+  // and Retry there sends the same first message again from the same place.
+  await composer.getByRole('button', { name: 'New chat' }).click();
+  await expect(page.getByText('Back to this session')).toBeVisible();
+  const started = server.received.length;
+  server.script({ kind: 'slow', reply: { text: ['A fresh ', 'start that ', 'never ends.'] }, after: 5 });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('Start from nothing');
+  await composer.getByRole('button', { name: 'Send' }).click();
+  await expect(composer.locator('.composer-reply')).toContainText('A fresh');
+  await composer.getByRole('button', { name: 'Stop' }).click();
+  await server.until((r) => r[started]?.cancelled === true);
+  await expect(page).not.toHaveURL(new RegExp(ID));
+  const newId = decodeURIComponent(/#\/s\/([^/?]+)/.exec(page.url())![1]);
+  await expect(page.locator('.rd-panel-host')).toContainText('A fresh');
+  await expect(composer.getByRole('status')).toContainText('Stopped');
+  server.script({ kind: 'reply', reply: { text: ['A fresh start, whole.'] } });
+  await composer.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.locator('.rd-panel-host')).toContainText('A fresh start, whole.');
+  expect(server.received[started + 1].body.messages).toEqual(server.received[started].body.messages);
+  const fresh = (
+    await page.evaluate(async (id) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('sessions');
+      return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
+    }, newId)
+  )
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(fresh.map((e) => [e.type, e.message?.role, e.message?.stopReason])).toEqual([
+    ['session', undefined, undefined],
+    ['model_change', undefined, undefined],
+    ['message', 'user', undefined],
+    ['message', 'assistant', 'aborted'],
+    ['message', 'user', undefined],
+    ['message', 'assistant', 'stop'],
+  ]);
+  expect(fresh[4].parentId).toBe(fresh[1].id);
+  expect(fresh[4].message.content).toEqual(fresh[2].message.content);
 
   // pi-ai's provider code is not precached: the service worker kept it when the worker first loaded it.
   const kept = await page.evaluate(async () => (await (await caches.open('rho-model-code-v1')).keys()).map((r) => new URL(r.url).pathname));

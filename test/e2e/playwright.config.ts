@@ -23,6 +23,9 @@ export default defineConfig({
     // only printed output, so it is off unless asked for: `E2E_TRACE=retain-on-failure npm test`.
     trace: (process.env.E2E_TRACE as 'on' | 'retain-on-failure' | undefined) ?? 'off',
     screenshot: 'only-on-failure',
+    // The service worker's install precaches the whole build: about 0.7 s of CPU per test. Only the
+    // specs about what it does (offline, the share target, updates, cached model code) allow it.
+    serviceWorkers: 'block',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {

@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
 
+// What is tested is the service worker's control and cache.
+test.use({ serviceWorkers: 'allow' });
+
 test('the shell loads, the service worker takes control, and an offline reload still shows it', async ({ page, context }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Rho Sessions' })).toBeVisible();

@@ -31,17 +31,33 @@ export interface Pending {
   blob: Blob;
 }
 
+/** A message to send again: the session, the entry it was written after, its text and files. */
+interface Retry {
+  id: string;
+  from: string | null;
+  text: string;
+  files: Pending[];
+}
+
+/**
+ * How a new chat's first turn ended, for the composer of the session it created: the reader opens
+ * that session (a new composer), and a stopped or failed first reply must still offer Retry there.
+ */
+const handedOver = new Map<string, { retry: Retry | null; notice: string | null; error: string | null }>();
+
 export function createComposer(sessionId: string | null) {
+  // Kept until that session's composer sends again (the reader may mount it more than once while it opens).
+  const carried = sessionId === null ? undefined : handedOver.get(sessionId);
   const text = signal(read(draftKey(sessionId)));
   const files = signal<Pending[]>([]);
   const choice = signal(read(CHOICE_KEY));
   /** The reply streaming in (null when none). */
   const reply = signal<{ text: string; thinking: string; cost: number; sent: string } | null>(null);
   const busy = signal<'send' | 'compact' | null>(null);
-  const error = signal<string | null>(null);
-  const notice = signal<string | null>(null);
+  const error = signal<string | null>(carried?.error ?? null);
+  const notice = signal<string | null>(carried?.notice ?? null);
   /** The last message, when its reply was stopped or failed: Retry sends it again from where it was written. */
-  const retry = signal<{ id: string; from: string | null; text: string; files: Pending[] } | null>(null);
+  const retry = signal<Retry | null>(carried?.retry ?? null);
   let stop: AbortController | null = null;
   let backgrounded = false;
 
@@ -74,6 +90,7 @@ export function createComposer(sessionId: string | null) {
     error.value = null;
     notice.value = null;
     busy.value = 'send';
+    if (id !== null) handedOver.delete(id);
     stop = new AbortController();
     backgrounded = false;
     // A phone ends a request when the app goes to the background: stopped here first, what arrived is kept as an aborted reply.
@@ -119,6 +136,7 @@ export function createComposer(sessionId: string | null) {
       if (result.stopReason === 'aborted')
         notice.value = backgrounded ? 'The app went to the background: the reply so far is kept. Retry to ask again.' : 'Stopped: the reply so far is kept.';
       if (result.stopReason === 'error') error.value = `The reply failed: ${result.errorMessage ?? 'unknown error'}. What arrived is kept.`;
+      if (id === null) handedOver.set(result.id, { retry: retry.value, notice: notice.value, error: error.value });
       return result;
     } catch (e) {
       // Nothing was written: a draft stays in the field (and on this device), a retry stays offered.
