@@ -33,45 +33,46 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use(size.use);
 
-    test('a one-entry branch reads "1 entry" (never "1 entries"); the context counts its messages', async ({ page }) => {
-      await openEmptyLibrary(page);
-      await dropFiles(page, [{ name: 'counts.jsonl', text: `${forked}\n` }]);
-      await expect(importSummary(page)).toContainText('Added: 1', IMPORTED);
-      await page.goto(`/#/s/${ID}?leaf=c0000003`);
-      await expect(page.getByRole('feed')).toHaveAccessibleName('Transcript: 3 items');
-      if (size.phone) {
-        await showViewOptions(page);
-        await page.getByRole('button', { name: /Branches/ }).click();
-      }
-      await expect(page.getByRole('navigation', { name: 'Branches' })).toContainText('1 entry');
-      await expect(page.getByRole('navigation', { name: 'Branches' })).not.toContainText('1 entries');
-      if (size.phone) await page.getByRole('button', { name: /^Branches/ }).click();
-      await page.goto(`/#/s/${ID}?leaf=c0000004`);
-      await showViewOptions(page);
-      await page.getByRole('tab', { name: /model sees/i }).click();
-      await expect(page.locator('.rd-context > p.muted').first()).toContainText(/^3 messages/);
-    });
-
-    test('a parent with one subagent transcript: the "1 subagent" badge opens it; its stats say "(1 transcript)"', async ({ page }) => {
-      // A Codex parent and the child it spawned (the child's session_meta names its parent thread).
+    test('counts agree with their number: "1 entry", "1 subagent", "(1 transcript)"; the context counts its messages', async ({ page }) => {
+      // The forked session, and a Codex parent with the child it spawned (the child's session_meta names its parent thread).
       const parent = 'other-agents/codex/h-morishita-esol-devenv-v0.104.0-spawn-parent.jsonl';
       const child = 'other-agents/codex/h-morishita-esol-devenv-v0.104.0-spawn-child.jsonl';
-      const id = piId(parent);
       await openEmptyLibrary(page);
-      await dropFiles(
-        page,
-        [parent, child].map((p) => ({ name: p.split('/').pop()!, text: fixture(p).toString('utf8') })),
-      );
-      await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
-      await expect(page.locator(`.session-card[data-session-id="${id}"] .badge`, { hasText: 'subagent' })).toHaveText('1 subagent');
-      // The badge opens the child's transcript, which leads back to its parent.
-      await page.locator(`.session-card[data-session-id="${id}"]`).getByRole('link', { name: '1 subagent' }).click();
-      await expect(page.getByRole('navigation', { name: 'Subagent of' })).toBeVisible();
-      await expect(page).toHaveURL(new RegExp(`#/s/${piId(child)}$`));
-      await page.goto(`/#/s/${id}`);
-      await showViewOptions(page);
-      await page.getByRole('tab', { name: 'Stats' }).click();
-      await expect(page.locator('.rd-family-totals caption')).toHaveText('With subagents (1 transcript)');
+      await dropFiles(page, [
+        { name: 'counts.jsonl', text: `${forked}\n` },
+        ...[parent, child].map((p) => ({ name: p.split('/').pop()!, text: fixture(p).toString('utf8') })),
+      ]);
+      await expect(importSummary(page)).toContainText('Added: 3', IMPORTED);
+
+      await test.step('a one-entry branch reads "1 entry" (never "1 entries"); the context counts its messages', async () => {
+        await page.goto(`/#/s/${ID}?leaf=c0000003`);
+        await expect(page.getByRole('feed')).toHaveAccessibleName('Transcript: 3 items');
+        if (size.phone) {
+          await showViewOptions(page);
+          await page.getByRole('button', { name: /Branches/ }).click();
+        }
+        await expect(page.getByRole('navigation', { name: 'Branches' })).toContainText('1 entry');
+        await expect(page.getByRole('navigation', { name: 'Branches' })).not.toContainText('1 entries');
+        if (size.phone) await page.getByRole('button', { name: /^Branches/ }).click();
+        await page.goto(`/#/s/${ID}?leaf=c0000004`);
+        await showViewOptions(page);
+        await page.getByRole('tab', { name: /model sees/i }).click();
+        await expect(page.locator('.rd-context > p.muted').first()).toContainText(/^3 messages/);
+      });
+
+      await test.step('a parent with one subagent transcript: the "1 subagent" badge opens it; its stats say "(1 transcript)"', async () => {
+        const id = piId(parent);
+        await page.goto('/#/');
+        await expect(page.locator(`.session-card[data-session-id="${id}"] .badge`, { hasText: 'subagent' })).toHaveText('1 subagent');
+        // The badge opens the child's transcript, which leads back to its parent.
+        await page.locator(`.session-card[data-session-id="${id}"]`).getByRole('link', { name: '1 subagent' }).click();
+        await expect(page.getByRole('navigation', { name: 'Subagent of' })).toBeVisible();
+        await expect(page).toHaveURL(new RegExp(`#/s/${piId(child)}$`));
+        await page.goto(`/#/s/${id}`);
+        await showViewOptions(page);
+        await page.getByRole('tab', { name: 'Stats' }).click();
+        await expect(page.locator('.rd-family-totals caption')).toHaveText('With subagents (1 transcript)');
+      });
     });
   });
 }

@@ -38,43 +38,45 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use(size.use);
 
-    test('a markdown first message titles the session in plain words, on its card and in the reader', async ({ page }) => {
-      await openEmptyLibrary(page);
-      await dropFiles(page, [{ name: 'titles.jsonl', text: TEXT }]);
-      await expect(importSummary(page)).toContainText('Added: 1', IMPORTED);
-      const link = page.locator(`.session-card[data-session-id="${ID}"] a.session-title`);
-      // The card has room for more of the message; both read as plain words.
-      await expect(link).toHaveText(/^Research Plan Question: which cache wins\? More words\.$/);
-      await link.click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(PLAIN);
-    });
-
-    test('a fork and the session it came from start alike; the fork says "Fork of …" on its card and in the reader', async ({ page }) => {
-      const parentId = headerOf(PARENT).id as string;
-      const forkId = headerOf(FORK).id as string;
-      // pi's fork header names the parent's file, `…/<timestamp>_<id>.jsonl`.
-      expect(headerOf(FORK).parentSession).toMatch(new RegExp(`_${parentId}\\.jsonl$`));
-      const prompt = firstPrompt(PARENT);
-      expect(firstPrompt(FORK)).toBe(prompt);
+    test('a markdown first message titles the session in plain words; a fork says "Fork of …"', async ({ page }) => {
       await openEmptyLibrary(page);
       await dropFiles(page, [
+        { name: 'titles.jsonl', text: TEXT },
         { name: 'parent.jsonl', text: PARENT },
         { name: 'fork.jsonl', text: FORK },
       ]);
-      await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
-      const forkCard = page.locator(`.session-card[data-session-id="${forkId}"]`);
-      const parentCard = page.locator(`.session-card[data-session-id="${parentId}"]`);
-      await expect(forkCard.locator('a.session-title')).toHaveText(prompt);
-      await expect(parentCard.locator('a.session-title')).toHaveText(prompt);
-      await expect(forkCard.locator('.fork-of')).toHaveText(new RegExp(`^Fork of ${prompt} · `));
-      await expect(forkCard.locator('.fork-of a')).toHaveAttribute('href', `#/s/${parentId}`);
-      await expect(parentCard.locator('.fork-of')).toHaveCount(0);
-      await forkCard.locator('a.session-title').click();
-      const banner = page.getByRole('navigation', { name: 'Fork of' });
-      await expect(banner).toHaveText(`Fork of ← ${prompt}`);
-      await banner.getByRole('link').click();
-      await expect(page).toHaveURL(new RegExp(`#/s/${parentId}$`));
-      await expect(page.getByRole('navigation', { name: 'Fork of' })).toHaveCount(0);
+      await expect(importSummary(page)).toContainText('Added: 3', IMPORTED);
+
+      await test.step('a markdown first message titles the session in plain words, on its card and in the reader', async () => {
+        const link = page.locator(`.session-card[data-session-id="${ID}"] a.session-title`);
+        // The card has room for more of the message; both read as plain words.
+        await expect(link).toHaveText(/^Research Plan Question: which cache wins\? More words\.$/);
+        await link.click();
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(PLAIN);
+      });
+
+      await test.step('a fork and the session it came from start alike; the fork says "Fork of …" on its card and in the reader', async () => {
+        const parentId = headerOf(PARENT).id as string;
+        const forkId = headerOf(FORK).id as string;
+        // pi's fork header names the parent's file, `…/<timestamp>_<id>.jsonl`.
+        expect(headerOf(FORK).parentSession).toMatch(new RegExp(`_${parentId}\\.jsonl$`));
+        const prompt = firstPrompt(PARENT);
+        expect(firstPrompt(FORK)).toBe(prompt);
+        await page.goto('/#/');
+        const forkCard = page.locator(`.session-card[data-session-id="${forkId}"]`);
+        const parentCard = page.locator(`.session-card[data-session-id="${parentId}"]`);
+        await expect(forkCard.locator('a.session-title')).toHaveText(prompt);
+        await expect(parentCard.locator('a.session-title')).toHaveText(prompt);
+        await expect(forkCard.locator('.fork-of')).toHaveText(new RegExp(`^Fork of ${prompt} · `));
+        await expect(forkCard.locator('.fork-of a')).toHaveAttribute('href', `#/s/${parentId}`);
+        await expect(parentCard.locator('.fork-of')).toHaveCount(0);
+        await forkCard.locator('a.session-title').click();
+        const banner = page.getByRole('navigation', { name: 'Fork of' });
+        await expect(banner).toHaveText(`Fork of ← ${prompt}`);
+        await banner.getByRole('link').click();
+        await expect(page).toHaveURL(new RegExp(`#/s/${parentId}$`));
+        await expect(page.getByRole('navigation', { name: 'Fork of' })).toHaveCount(0);
+      });
     });
   });
 }
