@@ -12,46 +12,13 @@ import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { addModel, PAGE_SCRIPT, replyTokens } from './composer.bench.ts';
+import { type Profile, printProfile } from './cpu-profile.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4327);
 const thousands = Number(process.argv[2] ?? 30);
 const TOKENS = Number(process.env.TOKENS ?? 1500);
 const TRACE = Boolean(process.env.TRACE);
-
-interface Profile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** The busiest functions of a CPU profile, self and inclusive (ms). */
-function printProfile(profile: Profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (id: number) => {
-    const c = byId.get(id)!.callFrame;
-    return `${c.functionName || '(anon)'} ${c.url.split('/').pop()}:${c.lineNumber}`;
-  };
-  const self = new Map<string, number>();
-  const incl = new Map<string, number>();
-  profile.samples.forEach((leaf, i) => {
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + ms);
-    const seen = new Set<string>();
-    for (let n: number | undefined = leaf; n !== undefined; n = parent.get(n)) seen.add(name(n));
-    for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + ms);
-  });
-  const top = (m: Map<string, number>, k: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k)
-      .map(([n, v]) => `${n}=${v.toFixed(0)}`)
-      .join(' ; ');
-  console.log(`self: ${top(self, 25)}`);
-  console.log(`inclusive: ${top(incl, 45)}`);
-}
 
 interface TraceEvent {
   name: string;
