@@ -60,7 +60,7 @@ export function replyTokens(count: number): string[] {
  * the app's listener), each frame's reply (after its paint), and the long tasks. Plain JS source:
  * the bench runs under tsx, whose helpers do not exist in the page.
  */
-const PAGE_SCRIPT = `(() => {
+export const PAGE_SCRIPT = `(() => {
   const last = (text) => { let max = -1; for (const m of text.slice(-400).matchAll(/[a-z](\\d+)/g)) max = Math.max(max, Number(m[1])); return max; };
   const probe = { arrivals: [], frames: [], longTasks: [], running: false };
   window.__stream = probe;
@@ -134,7 +134,7 @@ const p95 = (xs: number[]) => {
 };
 
 /** Adds the replay server's Anthropic endpoint as a model in Settings → Models. */
-async function addModel(page: Page, baseUrl: string) {
+export async function addModel(page: Page, baseUrl: string) {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('Provider').selectOption('anthropic');
   await page.getByLabel('API key').fill('sk-ant-bench-key');

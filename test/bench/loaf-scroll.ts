@@ -18,6 +18,7 @@
  *   measures of that length and over (25).
  */
 import type { Page } from '@playwright/test';
+import { type Profile, printProfile } from './cpu-profile.ts';
 import { openReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4322);
@@ -74,54 +75,6 @@ async function wheel(page: Page) {
   });
   await page.waitForTimeout(300);
   await gesture(-120 * PX);
-}
-
-interface Profile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** CPU=1: the main thread's busiest functions over the whole scroll, self and inclusive (ms). */
-function printProfile(profile: Profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (id: number) => {
-    const c = byId.get(id)!.callFrame;
-    return `${c.functionName || '(anon)'} ${c.url.split('/').pop()}:${c.lineNumber}`;
-  };
-  const self = new Map<string, number>();
-  const incl = new Map<string, number>();
-  profile.samples.forEach((leaf, i) => {
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + ms);
-    const seen = new Set<string>();
-    for (let n: number | undefined = leaf; n !== undefined; n = parent.get(n)) seen.add(name(n));
-    for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + ms);
-  });
-  const top = (m: Map<string, number>, k: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k)
-      .map(([n, v]) => `${n}=${v.toFixed(0)}`)
-      .join(' ; ');
-  console.log(`self: ${top(self, 25)}`);
-  // UNDER=name: self time of what ran inside the named function only.
-  const under = process.env.UNDER;
-  if (under) {
-    const inside = new Map<string, number>();
-    profile.samples.forEach((leaf, i) => {
-      const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-      for (let n: number | undefined = parent.get(leaf); n !== undefined; n = parent.get(n))
-        if (name(n) === under || name(n).startsWith(`${under} `)) {
-          inside.set(name(leaf), (inside.get(name(leaf)) ?? 0) + ms);
-          break;
-        }
-    });
-    console.log(`self inside ${under}: ${top(inside, 40)}`);
-  }
-  console.log(`inclusive: ${top(incl, Number(process.env.TOP_FNS ?? 50))}`);
 }
 
 interface TraceEvent {

@@ -23,6 +23,43 @@ export interface ComposerProps {
 
 const usd = (n: number) => (n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 
+type ComposerState = ReturnType<typeof createComposer>;
+
+/**
+ * The reply as it streams in. A component of its own: the reply changes every frame while it
+ * streams, and only what shows it renders again (not the form, its model list and buttons).
+ */
+function Reply({ c }: { c: ComposerState }) {
+  const reply = c.reply.value;
+  if (!reply) return null;
+  return (
+    <div class="composer-reply">
+      {/* One child: the box scrolls from its end (column-reverse), so it follows the reply as it grows. */}
+      <div>
+        <p class="composer-sent">{reply.sent}</p>
+        {reply.thinking && (
+          <details class="composer-thinking">
+            <summary>Thinking</summary>
+            <p>{reply.thinking}</p>
+          </details>
+        )}
+        <StreamingMarkdown text={reply.text || '…'} />
+      </div>
+    </div>
+  );
+}
+
+/** What the streaming reply has cost so far, and the session. */
+function Cost({ c, session }: { c: ComposerState; session: number | null }) {
+  const reply = c.reply.value;
+  return (
+    <p class="composer-cost muted">
+      {reply ? `This reply: ${usd(reply.cost)}` : ''}
+      {session !== null ? ` Session: ${usd(session)}` : ''}
+    </p>
+  );
+}
+
 /** Below the transcript: Message, Attach (files, camera, pasted pictures), model, Send / Stop, Compact, New chat. */
 export function Composer({ id, leafId, onWritten, onNewChat, continueFrom, onContinueHere }: ComposerProps) {
   const c = useMemo(() => createComposer(id), [id]);
@@ -42,7 +79,6 @@ export function Composer({ id, leafId, onWritten, onNewChat, continueFrom, onCon
     if (options.length && !options.some((o) => o.value === c.choice.value)) c.setChoice(options[0].value);
   }, [options.length]);
 
-  const reply = c.reply.value;
   const busy = c.busy.value;
   const done = (r: SendResult | null, branched = false) => {
     if (!r) return;
@@ -56,21 +92,7 @@ export function Composer({ id, leafId, onWritten, onNewChat, continueFrom, onCon
 
   return (
     <section class="composer" aria-label="Continue this session">
-      {reply && (
-        <div class="composer-reply">
-          {/* One child: the box scrolls from its end (column-reverse), so it follows the reply as it grows. */}
-          <div>
-            <p class="composer-sent">{reply.sent}</p>
-            {reply.thinking && (
-              <details class="composer-thinking">
-                <summary>Thinking</summary>
-                <p>{reply.thinking}</p>
-              </details>
-            )}
-            <StreamingMarkdown text={reply.text || '…'} />
-          </div>
-        </div>
-      )}
+      <Reply c={c} />
       {/* Announced when a reply ends or fails, not token by token. */}
       <p class="composer-status" role="status" aria-live="polite">
         {busy === 'send' ? 'The model is answering…' : busy === 'compact' ? 'Compacting…' : (c.notice.value ?? '')}
@@ -191,10 +213,7 @@ export function Composer({ id, leafId, onWritten, onNewChat, continueFrom, onCon
               </button>
             )}
           </div>
-          <p class="composer-cost muted">
-            {reply ? `This reply: ${usd(reply.cost)}` : ''}
-            {sessionCost.value !== null ? ` Session: ${usd(sessionCost.value)}` : ''}
-          </p>
+          <Cost c={c} session={sessionCost.value} />
         </form>
       )}
     </section>

@@ -1,6 +1,23 @@
+import { Component } from 'preact';
 import { useRef } from 'preact/hooks';
 import { type Blocks, cutBlocks, EMPTY_CUT } from './blocks.ts';
 import { Markdown } from './Markdown.tsx';
+
+/**
+ * The finished blocks of a streaming reply. Rendered again only when their list changes (a block
+ * finished, or the reply started over), not at every frame of tokens in the growing block: a long
+ * reply has hundreds of them, each a component to render and diff again for nothing.
+ */
+export class FinishedBlocks extends Component<{ blocks: readonly string[] }> {
+  shouldComponentUpdate(next: { blocks: readonly string[] }): boolean {
+    const now = this.props.blocks;
+    return now.length !== next.blocks.length || next.blocks.some((block, i) => block !== now[i]);
+  }
+
+  render({ blocks }: { blocks: readonly string[] }) {
+    return blocks.map((block, i) => <Markdown key={i} text={block} />);
+  }
+}
 
 /**
  * Markdown that streams in: each finished block rendered once as markdown (the same string every
@@ -15,9 +32,7 @@ export function StreamingMarkdown({ text }: { text: string }) {
   const tail = text.slice(at);
   return (
     <div class="md-stream">
-      {done.map((block, i) => (
-        <Markdown key={i} text={block} />
-      ))}
+      <FinishedBlocks blocks={done} />
       {tail.trim() && <div class="md md-tail">{tail}</div>}
     </div>
   );

@@ -1,0 +1,162 @@
+/**
+ * A diagnostic, not a bench: the composer bench's stream (composer.bench.ts) with a CPU profile of
+ * the main thread and its long animation frames, to see what the frames spend their time on while
+ * a reply streams into an open session.
+ *
+ *   npx vite build [--minify false --outDir dir] && THROTTLE=4 npx tsx test/bench/profile-composer.ts 30
+ *   PROFILE_PORT=4327; PROFILE_OUT=dir: serve another build; TOKENS=n (1500); FRAMES=n: long frames printed (8);
+ *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (timeline events only) instead of the CPU profile: the main thread's longest tasks by thread
+ *   time, with their style recalcs (elements) and layouts (dirty of all objects).
+ */
+import { chromium } from '@playwright/test';
+import { startReplayServer } from '../host/replay-server.ts';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { addModel, PAGE_SCRIPT, replyTokens } from './composer.bench.ts';
+import { type Profile, printProfile } from './cpu-profile.ts';
+import { importReaderSession, servePreview } from './reader-page.ts';
+
+const PORT = Number(process.env.PROFILE_PORT ?? 4327);
+const thousands = Number(process.argv[2] ?? 30);
+const TOKENS = Number(process.env.TOKENS ?? 1500);
+const TRACE = Boolean(process.env.TRACE);
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: Record<string, any>;
+}
+
+/** The renderer main thread's longest tasks by thread time, with what ran inside them. */
+function printTasks(events: TraceEvent[]) {
+  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const busy = (m: TraceEvent) => events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'RunTask').reduce((s, e) => s + (e.dur ?? 0), 0);
+  const main = mains.sort((a, b) => busy(b) - busy(a))[0];
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  const tasks = mine.filter((e) => e.name === 'RunTask').sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0));
+  const ms = (us = 0) => (us / 1000).toFixed(1);
+  const over = (ms: number) => tasks.filter((t) => (t.tdur ?? 0) >= ms * 1000).length;
+  const sum = (name: string) => ms(mine.filter((e) => e.name === name).reduce((s, e) => s + (e.tdur ?? e.dur ?? 0), 0));
+  console.log(
+    `thread time ≥ 25 ms: ${over(25)} tasks, ≥ 50 ms: ${over(50)}; total ${ms(tasks.reduce((s, t) => s + (t.tdur ?? 0), 0))} ms (Paint ${sum('Paint')}, Layout ${sum('Layout')}, style ${sum('UpdateLayoutTree')}, PrePaint ${sum('PrePaint')}, Commit ${sum('Commit')})`,
+  );
+  const byName = new Map<string, number>();
+  for (const e of mine) if (e.name !== 'RunTask') byName.set(e.name, (byName.get(e.name) ?? 0) + (e.tdur ?? 0));
+  console.log(
+    `by event (thread time, nested ones counted in each): ${[...byName]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 18)
+      .map(([n, d]) => `${n} ${ms(d)}`)
+      .join(' | ')}`,
+  );
+  console.log(
+    `tasks ${tasks.length}; longest by thread time (wall): ${tasks
+      .slice(0, 10)
+      .map((t) => `${ms(t.tdur)} (${ms(t.dur)})`)
+      .join(', ')}`,
+  );
+  for (const task of tasks.slice(0, Number(process.env.TOP_TASKS ?? 6))) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = mine.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
+    const by = new Map<string, number>();
+    for (const e of inside) by.set(e.name, (by.get(e.name) ?? 0) + (e.dur ?? 0));
+    console.log(
+      `  ${ms(task.tdur)}: ${[...by]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 9)
+        .map(([n, d]) => `${n} ${ms(d)}`)
+        .join(' | ')}`,
+    );
+    const work = inside.filter(
+      (e) => ['Layout', 'UpdateLayoutTree', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'EventDispatch'].includes(e.name) && (e.dur ?? 0) > 1000,
+    );
+    console.log(
+      `    ${work
+        .map((e) => {
+          const a = e.args ?? {};
+          const what =
+            e.name === 'Layout'
+              ? `${a.beginData?.dirtyObjects}/${a.beginData?.totalObjects} objects`
+              : e.name === 'UpdateLayoutTree'
+                ? `${a.elementCount} elements`
+                : (a.data?.functionName ?? a.data?.type ?? '');
+          return `${e.name}(${what}) ${ms(e.dur)}`;
+        })
+        .join(' ; ')}`,
+    );
+  }
+}
+
+const stop = await servePreview(PORT, { outDir: process.env.PROFILE_OUT });
+const server = await startReplayServer();
+const browser = await chromium.launch(chromiumLaunchOptions());
+try {
+  const tokens = replyTokens(TOKENS);
+  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, bypassCSP: Boolean(process.env.EXTRA_CSS) });
+  const page = await context.newPage();
+  await page.addInitScript(PAGE_SCRIPT);
+  const id = await importReaderSession(page, PORT, thousands * 1000);
+  await addModel(page, server.baseUrl('anthropic'));
+  await page.goto(`http://localhost:${PORT}/#/s/${encodeURIComponent(id)}`);
+  const composer = page.getByRole('region', { name: 'Continue this session' });
+  await composer.getByRole('textbox', { name: 'Message' }).fill('Walk me through the change, step by step.');
+  await page.waitForSelector('.vl-row .rd-row', { timeout: 120_000 });
+  // EXTRA_CSS=rules: CSS added to the page before the stream (to try a change without a build).
+  if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.THROTTLE ?? 4) });
+  server.script({ kind: 'slow', reply: { text: tokens, usage: { input: 90_000, output: TOKENS } }, after: 3 });
+  const request = server.received.length;
+  await page.evaluate(() => {
+    const w = window as unknown as { __loaf: unknown[] };
+    w.__loaf = [];
+    new PerformanceObserver((l) => w.__loaf.push(...l.getEntries().map((e) => e.toJSON()))).observe({ type: 'long-animation-frame' });
+    (window as unknown as { __stream: { start(): void } }).__stream.start();
+  });
+  if (TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  else {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
+  await composer.getByRole('button', { name: 'Send' }).click();
+  await server.until((r) => (r[request]?.sent ?? 0) >= 3);
+  const t0 = performance.now();
+  for (let sent = 0; sent < tokens.length; ) {
+    const due = Math.min(tokens.length, Math.floor(((performance.now() - t0) * 200) / 1000) + 1);
+    for (; sent < due; sent++) server.step();
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await page.waitForFunction(
+    (n) => {
+      const frames = (window as unknown as { __stream: { frames: Array<[number, number]> } }).__stream.frames;
+      return frames.length > 0 && frames[frames.length - 1][1] >= n - 1;
+    },
+    tokens.length,
+    { timeout: 120_000 },
+  );
+  if (TRACE) printTasks(JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
+  else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
+  const { longTasks, loaf } = await page.evaluate(() => {
+    const w = window as unknown as { __stream: { longTasks: Array<[number, number]> }; __loaf: Array<Record<string, any>> };
+    return { longTasks: w.__stream.longTasks.map((t) => t[1]), loaf: w.__loaf };
+  });
+  console.log(`long tasks: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+  for (const f of loaf.sort((a, b) => b.duration - a.duration).slice(0, Number(process.env.FRAMES ?? 8))) {
+    const rendering = f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0;
+    console.log(`frame ${f.duration.toFixed(0)} ms, blocking ${f.blockingDuration.toFixed(0)}, rendering ${rendering.toFixed(0)}`);
+    for (const s of f.scripts)
+      console.log(
+        `   ${s.invokerType} ${s.invoker} ${s.sourceFunctionName}@${String(s.sourceURL).split('/').pop()}:${s.sourceCharPosition}: ${s.duration.toFixed(0)} ms, forced style+layout ${s.forcedStyleAndLayoutDuration.toFixed(0)}`,
+      );
+  }
+  for (let i = 0; i < 3; i++) server.step();
+} finally {
+  await browser.close();
+  await server.close();
+  stop();
+}
