@@ -10,11 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { dropFiles } from '../e2e/app-helpers.ts';
-import { invite, sessionOf, setUpS3 } from '../e2e/sync-helpers.ts';
+import { invite, setUpS3 } from '../e2e/sync-helpers.ts';
 import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
+import { importLibrary } from './sync-app.bench.ts';
 import { type Profile, summarizeProfile } from './worker-profile.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4306);
@@ -167,18 +167,7 @@ try {
     });
   const a = await ctxA.newPage();
   a.setDefaultTimeout(120_000);
-  await a.goto('/#/');
-  await a.getByRole('heading', { name: 'Your library is empty' }).waitFor({ timeout: 120_000 });
-  const files = Array.from({ length: sessions }, (_, i) => ({
-    name: `s${i}.jsonl`,
-    text: sessionOf(
-      `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`,
-      `Session ${i}`,
-      Array.from({ length: 20 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
-    ),
-  }));
-  await dropFiles(a, files);
-  await a.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
+  await importLibrary(a, sessions);
   await a.goto('/#/sync');
   await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'p/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
   const create = await a.getByRole('button', { name: 'Create the space' }).elementHandle();

@@ -28,6 +28,22 @@ async function idle(pages: Page[], ms: number): Promise<number> {
   return after.reduce((n, x, i) => n + x - before[i], 0);
 }
 
+/** `sessions` sessions of 20 turns (about 20 KB each) dropped into an empty library on `page`; resolves once they are added. */
+export async function importLibrary(page: Page, sessions: number): Promise<void> {
+  await page.goto('/#/');
+  await page.getByRole('heading', { name: 'Your library is empty' }).waitFor({ timeout: 120_000 });
+  const files = Array.from({ length: sessions }, (_, i) => ({
+    name: `s${i}.jsonl`,
+    text: sessionOf(
+      `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`,
+      `Session ${i}`,
+      Array.from({ length: 20 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
+    ),
+  }));
+  await dropFiles(page, files);
+  await page.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
+}
+
 async function run(ctx: BenchContext): Promise<void> {
   const sessions = ctx.sizes?.[0] ?? 100;
   const s3 = await startS3({ origins: ['*'] });
@@ -38,19 +54,8 @@ async function run(ctx: BenchContext): Promise<void> {
     const a = await (await browser.newContext({ baseURL: base })).newPage();
     // A shared, busy machine: actions wait for their event longer than Playwright's 30 s.
     a.setDefaultTimeout(120_000);
-    await a.goto('/#/');
-    await a.getByRole('heading', { name: 'Your library is empty' }).waitFor({ timeout: 120_000 });
     ctx.log(`importing ${sessions} sessions on the first device…`);
-    const files = Array.from({ length: sessions }, (_, i) => ({
-      name: `s${i}.jsonl`,
-      text: sessionOf(
-        `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`,
-        `Session ${i}`,
-        Array.from({ length: 20 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
-      ),
-    }));
-    await dropFiles(a, files);
-    await a.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
+    await importLibrary(a, sessions);
     await a.goto('/#/sync');
     await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'bench/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
     // Found before the measure: Playwright's own queries run on the page's main thread (finding a
