@@ -28,6 +28,22 @@ async function idle(pages: Page[], ms: number): Promise<number> {
   return after.reduce((n, x, i) => n + x - before[i], 0);
 }
 
+/** `sessions` sessions of 20 turns (about 20 KB each) dropped into an empty library on `page`; resolves once they are added. */
+export async function importLibrary(page: Page, sessions: number): Promise<void> {
+  await page.goto('/#/');
+  await page.getByRole('heading', { name: 'Your library is empty' }).waitFor({ timeout: 120_000 });
+  const files = Array.from({ length: sessions }, (_, i) => ({
+    name: `s${i}.jsonl`,
+    text: sessionOf(
+      `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`,
+      `Session ${i}`,
+      Array.from({ length: 20 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
+    ),
+  }));
+  await dropFiles(page, files);
+  await page.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
+}
+
 async function run(ctx: BenchContext): Promise<void> {
   const sessions = ctx.sizes?.[0] ?? 100;
   const s3 = await startS3({ origins: ['*'] });
@@ -38,21 +54,14 @@ async function run(ctx: BenchContext): Promise<void> {
     const a = await (await browser.newContext({ baseURL: base })).newPage();
     // A shared, busy machine: actions wait for their event longer than Playwright's 30 s.
     a.setDefaultTimeout(120_000);
-    await a.goto('/#/');
-    await a.getByRole('heading', { name: 'Your library is empty' }).waitFor({ timeout: 120_000 });
     ctx.log(`importing ${sessions} sessions on the first device…`);
-    const files = Array.from({ length: sessions }, (_, i) => ({
-      name: `s${i}.jsonl`,
-      text: sessionOf(
-        `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`,
-        `Session ${i}`,
-        Array.from({ length: 20 }, (_, j) => `turn ${j} ${'y'.repeat(1000)}`),
-      ),
-    }));
-    await dropFiles(a, files);
-    await a.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
+    await importLibrary(a, sessions);
     await a.goto('/#/sync');
     await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'bench/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
+    // Found before the measure: Playwright's own queries run on the page's main thread (finding a
+    // button by role, or text, over a library of cards is itself a long task at 4×), so inside the
+    // measure the harness only clicks this handle and polls one element's text.
+    const create = await a.getByRole('button', { name: 'Create the space' }).elementHandle();
     const cdp = await a.context().newCDPSession(a);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await a.evaluate(() => {
@@ -71,18 +80,26 @@ async function run(ctx: BenchContext): Promise<void> {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries() as unknown as {
           duration: number;
+          startTime: number;
+          renderStart: number;
+          styleAndLayoutStart: number;
           scripts: { duration: number; invoker: string; sourceURL: string; sourceFunctionName: string }[];
         }[])
-          if (e.duration > 50)
-            frames.push(
-              `${Math.round(e.duration)} ms: ${e.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms`).join('; ')}`,
-            );
+          if (e.duration > 50) {
+            const end = e.startTime + e.duration;
+            const render = e.renderStart ? Math.round((e.styleAndLayoutStart || end) - e.renderStart) : 0;
+            const layout = e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0;
+            const scripts = e.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms`);
+            frames.push(`${Math.round(e.duration)} ms (rendering ${render} ms, style and layout ${layout} ms): ${scripts.join('; ')}`);
+          }
       }).observe({ type: 'long-animation-frame' });
     });
     ctx.log('first sync at 4× CPU…');
-    await a.getByRole('button', { name: 'Create the space' }).click();
-    await a.getByText(/^The space holds/).waitFor({ timeout: 300_000 });
-    await a.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, { timeout: 600_000 });
+    await create.click();
+    await a.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, {
+      polling: 250,
+      timeout: 600_000,
+    });
     const longest = await a.evaluate(() => (window as unknown as { longest: number; tasks: number }).longest);
     const tasks = await a.evaluate(() => (window as unknown as { tasks: number }).tasks);
     for (const f of await a.evaluate(() => (window as unknown as { frames_: string[] }).frames_)) ctx.log(`  long frame ${f}`);

@@ -1,4 +1,7 @@
+import type { VNode } from 'preact';
+import { useRef } from 'preact/hooks';
 import { groups, listError, loaded, query, sessions } from '../models/library.ts';
+import { route } from '../router.ts';
 import { storage } from '../models/storage.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { ImportActions } from './ImportActions.tsx';
@@ -8,8 +11,20 @@ import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import './library.css';
 
-/** The library: sessions grouped by project, newest first, with sort and filter; while searching, the search results. */
+/**
+ * The library: sessions grouped by project, newest first, with sort and filter; while searching,
+ * the search results. Hidden under the sync or Usage screen it is not drawn again (a sync bringing
+ * sessions one after another would draw cards nobody sees): shown again, it draws the list as it is.
+ */
 export function LibraryScreen() {
+  const kept = useRef<VNode | null>(null);
+  const where = route.value.name;
+  if ((where === 'sync' || where === 'usage') && kept.current) return kept.current;
+  kept.current = drawLibrary();
+  return kept.current;
+}
+
+function drawLibrary(): VNode {
   if (!loaded.value) return <main class="library" aria-busy="true" />;
   if (listError.value)
     return (

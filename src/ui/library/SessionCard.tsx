@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { Fragment } from 'preact';
+import { Component, Fragment } from 'preact';
 import { agentLabel, isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { displayTitle, formatBytes, formatCost, formatDate, plural, shortModel } from '../models/format.ts';
@@ -7,8 +7,23 @@ import { renameSession, selected, sessions, subagentsOf, toggleSelected } from '
 import { formatRoute, navigate } from '../router.ts';
 import { SessionMenu } from './SessionMenu.tsx';
 
-/** One session in the library: title, date, model, size, counts, cost; a tick box and a menu. */
-export function SessionCard({ session }: { session: SessionSummary }) {
+/**
+ * One session in the library: title, date, model, size, counts, cost; a tick box and a menu. Drawn
+ * again only when its summary is another object (the library keeps the objects of unchanged
+ * sessions across refreshes) or a signal it reads changes: a sync or an import that adds sessions
+ * one by one draws the new cards, not the whole list each time.
+ */
+export class SessionCard extends Component<{ session: SessionSummary }> {
+  shouldComponentUpdate(next: { session: SessionSummary }): boolean {
+    return next.session !== this.props.session;
+  }
+
+  render() {
+    return <CardBody session={this.props.session} />;
+  }
+}
+
+function CardBody({ session }: { session: SessionSummary }) {
   const renaming = useSignal(false);
   const title = displayTitle(session);
   // The rename field starts with the title on screen (a session without a title shows its first message).
@@ -66,7 +81,7 @@ export function SessionCard({ session }: { session: SessionSummary }) {
           ))}
           {isForeignAgent(session.agent) && <span class="badge agent">{agentLabel(session.agent)}</span>}
           {session.variantOf && <span class="badge">variant</span>}
-          <SubagentBadge children={subagentsOf.value.get(session.id)} />
+          <SubagentBadge id={session.id} />
           {session.problems > 0 && <span class="badge warn">{plural(session.problems, 'problem')}</span>}
         </p>
       </div>
@@ -127,8 +142,9 @@ function RenameForm({ initial, onDone }: { initial: string; onDone: (title: stri
   );
 }
 
-/** "1 subagent" opens the child's transcript; more open a list of them. */
-function SubagentBadge({ children }: { children?: SessionSummary[] }) {
+/** "1 subagent" opens the child's transcript; more open a list of them (it follows the list itself: the card does not). */
+function SubagentBadge({ id }: { id: string }) {
+  const children = subagentsOf.value.get(id);
   if (!children?.length) return null;
   const href = (s: SessionSummary) => formatRoute({ name: 'reader', id: s.id });
   if (children.length === 1)

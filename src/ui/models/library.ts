@@ -5,6 +5,7 @@ import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
+import { coalesced, keepUnchanged } from './summaries.ts';
 
 /** How the list is ordered. */
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
@@ -107,7 +108,7 @@ export function refreshLibrary(): Promise<void> {
 
 async function readLibrary(): Promise<void> {
   try {
-    sessions.value = await library.listSessions({});
+    sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
     listError.value = null;
     const ids = new Set(sessions.value.map((s) => s.id));
     if ([...selected.value].some((id) => !ids.has(id))) selected.value = new Set([...selected.value].filter((id) => ids.has(id)));
@@ -184,14 +185,21 @@ async function undoDeletes(tokens: string[]): Promise<void> {
   await refreshLibrary();
 }
 
-/** Refreshes when another tab (or this tab's worker) changes the library. */
+/** The least time between two refreshes that changes from elsewhere bring (a sync writing many sessions is a stream of them). */
+export const CHANGES_GAP_MS = 400;
+
+/**
+ * Refreshes when another tab (or this tab's worker) changes the library: the first change at once,
+ * those that follow in one refresh at most every `CHANGES_GAP_MS`.
+ */
 export function watchLibraryChanges(): void {
   if (!('BroadcastChannel' in window)) return;
   const channel = new BroadcastChannel('rho-sessions');
+  const refresh = coalesced(CHANGES_GAP_MS, () => {
+    void refreshLibrary();
+    void refreshStorage();
+  });
   channel.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
-    if (event.data?.type === 'changed') {
-      void refreshLibrary();
-      void refreshStorage();
-    }
+    if (event.data?.type === 'changed') refresh();
   });
 }

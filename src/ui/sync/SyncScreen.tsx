@@ -14,7 +14,14 @@ import { providerById, providerOfEndpoint } from './providers.ts';
 import { SetupForm } from './SetupForm.tsx';
 import './sync.css';
 
-const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : 'never');
+// One formatter, as toLocaleString writes a date and time (which builds a new one per call, the
+// most of a status render's cost on a slow phone).
+let stamp: Intl.DateTimeFormat | null = null;
+const when = (ms: number | null) => {
+  if (!ms) return 'never';
+  stamp ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  return stamp.format(ms);
+};
 
 function Devices({ status }: { status: SyncStatus }) {
   if (!status.devices.length) return <p class="muted">No device has written to the space yet.</p>;

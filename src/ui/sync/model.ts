@@ -33,6 +33,12 @@ export function followSync(): void {
   });
 }
 
+const nextFrame = () =>
+  new Promise<void>((resolve) => {
+    requestAnimationFrame(() => resolve());
+    setTimeout(resolve, 250);
+  });
+
 async function loop(): Promise<void> {
   let after = -1;
   let rounds = 0;
@@ -41,6 +47,9 @@ async function loop(): Promise<void> {
       const status = await library.syncWatch({ after });
       after = status.version;
       syncStatus.value = status;
+      // One status drawn per frame at most: a first sync's many changes (each request, each
+      // pack) meanwhile come as one answer. A hidden page draws no frames: a timer then.
+      await nextFrame();
       // A round that changed the library here: the list and the linked folders (pure appends go back by themselves where allowed).
       if (status.rounds !== rounds) {
         const changed = rounds !== 0 && status.applied.length > 0;
@@ -58,9 +67,15 @@ async function loop(): Promise<void> {
   }
 }
 
+let deviceName: string | null = null;
+
 /** The name this device gives itself, from what the browser tells of the platform. */
 export function defaultDeviceName(): string {
-  const ua = navigator.userAgent;
+  deviceName ??= nameOf(navigator.userAgent);
+  return deviceName;
+}
+
+function nameOf(ua: string): string {
   const os = /Android/.test(ua)
     ? 'Android'
     : /iPhone|iPad/.test(ua)

@@ -1,13 +1,16 @@
 // When rounds run. While the page is visible and online: a round soon after a local change
-// (`PUSH_MS`), and cheap polls (one listing each when nothing changed) every `MIN_MS`, stretching by
-// half each time nothing changed up to `MAX_MS`, so others' changes show within about 3 s. Hidden
+// (`PUSH_MS`), and cheap polls (one listing each when nothing changed) every `MIN_MS` while a change
+// is recent (`HOT_POLLS` quiet polls after one: a conversation in progress goes on changing), then
+// stretching by half each time nothing changed up to `MAX_MS`, so others' changes show within
+// about 3 s and an idle space costs one listing per `MAX_MS`. Hidden
 // or offline: no requests at all. Visible again, focus, back online: a round at once. A failure
 // the network may fix waits longer each time (up to `ERROR_MAX_MS`); one only the user can fix
 // (a key, a CORS rule) stops the polls until the settings change or the page asks again.
 
 export const MIN_MS = 1000;
 export const MAX_MS = 2500;
-export const PUSH_MS = 300;
+export const PUSH_MS = 200;
+export const HOT_POLLS = 5;
 export const ERROR_MAX_MS = 30_000;
 
 /** What one round came to. */
@@ -29,6 +32,8 @@ export class LiveSchedule {
   private running = false;
   private again = false;
   private interval = MIN_MS;
+  /** Quiet polls left at MIN_MS before the polls stretch. */
+  private hot = 0;
   private errorWait = 0;
   private stopped = false;
 
@@ -78,6 +83,7 @@ export class LiveSchedule {
   /** Something changed here: push it soon. */
   localChange(): void {
     this.interval = MIN_MS;
+    this.hot = HOT_POLLS;
     if (this.active) this.schedule(PUSH_MS);
   }
 
@@ -124,9 +130,11 @@ export class LiveSchedule {
     this.running = false;
     if (outcome === 'changed') {
       this.interval = MIN_MS;
+      this.hot = HOT_POLLS;
       this.errorWait = 0;
     } else if (outcome === 'quiet') {
-      this.interval = Math.min(MAX_MS, Math.round(this.interval * 1.5));
+      if (this.hot > 0) this.hot--;
+      else this.interval = Math.min(MAX_MS, Math.round(this.interval * 1.5));
       this.errorWait = 0;
     } else if (outcome.retryable) this.errorWait = Math.min(ERROR_MAX_MS, Math.max(MIN_MS, this.errorWait * 2));
     else this.stopped = true;

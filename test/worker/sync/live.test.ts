@@ -2,7 +2,7 @@
 // MAX_MS), a local change is pushed within PUSH_MS, hidden or offline means no round at all, and a
 // failure only the user can fix stops the polls until asked again.
 import { describe, expect, test } from 'vitest';
-import { LiveSchedule, MAX_MS, MIN_MS, PUSH_MS, type RoundOutcome } from '../../../src/worker/sync/live.ts';
+import { HOT_POLLS, LiveSchedule, MAX_MS, MIN_MS, PUSH_MS, type RoundOutcome } from '../../../src/worker/sync/live.ts';
 
 function clock() {
   let t = 0;
@@ -91,6 +91,34 @@ describe('live sync schedule', () => {
     expect(Math.min(...c.pending())).toBe(PUSH_MS);
     expect(await c.next()).toBe(PUSH_MS);
     expect(c.pending()).toEqual([MIN_MS]);
+  });
+
+  test('after a change there, the next HOT_POLLS quiet polls wait MIN_MS too, then the polls stretch to MAX_MS again', async () => {
+    const { c, s } = setup(['quiet', 'quiet', 'changed']);
+    s.setEnabled(true);
+    s.setPage(true, true);
+    await c.next();
+    await c.next();
+    expect(c.pending()[0]).toBeGreaterThan(MIN_MS);
+    await c.next();
+    const waits: number[] = [];
+    for (let i = 0; i < HOT_POLLS + 6; i++) waits.push(await c.next());
+    expect(waits.slice(0, HOT_POLLS + 1)).toEqual(Array(HOT_POLLS + 1).fill(MIN_MS));
+    expect(waits[HOT_POLLS + 1]).toBe(Math.round(MIN_MS * 1.5));
+    expect(waits.at(-1)).toBe(MAX_MS);
+  });
+
+  test('after a change here, even a push that sent nothing, the polls stay at MIN_MS for HOT_POLLS rounds', async () => {
+    const { c, s } = setup();
+    s.setEnabled(true);
+    s.setPage(true, true);
+    await c.next();
+    await c.next();
+    s.localChange();
+    expect(await c.next()).toBe(PUSH_MS);
+    const waits: number[] = [];
+    for (let i = 0; i < HOT_POLLS + 1; i++) waits.push(await c.next());
+    expect(waits).toEqual([...Array(HOT_POLLS).fill(MIN_MS), Math.round(MIN_MS * 1.5)]);
   });
 
   test('a failure the user must fix stops the polls; asking again resumes; a passing failure backs off', async () => {

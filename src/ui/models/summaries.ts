@@ -1,0 +1,52 @@
+// Keeping the page's work small while the library changes under it (a sync or an import writing
+// sessions one after another): unchanged summaries keep their objects, refreshes are spaced.
+import type { SessionSummary } from './calls.ts';
+
+/**
+ * The fresh list, with the previous object of each session whose summary did not change (cards
+ * draw again only for another object). A summary changes with its bytes (size, time of the write)
+ * or with what the store links to it (parent, variant, title): those are compared.
+ */
+export function keepUnchanged(before: SessionSummary[], after: SessionSummary[]): SessionSummary[] {
+  if (!before.length) return after;
+  const old = new Map(before.map((s) => [s.id, s]));
+  return after.map((s) => {
+    const was = old.get(s.id);
+    return was && sameSummary(was, s) ? was : s;
+  });
+}
+
+function sameSummary(a: SessionSummary, b: SessionSummary): boolean {
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof SessionSummary>) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    // totals and usage follow the bytes (size and modified, compared as the rest); a subagent link is small
+    if (key === 'totals' || key === 'usage') continue;
+    if (key === 'subagent' && JSON.stringify(x) === JSON.stringify(y)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** `run` at once on the first call, then at most once per `gap` ms for calls that keep coming (the last is never dropped). */
+export function coalesced(
+  gap: number,
+  run: () => void,
+  now: () => number = () => performance.now(),
+  later: (fn: () => void, ms: number) => unknown = (fn, ms) => setTimeout(fn, ms),
+): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: unknown = null;
+  const fire = () => {
+    timer = null;
+    last = now();
+    run();
+  };
+  return () => {
+    if (timer !== null) return;
+    const wait = last + gap - now();
+    if (wait <= 0) fire();
+    else timer = later(fire, wait);
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * A diagnostic, not a bench: a Chromium trace of the page's main thread while the app's first sync
+ * uploads a library (and while a second device's first sync brings it in), at 4× CPU, against s3rver
+ * on loopback; prints each task of the page over 30 ms with what it spent its time on.
+ *
+ *   npx tsx test/bench/profile-sync-app.ts [sessions=100]
+ *   PROFILE_PORT overrides the preview's port (4306); PROFILE_OUT=dir writes the raw traces there.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Browser, chromium, type Page } from '@playwright/test';
+import { invite, setUpS3 } from '../e2e/sync-helpers.ts';
+import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
+import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { servePreview } from './reader-page.ts';
+import { importLibrary } from './sync-app.bench.ts';
+import { type Profile, summarizeProfile } from './worker-profile.ts';
+
+const PORT = Number(process.env.PROFILE_PORT ?? 4306);
+const sessions = Number(process.argv[2] ?? 100);
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string } };
+}
+
+/** The renderer main thread's tasks over 30 ms, each with its longest nested events. */
+function longTasks(events: TraceEvent[]): string[] {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return ['no renderer main thread in the trace'];
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
+  const tasks = mine.filter((e) => e.name === 'RunTask' && e.dur! > 30_000);
+  return tasks.map((t) => {
+    const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && e.dur! > 2_000);
+    const what = inside
+      .sort((x, y) => y.dur! - x.dur!)
+      .slice(0, 12)
+      .map(
+        (e) =>
+          `${e.name}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''}${e.args?.data?.type ? `[${e.args.data.type}]` : ''} ${(e.dur! / 1000).toFixed(0)}`,
+      );
+    return `${(t.dur! / 1000).toFixed(0)} ms: ${what.join(', ')}`;
+  });
+}
+
+async function traced(browser: Browser, page: Page, label: string, act: () => Promise<void>): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink.user_timing', 'toplevel'],
+  });
+  await act();
+  const buf = await browser.stopTracing();
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  if (process.env.PROFILE_OUT) writeFileSync(resolve(process.env.PROFILE_OUT, `${label}.json`), buf);
+  const { traceEvents } = JSON.parse(buf.toString()) as { traceEvents: TraceEvent[] };
+  console.log(`\n##### ${label}: page tasks over 30 ms at 4× CPU`);
+  for (const l of longTasks(traceEvents)) console.log(`  ${l}`);
+  console.log(summarizeProfile(label, profile, 30, 60));
+}
+
+const lastSync = (p: Page) =>
+  p.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, {
+    polling: 250,
+    timeout: 600_000,
+  });
+
+/** Long tasks and long animation frames from now on (what the bench observes), read by `observed`. */
+function observe(): void {
+  const w = window as unknown as { longest: number; tasks: number[]; frames_: string[] };
+  w.longest = 0;
+  w.tasks = [];
+  w.frames_ = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      w.longest = Math.max(w.longest, e.duration);
+      w.tasks.push(Math.round(e.duration));
+    }
+  }).observe({ type: 'longtask' });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as unknown as {
+      duration: number;
+      startTime: number;
+      renderStart: number;
+      styleAndLayoutStart: number;
+      scripts: { duration: number; invoker: string; sourceURL: string; sourceFunctionName: string; forcedStyleAndLayoutDuration: number }[];
+    }[])
+      if (e.duration > 50) {
+        const end = e.startTime + e.duration;
+        const render = e.renderStart ? Math.round((e.styleAndLayoutStart || end) - e.renderStart) : 0;
+        const layout = e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0;
+        const scripts = e.scripts.map(
+          (x) =>
+            `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
+        );
+        w.frames_.push(`${Math.round(e.duration)} ms (rendering ${render}, style and layout ${layout}): ${scripts.join('; ')}`);
+      }
+  }).observe({ type: 'long-animation-frame' });
+}
+
+async function observed(p: Page, label: string): Promise<void> {
+  const got = (await p.evaluate(() => {
+    const w = window as unknown as { longest: number; tasks: number[]; frames_: string[] };
+    return { longest: w.longest, tasks: w.tasks, frames: w.frames_ };
+  })) as { longest: number; tasks: number[]; frames: string[] };
+  console.log(`\n##### ${label}: longest task ${Math.round(got.longest)} ms; long tasks ${got.tasks.join(' ')}`);
+  for (const f of got.frames) console.log(`  frame ${f}`);
+}
+
+async function measured(browser: Browser, page: Page, label: string, act: () => Promise<void>): Promise<void> {
+  if (process.env.TRACE) return traced(browser, page, label, act);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await page.evaluate(observe);
+  if (process.env.PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+    await cdp.send('Profiler.start');
+  }
+  await act();
+  const profile = process.env.PROFILE ? ((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile : null;
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await observed(page, label);
+  if (profile) console.log(summarizeProfile(label, profile, 30, 70));
+  if (profile && process.env.PROFILE_OUT) writeFileSync(resolve(process.env.PROFILE_OUT, `${label}.cpuprofile`), JSON.stringify(profile));
+}
+
+const s3 = await startS3({ origins: ['*'] });
+// Not minified (the profile names functions), otherwise the production build.
+const outDir = '/tmp/rho-sync-profile-dist';
+if (!process.env.NO_BUILD)
+  spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--minify', 'false', '--outDir', outDir, '--emptyOutDir'], { stdio: 'inherit' });
+const stopServer = await servePreview(PORT, { log: console.log, outDir });
+const base = `http://localhost:${PORT}/`;
+const browser = await chromium.launch(chromiumLaunchOptions());
+try {
+  const ctxA = await browser.newContext({ baseURL: base });
+  if (process.env.MESSAGES)
+    await ctxA.addInitScript(() => {
+      const log: string[] = [];
+      (window as unknown as { msgs: string[] }).msgs = log;
+      const methods = new Map<number, string>();
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (this: Worker, m: { kind?: string; id?: number; method?: string }, t?: unknown) {
+        if (m?.kind === 'call' && m.id !== undefined) methods.set(m.id, m.method ?? '?');
+        return (post as (this: Worker, m: unknown, t?: unknown) => void).call(this, m, t);
+      } as typeof post;
+      const add = Worker.prototype.addEventListener;
+      Worker.prototype.addEventListener = function (this: Worker, type: string, fn: EventListenerOrEventListenerObject, o?: unknown) {
+        if (type === 'message')
+          add.call(this, 'message', (e: Event) => {
+            const d = (e as MessageEvent).data as { kind?: string; id?: number };
+            log.push(`${Math.round(performance.now())} ${d?.kind} ${methods.get(d?.id ?? -1)} ${JSON.stringify(d).length}`);
+          });
+        return add.call(this, type, fn, o as AddEventListenerOptions);
+      } as typeof add;
+    });
+  const a = await ctxA.newPage();
+  a.setDefaultTimeout(120_000);
+  await importLibrary(a, sessions);
+  await a.goto('/#/sync');
+  await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'p/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
+  const create = await a.getByRole('button', { name: 'Create the space' }).elementHandle();
+  await measured(browser, a, 'first-sync-up', async () => {
+    await create!.click();
+    await lastSync(a);
+  });
+  if (process.env.MESSAGES) console.log((await a.evaluate(() => (window as unknown as { msgs: string[] }).msgs)).slice(-80).join('\n'));
+  // The second device pairs on its sync screen; its first sync brings the library in.
+  if (process.env.ONLY === 'up') throw new Error('only the first device measured (ONLY=up)');
+  const { link, code } = await invite(a);
+  const b = await (await browser.newContext({ baseURL: base })).newPage();
+  b.setDefaultTimeout(120_000);
+  await b.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  await b.getByLabel('Code (shown beside the QR code)').fill(code);
+  await b.getByRole('button', { name: 'Open the link' }).click();
+  await b.getByLabel('This device’s name', { exact: true }).fill('phone');
+  const pair = await b.getByRole('button', { name: 'Pair this device' }).elementHandle();
+  await measured(browser, b, 'first-sync-down', async () => {
+    await pair!.click();
+    await b.waitForFunction(
+      (n) =>
+        (document.querySelector('[data-testid="sync-state"]')?.textContent ?? '').startsWith('Last sync: ') &&
+        document.querySelectorAll('.session-card').length >= n,
+      sessions,
+      {
+        polling: 250,
+        timeout: 600_000,
+      },
+    );
+  });
+} finally {
+  await browser.close();
+  stopServer();
+  await s3.stop();
+}

@@ -1,0 +1,91 @@
+// The library's refreshes while sessions stream in: unchanged sessions keep their summary objects
+// (so their cards are not drawn again), and a stream of change notices becomes spaced refreshes.
+import { describe, expect, test } from 'vitest';
+import type { SessionSummary } from '../../../src/ui/models/calls.ts';
+import { coalesced, keepUnchanged } from '../../../src/ui/models/summaries.ts';
+
+function summary(id: string, over: Partial<SessionSummary> = {}): SessionSummary {
+  return {
+    id,
+    path: `sessions/${id}.jsonl`,
+    title: `Session ${id}`,
+    firstMessage: 'hello',
+    cwd: '/home/test/project',
+    created: '2026-11-29T10:00:00.000Z',
+    modified: 1000,
+    date: 1000,
+    size: 500,
+    entryCount: 3,
+    branchCount: 1,
+    model: null,
+    totals: { cost: 0, tokens: 0 } as SessionSummary['totals'],
+    usage: [] as unknown as SessionSummary['usage'],
+    problems: 0,
+    ...over,
+  };
+}
+
+describe('keepUnchanged', () => {
+  test('a summary equal to the one before is the object before; a changed or new one is the fresh object', () => {
+    const before = [summary('a'), summary('b'), summary('c')];
+    const fresh = [summary('n'), summary('a'), summary('b', { size: 600, modified: 2000 }), summary('c', { parentOf: 'a' })];
+    const after = keepUnchanged(before, fresh);
+    expect(after.map((s) => s.id)).toEqual(['n', 'a', 'b', 'c']);
+    expect(after[0]).toBe(fresh[0]);
+    expect(after[1]).toBe(before[0]);
+    expect(after[2]).toBe(fresh[2]);
+    expect(after[3]).toBe(fresh[3]);
+  });
+
+  test('a renamed session, a new subagent link or a field that appears is a change', () => {
+    const before = [summary('a'), summary('b', { subagent: { name: 'x' } as SessionSummary['subagent'] }), summary('c')];
+    const fresh = [
+      summary('a', { title: 'Renamed' }),
+      summary('b', { subagent: { name: 'y' } as SessionSummary['subagent'] }),
+      summary('c', { variantOf: 'a' }),
+    ];
+    const after = keepUnchanged(before, fresh);
+    after.forEach((s, i) => expect(s).toBe(fresh[i]));
+  });
+
+  test('a same subagent link (another object) keeps the summary', () => {
+    const before = [summary('b', { subagent: { name: 'x' } as SessionSummary['subagent'] })];
+    expect(keepUnchanged(before, [summary('b', { subagent: { name: 'x' } as SessionSummary['subagent'] })])[0]).toBe(before[0]);
+  });
+});
+
+describe('coalesced', () => {
+  function clock() {
+    let t = 0;
+    const timers: { at: number; fn: () => void }[] = [];
+    return {
+      now: () => t,
+      set: (fn: () => void, ms: number) => timers.push({ at: t + ms, fn }),
+      advance(ms: number) {
+        t += ms;
+        for (const x of timers.filter((x) => x.at <= t)) {
+          timers.splice(timers.indexOf(x), 1);
+          x.fn();
+        }
+      },
+    };
+  }
+
+  test('the first notice runs at once; those within the gap run once, at its end; after a quiet gap, at once again', () => {
+    const c = clock();
+    const runs: number[] = [];
+    const notice = coalesced(400, () => runs.push(c.now()), c.now, c.set);
+    notice();
+    expect(runs).toEqual([0]);
+    for (let i = 0; i < 10; i++) {
+      c.advance(30);
+      notice();
+    }
+    expect(runs).toEqual([0]);
+    c.advance(100);
+    expect(runs).toEqual([0, 400]);
+    c.advance(1000);
+    notice();
+    expect(runs).toEqual([0, 400, 1400]);
+  });
+});
