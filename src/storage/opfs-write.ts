@@ -73,8 +73,10 @@ export async function openInPlaceFile(dir: FileSystemDirectoryHandle, name: stri
           at += chunk.length;
         }
         // Longer: a leftover of the same name (a cache written before), cut to what was written.
-        // Shorter: the write did not complete.
-        const got = a.getSize();
+        // Shorter: the write did not complete. A file made new by this open (`fresh`) has no
+        // leftover, and writeAll saw every byte written: no second look at its size (a call to the
+        // browser where OPFS is held in memory).
+        const got = opts.fresh ? at : a.getSize();
         if (got > at) {
           a.truncate(at);
           checkSize(a, at);

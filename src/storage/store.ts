@@ -184,7 +184,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
       if (ahead) {
         // Opened under this lock, named in the creation log first (write-locks.ts).
         try {
-          size = await ahead.file.write(scanned, { signal: opts.signal });
+          size = await ahead.file.write(scanned, { signal: opts.signal, fresh: true });
         } finally {
           ahead.creation.end();
         }
@@ -193,7 +193,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
         // log first (a crash leaves nothing half written that recovery does not remove).
         const creation = await creations.begin(path);
         try {
-          size = await disk.writeInPlace(path, scanned, { signal: opts.signal });
+          size = await disk.writeInPlace(path, scanned, { signal: opts.signal, fresh: true });
         } finally {
           // Whole, or removed by writeInPlace: either way nothing for recovery to do.
           creation.end();

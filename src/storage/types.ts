@@ -125,9 +125,9 @@ export interface Disk {
    * Writes a whole file straight at `path`, with no temp file and no move (replacing what is there);
    * on a failure (quota, cancel) the partial file is removed. A crash mid-write leaves it half
    * written: only for a path the caller's creation log names (store.ts), or a file checked when read.
-   * `flush: false` skips the fsync (a cache). Optional: a disk without it has only `writeNew`.
+   * `flush: false` skips the fsync (a cache); `fresh`: no file was at `path` (the caller looked under its lock). Optional: a disk without it has only `writeNew`.
    */
-  writeInPlace?(path: string, chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean }): Promise<number>;
+  writeInPlace?(path: string, chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean; fresh?: boolean }): Promise<number>;
   /** Creates (or opens a leftover of) `path` for `writeInPlace`'s write, done later through what it gives; on a failure nothing is left at `path`. */
   openInPlace?(path: string): Promise<InPlaceFile>;
   /** Opens a file to add lines at its end, synchronously (the store's creation log); one opener at a time. */
@@ -156,7 +156,7 @@ export interface FileReaderAt {
 /** A file created for one whole write in place (Disk.openInPlace). */
 export interface InPlaceFile {
   /** Writes the whole file as `writeInPlace` does (removed on a failure) and closes it; once. */
-  write(chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean }): Promise<number>;
+  write(chunks: ByteChunks, opts?: { signal?: AbortSignal; flush?: boolean; fresh?: boolean }): Promise<number>;
   /** Closes and removes it unwritten. */
   discard(): Promise<void>;
 }

@@ -13,6 +13,10 @@
 // go of those it did not use (`releaseAll`), removing the files it opened for them. A crash leaves
 // those files named and not ended in the creation log, which recovery removes as for any new file.
 //
+// A lock let go has the end records of the files written under it on disk: every body held under
+// a session's lock here ends with the creation log's `settle()` (creations.ts). A file opened
+// ahead has its begin record written with the next record (or once its session is wanted).
+//
 // No deadlock between tabs: a lock is taken ahead only when it is free at once (never waited for),
 // and before this store waits for a lock someone else holds it lets go of every lock it took ahead.
 // So no writer waits while holding a lock another may be waiting for (two tabs importing the same
@@ -42,6 +46,8 @@ interface Ahead {
   granted: Look | null | false | undefined;
   cancelled: boolean;
   release: () => void;
+  /** Its session is wanted now (its write, or let go): the begin record waits no longer. */
+  want: () => void;
 }
 
 /** What the write locks need from the store. */
@@ -74,12 +80,12 @@ export function createWriteLocks(p: WriteLockParts) {
   };
 
   // Under the lock of `base`, not stored yet: its file named in the creation log, created and opened.
-  const look = async (base: string): Promise<Look> => {
+  const look = async (base: string, wanted?: Promise<void>): Promise<Look> => {
     await p.ready();
     const path = sessionPath(base);
     if ((await disk.size(path)) !== null) return { absent: false, opened: null };
     if (!creations.usable || !disk.openInPlace) return { absent: true, opened: null };
-    const creation = await creations.begin(path);
+    const creation = await creations.begin(path, wanted);
     try {
       return { absent: true, opened: { file: await disk.openInPlace(path), creation } };
     } catch {
@@ -121,11 +127,21 @@ export function createWriteLocks(p: WriteLockParts) {
     return fn();
   };
 
+  // `fn` under a session's lock: the end records it left are written before the lock is let go.
+  const settled = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } finally {
+      creations.settle();
+    }
+  };
+
   const releaseAll = async (): Promise<void> => {
     const all = [...ahead.values()];
     ahead.clear();
     for (const r of all) {
       r.cancelled = true;
+      r.want();
       const opened = r.granted ? r.granted.opened : null;
       if (opened) await drop(opened).catch(() => undefined);
       r.release();
@@ -147,10 +163,11 @@ export function createWriteLocks(p: WriteLockParts) {
       const r = ahead.get(baseId(id));
       if (r) {
         ahead.delete(baseId(id));
+        r.want();
         const found = await r.held;
         if (found !== false) {
           try {
-            return await run(id, fn, found, creating);
+            return await settled(() => run(id, fn, found, creating));
           } finally {
             r.release();
           }
@@ -160,12 +177,12 @@ export function createWriteLocks(p: WriteLockParts) {
         // Taken at once if free; else the locks held ahead go before the wait (see the top).
         const out: T[] = [];
         const taken = await withLockIfFree(writeLockName(id), async () => {
-          out.push(await run(id, fn, null, creating));
+          out.push(await settled(() => run(id, fn, null, creating)));
         });
         if (taken) return out[0];
         await releaseAll();
       }
-      return withLock(writeLockName(id), () => run(id, fn, null, creating), 'exclusive', signal);
+      return withLock(writeLockName(id), () => settled(() => run(id, fn, null, creating)), 'exclusive', signal);
     },
 
     /** Takes the lock of session `id` (not a variant) ahead of its write when it is free, and looks and opens as above. */
@@ -173,21 +190,25 @@ export function createWriteLocks(p: WriteLockParts) {
       if (id !== baseId(id) || ahead.has(id)) return;
       let release = () => {};
       const gone = new Promise<void>((r) => (release = r));
-      const r: Ahead = { held: Promise.resolve(false), granted: undefined, cancelled: false, release };
+      let want = () => {};
+      const wanted = new Promise<void>((w) => (want = w));
+      const r: Ahead = { held: Promise.resolve(false), granted: undefined, cancelled: false, release, want };
       r.held = new Promise((grant) => {
         const give = (v: Look | null | false) => {
           r.granted = v;
           grant(v);
         };
-        withLockIfFree(writeLockName(id), async () => {
-          const found = r.cancelled ? null : await look(id).catch(() => null);
-          if (r.cancelled) {
-            if (found?.opened) await drop(found.opened).catch(() => undefined);
-            return give(false);
-          }
-          give(found);
-          await gone;
-        }).then(
+        withLockIfFree(writeLockName(id), () =>
+          settled(async () => {
+            const found = r.cancelled ? null : await look(id, wanted).catch(() => null);
+            if (r.cancelled) {
+              if (found?.opened) await drop(found.opened).catch(() => undefined);
+              return give(false);
+            }
+            give(found);
+            await gone;
+          }),
+        ).then(
           (taken) => taken || give(false),
           () => give(false),
         );

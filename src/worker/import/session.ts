@@ -8,7 +8,7 @@
 import { readHeader, type Problem } from '../../core/index.ts';
 import { type Conversion, convertToPi, detectFormat, HEAD_BYTES } from '../../core/formats/index.ts';
 import { binaryKind } from '../../core/read/magic.ts';
-import { blobChunks, CHUNK_SIZE } from '../../storage/chunks.ts';
+import { blobChunks, CHUNK_SIZE, WRITE_SIZE } from '../../storage/chunks.ts';
 import { variantId } from '../../storage/names.ts';
 import type { SessionReading, SessionStore, SessionSummary, StoredRead } from '../../storage/types.ts';
 import { indexAppend, indexNewSession } from './envelopes.ts';
@@ -60,8 +60,12 @@ export interface ImportContext {
 
 const HEAD_STEPS = [64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 
-/** Bytes read first from each file: its kind and header from one read (a small session whole). */
-export const FIRST_READ = 256 * 1024;
+/**
+ * Bytes read first from each file: its kind and header from one read, and a session up to a
+ * write's size whole (one read, one chunk written as it is: no second read, and no copy that
+ * joins two chunks into one write, chunks.ts coalesce).
+ */
+export const FIRST_READ = WRITE_SIZE;
 
 /** Compares stored bytes with incoming ones, chunk by chunk, never holding more than two chunks. */
 export async function relate(store: SessionStore, id: string, storedSize: number, incoming: Blob, signal?: AbortSignal): Promise<ByteRelation> {
