@@ -26,7 +26,7 @@ test.afterEach(async () => {
   await server.close();
 });
 
-test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
+test('a key added in Models (the app then reaches that provider and no other origin), a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
   page,
 }) => {
   await openEmptyLibrary(page);
@@ -44,6 +44,36 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   await expect(page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ })).toBeVisible();
   // The key went to the worker: the page's own storage does not hold it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(KEY);
+
+  // The core worker reaches only the origins in Models: another loopback server is refused (the
+  // service worker answers a network error; the server sees nothing) until a base URL names it.
+  const other = await startReplayServer();
+  try {
+    const core = page.workers().find((w) => new URL(w.url()).pathname.startsWith('/assets/'))!;
+    const reach = (url: string) =>
+      core.evaluate(
+        (u) =>
+          fetch(u).then(
+            (r) => r.status,
+            () => 'refused',
+          ),
+        url,
+      );
+    // The replay server answers a GET with 404 (and CORS headers): a status means the request went out.
+    expect(await reach(server.baseUrl('anthropic'))).toBe(404);
+    expect(await reach(other.baseUrl('openai-chat'))).toBe('refused');
+    await page.getByLabel('Provider').selectOption('openai-compatible');
+    await page.getByLabel('Base URL').fill(other.baseUrl('openai-chat'));
+    await page.getByRole('textbox', { name: 'Model', exact: true }).fill('local-model');
+    await page.getByRole('button', { name: 'Add model' }).click();
+    await page.getByRole('button', { name: /^Remove OpenAI-compatible/ }).waitFor();
+    expect(await reach(other.baseUrl('openai-chat'))).toBe(404);
+    await page.getByRole('button', { name: /^Remove OpenAI-compatible/ }).click();
+    await expect(page.getByRole('button', { name: /^Remove OpenAI-compatible/ })).toHaveCount(0);
+    expect(await reach(`${other.baseUrl('openai-chat')}/models`)).toBe('refused');
+  } finally {
+    await other.close();
+  }
 
   await page.goto(`/#/s/${ID}`);
   const composer = page.getByRole('region', { name: 'Continue this session' });
