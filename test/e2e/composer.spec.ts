@@ -178,12 +178,12 @@ test('a key added in Models (the app then reaches that provider and no other ori
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
   });
-  const readFile = () =>
+  const readFile = (of = ID) =>
     page.evaluate(async (id) => {
       const root = await navigator.storage.getDirectory();
       const dir = await root.getDirectoryHandle('sessions');
       return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
-    }, ID);
+    }, of);
   const cut = (await readFile())
     .slice(grown.length)
     .trim()
@@ -241,13 +241,7 @@ test('a key added in Models (the app then reaches that provider and no other ori
   await composer.getByRole('button', { name: 'Retry' }).click();
   await expect(page.locator('.rd-panel-host')).toContainText('A fresh start, whole.');
   expect(server.received[started + 1].body.messages).toEqual(server.received[started].body.messages);
-  const fresh = (
-    await page.evaluate(async (id) => {
-      const root = await navigator.storage.getDirectory();
-      const dir = await root.getDirectoryHandle('sessions');
-      return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
-    }, newId)
-  )
+  const fresh = (await readFile(newId))
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
