@@ -2,9 +2,13 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
+import { guardConnections } from './connect-guard.ts';
 import { acceptShare } from './share-target.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+
+// Requests to other origins: only those in the worker's list (model providers, base URLs, the sync space).
+guardConnections(self);
 
 // Files shared from another app (Android): kept for the page, which is sent to its import screen.
 registerRoute(

@@ -9,6 +9,7 @@ import { createSearchApi, createSearchIndexOf } from './search/api.ts';
 import { createSyncApi } from './sync/api.ts';
 import { type SyncEnv, wireSync } from './sync/wire.ts';
 import { hostApiOf, type HostKeysEnv } from './host/wiring.ts';
+import { type ConnectEnv, type ConnectList, createConnectList } from './net/connect-list.ts';
 
 // Library calls that change sessions: the search index follows each of them (in the background;
 // a query meanwhile brings it up to date itself).
@@ -28,15 +29,37 @@ const WRITES = [
  * The worker's API: a plain object of async functions, each taking one params object and the
  * call context. The page sees its type only (`Api`), through client.ts.
  */
-export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv & HostKeysEnv) {
+export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv & HostKeysEnv & ConnectEnv) {
   // What reads sessions as pi (the reader, search, subagent families) sees Claude Code and Codex
   // files as their pi conversions; import, linked folders and the library's writes keep the originals.
   const piEnv = { ...env, store: piView(env.store) };
   const index = createSearchIndexOf(piEnv);
   // Imports make each new session's part of the search index from the bytes they write.
   const library = createLibraryApi(env, env.indexAtImport === false ? {} : { sink: index.sinkFor, afterImport: index.commit });
+  // The origins the app may reach (the service worker refuses others): the providers in Models and the sync space.
+  let connect: ConnectList | null = null;
+  const host = hostApiOf(
+    env,
+    () => changed(),
+    () => connect?.refresh() ?? Promise.resolve(),
+  );
+  const keeping = env.syncKeeping;
+  if (env.connectOrigins && keeping) {
+    connect = createConnectList({
+      providers: host.providers,
+      space: async () => (await keeping.getSettings())?.space,
+      write: env.connectOrigins,
+    });
+    const setSettings = keeping.setSettings.bind(keeping);
+    keeping.setSettings = async (s) => {
+      await setSettings(s);
+      await connect?.spaceChanged();
+    };
+    void connect.refresh().catch(() => undefined);
+  }
+  const list = connect;
   // The sync room: a change here goes out to the space within about a second; a deletion becomes a trash record.
-  const room = wireSync(env, library, index);
+  const room = wireSync({ ...env, ...(list ? { syncReach: (space) => list.reach(space) } : {}) }, library, index);
   const changed = () => {
     index.syncSoon();
     room.schedule.localChange();
@@ -62,7 +85,7 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv & HostKe
   }
   return {
     ...library,
-    ...hostApiOf(env, changed),
+    ...host.calls,
     ...(reader as ReturnType<typeof createReaderApi>),
     ...createSubagentApi(piEnv),
     ...linked,

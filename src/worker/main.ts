@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { createStore as createKeyval, del, get, set } from 'idb-keyval';
+import { writeConnectOrigins } from '../storage/connect-origins.ts';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
 import { openWorkerStorage } from './library/open-store.ts';
@@ -33,6 +34,8 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       syncSeal: webSealPool().seal,
       // Model providers and their keys: on this device only, read in this worker.
       modelKeysDb: `rho-models${opfsRoot ? `-${opfsRoot}` : ''}`,
+      // The origins the service worker lets this library's requests reach (src/sw/connect-guard.ts).
+      connectOrigins: (origins) => writeConnectOrigins(opfsRoot ?? '', origins),
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,

@@ -26,7 +26,7 @@ test.afterEach(async () => {
   await server.close();
 });
 
-test('a key added in Models, a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
+test('a key added in Models (the app then reaches that provider and no other origin), a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
   page,
 }) => {
   await openEmptyLibrary(page);
@@ -44,6 +44,36 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   await expect(page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ })).toBeVisible();
   // The key went to the worker: the page's own storage does not hold it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(KEY);
+
+  // The core worker reaches only the origins in Models: another loopback server is refused (the
+  // service worker answers a network error; the server sees nothing) until a base URL names it.
+  const other = await startReplayServer();
+  try {
+    const core = page.workers().find((w) => new URL(w.url()).pathname.startsWith('/assets/'))!;
+    const reach = (url: string) =>
+      core.evaluate(
+        (u) =>
+          fetch(u).then(
+            (r) => r.status,
+            () => 'refused',
+          ),
+        url,
+      );
+    // The replay server answers a GET with 404 (and CORS headers): a status means the request went out.
+    expect(await reach(server.baseUrl('anthropic'))).toBe(404);
+    expect(await reach(other.baseUrl('openai-chat'))).toBe('refused');
+    await page.getByLabel('Provider').selectOption('openai-compatible');
+    await page.getByLabel('Base URL').fill(other.baseUrl('openai-chat'));
+    await page.getByRole('textbox', { name: 'Model', exact: true }).fill('local-model');
+    await page.getByRole('button', { name: 'Add model' }).click();
+    await page.getByRole('button', { name: /^Remove OpenAI-compatible/ }).waitFor();
+    expect(await reach(other.baseUrl('openai-chat'))).toBe(404);
+    await page.getByRole('button', { name: /^Remove OpenAI-compatible/ }).click();
+    await expect(page.getByRole('button', { name: /^Remove OpenAI-compatible/ })).toHaveCount(0);
+    expect(await reach(`${other.baseUrl('openai-chat')}/models`)).toBe('refused');
+  } finally {
+    await other.close();
+  }
 
   await page.goto(`/#/s/${ID}`);
   const composer = page.getByRole('region', { name: 'Continue this session' });
@@ -148,12 +178,12 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
   });
-  const readFile = () =>
+  const readFile = (of = ID) =>
     page.evaluate(async (id) => {
       const root = await navigator.storage.getDirectory();
       const dir = await root.getDirectoryHandle('sessions');
       return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
-    }, ID);
+    }, of);
   const cut = (await readFile())
     .slice(grown.length)
     .trim()
@@ -211,13 +241,7 @@ test('a key added in Models, a message with a photo streams its reply, Stop keep
   await composer.getByRole('button', { name: 'Retry' }).click();
   await expect(page.locator('.rd-panel-host')).toContainText('A fresh start, whole.');
   expect(server.received[started + 1].body.messages).toEqual(server.received[started].body.messages);
-  const fresh = (
-    await page.evaluate(async (id) => {
-      const root = await navigator.storage.getDirectory();
-      const dir = await root.getDirectoryHandle('sessions');
-      return (await (await dir.getFileHandle(`${encodeURIComponent(id)}.jsonl`)).getFile()).text();
-    }, newId)
-  )
+  const fresh = (await readFile(newId))
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));

@@ -57,9 +57,9 @@ const rules = {
     why: 'the command line is the sync room over Node: node: modules, the core and sync',
   },
   sw: {
-    folders: ['sw'],
+    folders: ['sw', 'storage'],
     packages: ['workbox-precaching', 'workbox-routing', 'workbox-core', 'workbox-strategies', 'workbox-expiration', 'idb-keyval'],
-    why: 'the service worker is small and boring: workbox only',
+    why: 'the service worker is small and boring: workbox, and the origins the worker lets it allow (storage/connect-origins.ts)',
   },
 };
 

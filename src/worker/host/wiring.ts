@@ -30,16 +30,22 @@ function attachmentDisk(disk: Disk) {
   };
 }
 
-/** The host calls; the writes are followed by `changed` (the search index catches up). */
-export function hostApiOf(env: WorkerEnv & HostKeysEnv, changed: () => void) {
+/**
+ * The host calls; the writes are followed by `changed` (the search index catches up), a change of
+ * the providers by `providersChanged` (awaited: the origins the app may reach follow them).
+ */
+export function hostApiOf(env: WorkerEnv & HostKeysEnv, changed: () => void, providersChanged: () => Promise<void> = async () => undefined) {
   let host: Promise<HostApi> | null = null;
+  let keyStore: Promise<KeyStore> | null = null;
+  const keysOf = () =>
+    (keyStore ??= import('./keys.ts').then((keys) => env.modelKeys ?? (env.modelKeysDb ? keys.idbKeyStore(env.modelKeysDb) : keys.memoryKeyStore())));
   const load = () =>
-    (host ??= Promise.all([import('./api.ts'), import('./keys.ts')]).then(([api, keys]) =>
+    (host ??= Promise.all([import('./api.ts'), import('./keys.ts'), keysOf()]).then(([api, keys, store]) =>
       api.createHostApi({
         store: env.store,
         now: () => env.now(),
         randomId: () => env.randomId(),
-        keys: env.modelKeys ?? (env.modelKeysDb ? keys.idbKeyStore(env.modelKeysDb) : keys.memoryKeyStore()),
+        keys: store,
         disk: attachmentDisk(env.searchDisk ?? keys.memoryDisk()),
       }),
     ));
@@ -49,12 +55,23 @@ export function hostApiOf(env: WorkerEnv & HostKeysEnv, changed: () => void) {
       const fn = (await load())[name] as (p: unknown, c?: CallContext) => Promise<Awaited<ReturnType<HostApi[K]>>>;
       return write ? fn(params, ctx).finally(changed) : fn(params, ctx);
     };
+  const changing =
+    <K extends 'saveModelProvider' | 'removeModelProvider'>(name: K) =>
+    async (params: Parameters<HostApi[K]>[0], ctx?: CallContext) => {
+      const r = await call(name)(params, ctx);
+      await providersChanged();
+      return r;
+    };
   return {
-    modelProviders: call('modelProviders'),
-    providerModels: call('providerModels'),
-    saveModelProvider: call('saveModelProvider'),
-    removeModelProvider: call('removeModelProvider'),
-    sendMessage: call('sendMessage', true),
-    compactSession: call('compactSession', true),
+    /** The providers as stored, with their keys: for the worker only, never in the API. */
+    providers: async () => (await keysOf()).list(),
+    calls: {
+      modelProviders: call('modelProviders'),
+      providerModels: call('providerModels'),
+      saveModelProvider: changing('saveModelProvider'),
+      removeModelProvider: changing('removeModelProvider'),
+      sendMessage: call('sendMessage', true),
+      compactSession: call('compactSession', true),
+    },
   };
 }

@@ -38,12 +38,19 @@ export interface RoomDeps {
   now?: () => number;
   /** How packs are encrypted (the engine's default when absent). */
   seal?: SealFn;
+  /** Awaited before each request to a space: its origin is made reachable (the service worker's list, net/connect-list.ts). */
+  reach?: (space: SpaceSettings) => Promise<void>;
   /** How a space's transport is made (the default: S3, WebDAV or the folder's handle, retried). */
   transportFor?: (space: SpaceSettings, handle?: DirectoryLike) => Transport;
 }
 
 /** The transport of a space, counting the requests it makes (the idle cost the sync screen and the bench show). */
-export function countedTransport(space: SpaceSettings, handle: DirectoryLike | undefined, count: () => void): Transport {
+export function countedTransport(
+  space: SpaceSettings,
+  handle: DirectoryLike | undefined,
+  count: () => void,
+  reach: (space: SpaceSettings) => Promise<void> = async () => undefined,
+): Transport {
   const inner =
     space.kind === 's3'
       ? s3Transport(space)
@@ -56,8 +63,9 @@ export function countedTransport(space: SpaceSettings, handle: DirectoryLike | u
             })();
   const counting =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> => {
+    async (...args: A): Promise<R> => {
       count();
+      await reach(space);
       return fn(...args);
     };
   const counted: Transport = {
@@ -96,7 +104,7 @@ export class SyncRoom {
 
   transportOf(space: SpaceSettings, handle?: DirectoryLike): Transport {
     const count = () => this.set({ requests: this.status.requests + 1 });
-    return this.deps.transportFor ? this.deps.transportFor(space, handle) : countedTransport(space, handle, count);
+    return this.deps.transportFor ? this.deps.transportFor(space, handle) : countedTransport(space, handle, count, this.deps.reach);
   }
 
   private async open(s: StoredSync): Promise<void> {

@@ -4,7 +4,7 @@ import { baseId } from '../../storage/names.ts';
 import type { WorkerEnv } from '../env.ts';
 import type { createLibraryApi } from '../library/api.ts';
 import type { LibraryIndex } from '../search/library-index.ts';
-import type { SealFn } from '../../sync/index.ts';
+import type { SealFn, SpaceSettings } from '../../sync/index.ts';
 import { SyncRoom } from './room.ts';
 import { memoryKeeping, type SyncKeeping } from './settings.ts';
 
@@ -17,6 +17,8 @@ export interface SyncEnv {
   origin?: string;
   /** How packs are encrypted (a pool of workers in the app; this thread when absent). */
   syncSeal?: SealFn;
+  /** Makes a space's origin reachable before its requests (net/connect-list.ts). */
+  syncReach?: (space: SpaceSettings) => Promise<void>;
 }
 
 export function wireSync(
@@ -31,6 +33,7 @@ export function wireSync(
     onLibraryChanged: () => index.syncSoon(),
     lockName: env.syncLock,
     seal: env.syncSeal,
+    reach: env.syncReach,
   });
   void room.load().catch(() => undefined);
   const remove = library.deleteSession;
