@@ -13,6 +13,7 @@
  * its own), and gives it as every row's baseline.
  */
 import { statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type BenchRow, observedRow } from './harness.ts';
@@ -189,14 +190,14 @@ export default {
     const stopBase = BASELINE ? await servePreview(PORT + 1, { outDir: BASELINE }) : () => undefined;
     const browser = await chromium.launch(chromiumLaunchOptions());
     /** One build's figures for a size and a rate, in a fresh context: the session imported, then opened and scrolled throttled. */
-    const measureBuild = async (port: number, row: Context['row'], o: { entries: number; rate: number; label: string; size: number }) => {
+    const measureBuild = async (port: number, emit: Context['row'], o: { entries: number; rate: number; label: string; size: number }) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       const id = await importReaderSession(page, port, o.entries);
       const bytesMs = await readBytesMs(page, o.size);
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: o.rate });
-      await measure({ ...ctx, row }, page, { id, label: o.label, entries: o.entries, bytesMs, phone: o.rate > 1 });
+      await measure({ ...ctx, row: (r) => emit(withLoad(r)) }, page, { id, label: o.label, entries: o.entries, bytesMs, phone: o.rate > 1 });
       await context.close();
     };
     try {
@@ -218,6 +219,18 @@ export default {
     }
   },
 };
+
+/**
+ * A long-task row with the machine's load beside it: wall-time tasks grow with other processes'
+ * load (on 2 busy cores, the same scroll's longest task goes from under 50 ms to 100-300 ms), so a
+ * row is read against the load it was measured under (the 1-minute average when the row is taken,
+ * which covers the measurement and includes the bench's own browser).
+ */
+function withLoad(row: BenchRow): BenchRow {
+  if (!row.name.includes('main-thread task')) return row;
+  const load = `1-min load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`;
+  return { ...row, note: row.note ? `${row.note}; ${load}` : load };
+}
 
 /** A row with the baseline build's figure for it as its baseline (a time target has no ratio; "none observed" is said in a note). */
 function besideBaseline(row: BenchRow, base: BenchRow | undefined): BenchRow {
