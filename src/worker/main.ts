@@ -1,72 +1,17 @@
 /// <reference lib="webworker" />
-import { createStore as createKeyval, del, get, set } from 'idb-keyval';
-import { writeConnectOrigins } from '../storage/connect-origins.ts';
-import { createApi } from './api.ts';
-import type { FolderState } from './linked/plan.ts';
-import { openWorkerStorage } from './library/open-store.ts';
-import { webSealPool } from './sync/seal-workers.ts';
-import { idbKeeping } from './sync/settings.ts';
-import { toApiError, type Request, type Response } from './protocol.ts';
-
+// The core worker's entry: it only holds the page's first messages while its body (serve.ts) loads.
+// It imports nothing statically, so the bundler leaves no shared code in this file: the chunks the
+// body loads lazily (share, the host's keys, …) then import shared code from a chunk of its own,
+// never from this script. Otherwise a worker started as `main.js?root=…` (tests, benches) would run
+// its body a second time on such a lazy import (another URL, another module), and answer each call
+// twice.
 declare const self: DedicatedWorkerGlobalScope;
 
-// The listener is installed at once (messages sent before it would be lost); calls wait for the store.
-// A worker started as `main.ts?root=<name>` keeps its files under that OPFS folder (tests use it).
-const opfsRoot = new URL(self.location.href).searchParams.get('root') ?? undefined;
-// What each linked folder's last sync saw (per OPFS root, so tests' workers keep theirs apart).
-const linkedDb = createKeyval(`rho-linked${opfsRoot ? `-${opfsRoot}` : ''}`, 'state');
-const linkedState = { get: (key: string) => get<FolderState>(key, linkedDb), set: (key: string, state: FolderState) => set(key, state, linkedDb) };
-// The sync space's settings, credentials and key: read only here, in the worker.
-const syncDb = createKeyval(`rho-sync${opfsRoot ? `-${opfsRoot}` : ''}`, 'sync');
-const syncKeeping = idbKeeping({ get: (k) => get(k, syncDb), set: (k, v) => set(k, v, syncDb), del: (k) => del(k, syncDb) });
-const ready = openWorkerStorage({ opfsRoot }).then(
-  ({ store, disk }) =>
-    createApi({
-      store,
-      searchDisk: disk,
-      // `main.ts?index=later`: imports leave indexing to the sync after them (the search bench's baseline).
-      indexAtImport: new URL(self.location.href).searchParams.get('index') !== 'later',
-      linkedState,
-      syncKeeping,
-      syncLock: `rho-sessions:sync${opfsRoot ? `:${opfsRoot}` : ''}`,
-      origin: self.location.origin,
-      // Packs are encrypted in workers of their own (made on the first upload).
-      syncSeal: webSealPool().seal,
-      // Model providers and their keys: on this device only, read in this worker.
-      modelKeysDb: `rho-models${opfsRoot ? `-${opfsRoot}` : ''}`,
-      // The origins the service worker lets this library's requests reach (src/sw/connect-guard.ts).
-      connectOrigins: (origins) => writeConnectOrigins(opfsRoot ?? '', origins),
-      now: () => new Date(),
-      randomId: () => crypto.randomUUID().slice(0, 8),
-    }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,
-);
-const running = new Map<number, AbortController>();
-
-function post(message: Response, transfer: Transferable[] = []) {
-  self.postMessage(message, transfer);
-}
-
-self.addEventListener('message', async (event: MessageEvent<Request>) => {
-  const request = event.data;
-  if (request.kind === 'abort') {
-    running.get(request.id)?.abort();
-    return;
-  }
-  const { id, method, params } = request;
-  const controller = new AbortController();
-  running.set(id, controller);
-  try {
-    const api = await ready;
-    const fn = api[method];
-    if (typeof fn !== 'function') throw new Error(`Unknown worker method: ${method}`);
-    const value = await fn(params, {
-      signal: controller.signal,
-      progress: (progress: unknown) => post({ kind: 'progress', id, progress: progress as never }),
-    });
-    post({ kind: 'result', id, value });
-  } catch (e) {
-    post({ kind: 'error', id, error: toApiError(e) });
-  } finally {
-    running.delete(id);
-  }
+const held: MessageEvent[] = [];
+const hold = (event: MessageEvent) => void held.push(event);
+self.addEventListener('message', hold);
+void import('./serve.ts').then(({ serve }) => {
+  self.removeEventListener('message', hold);
+  serve(held);
 });
+export {};
