@@ -118,7 +118,7 @@ export function earlierSections(page: string): Map<string, string> {
     const name = part.slice(0, part.indexOf('\n')).trim();
     if (name === 'Not measured in this run') continue;
     const body = part.slice(part.indexOf('\n') + 1).trimEnd();
-    const from = body.startsWith('_Measured by ') ? body : `_Measured by \`${written}\` (${date}), not in this run._\n\n${body.trimStart()}`;
+    const from = body.trimStart().startsWith('_Measured by ') ? body : `_Measured by \`${written}\` (${date}), not in this run._\n\n${body.trimStart()}`;
     out.set(name, `## ${name}\n\n${from.trimStart()}`);
   }
   return out;

@@ -70,4 +70,27 @@ describe('benchMarkdown', () => {
     expect(lines).toContain('## Not measured in this run');
     expect(lines).toContain('- `reader` — the reader in Chromium (`npm run bench -- reader`)');
   });
+
+  test('a section kept from an earlier page keeps the one line naming the run that measured it, through later runs', () => {
+    const later = (previous: string, command: string) =>
+      benchMarkdown({
+        machine,
+        command,
+        suites: [
+          { name: 'core', description: 'parse and open' },
+          { name: 'reader', description: 'the reader' },
+        ],
+        ran: ['reader'],
+        rows: [],
+        previous,
+      });
+    const once = later(page, 'npm run bench -- reader');
+    const twice = later(once, 'npm run bench -- reader --runs 2');
+    for (const p of [once, twice]) {
+      const core = p.slice(p.indexOf('## core'));
+      expect(core.match(/^_Measured by /gm)).toHaveLength(1);
+      expect(core).toContain('_Measured by `npm run bench -- core --markdown docs/bench.md` (2026-01-02 03:04 UTC, the run took 61 s), not in this run._');
+      expect(core).toContain('| parse \\| 10 MB | 12.3 ms | 10 ms | 1.23× | ≤ 1.5× | yes |');
+    }
+  });
 });
