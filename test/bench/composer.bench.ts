@@ -134,6 +134,21 @@ const p95 = (xs: number[]) => {
 };
 
 /** Adds the replay server's Anthropic endpoint as a model in Settings → Models. */
+/**
+ * Releases `count` tokens on the bench's clock, PER_SECOND of them a second: every tick sends those
+ * due by then (the tick is pacing, not a wait for an event: a slower machine sends more per tick).
+ * Returns how long the stream took.
+ */
+export async function releaseOnClock(count: number, step: () => void): Promise<number> {
+  const t0 = performance.now();
+  for (let sent = 0; sent < count; ) {
+    const due = Math.min(count, Math.floor(((performance.now() - t0) * PER_SECOND) / 1000) + 1);
+    for (; sent < due; sent++) step();
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return performance.now() - t0;
+}
+
 export async function addModel(page: Page, baseUrl: string) {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('Provider').selectOption('anthropic');
@@ -174,14 +189,7 @@ export default {
           await page.evaluate(() => (window as unknown as { __stream: { start(): void } }).__stream.start());
           await composer.getByRole('button', { name: 'Send' }).click();
           await server.until((r) => (r[request]?.sent ?? 0) >= HEAD);
-          // The tokens on a clock: as many as are due every few milliseconds (timers are coarse under load).
-          const t0 = performance.now();
-          for (let sent = 0; sent < tokens.length; ) {
-            const due = Math.min(tokens.length, Math.floor(((performance.now() - t0) * PER_SECOND) / 1000) + 1);
-            for (; sent < due; sent++) server.step();
-            await new Promise((r) => setTimeout(r, 2));
-          }
-          const streamedMs = performance.now() - t0;
+          const streamedMs = await releaseOnClock(tokens.length, () => server.step());
           await page.waitForFunction(
             (n) => {
               const frames = (window as unknown as { __stream: Probe }).__stream.frames;

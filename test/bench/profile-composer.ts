@@ -11,7 +11,7 @@
 import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { addModel, PAGE_SCRIPT, replyTokens } from './composer.bench.ts';
+import { addModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
 import { type Profile, printProfile } from './cpu-profile.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
 
@@ -125,12 +125,7 @@ try {
   }
   await composer.getByRole('button', { name: 'Send' }).click();
   await server.until((r) => (r[request]?.sent ?? 0) >= 3);
-  const t0 = performance.now();
-  for (let sent = 0; sent < tokens.length; ) {
-    const due = Math.min(tokens.length, Math.floor(((performance.now() - t0) * 200) / 1000) + 1);
-    for (; sent < due; sent++) server.step();
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  await releaseOnClock(tokens.length, () => server.step());
   await page.waitForFunction(
     (n) => {
       const frames = (window as unknown as { __stream: { frames: Array<[number, number]> } }).__stream.frames;
