@@ -14,17 +14,17 @@ export function guardConnections(scope: ServiceWorkerGlobalScope): void {
       () => (allowed = new Set()),
     );
   void load();
-  // The worker wrote a new list (a provider added or removed, a sync space set up or left).
-  new BroadcastChannel(CONNECT_CHANNEL).addEventListener('message', () => void load());
+  // The worker wrote a new list (a provider added or removed, a sync space set up or left): until it
+  // is read, every request waits for it. A service worker started later reads it when it starts.
+  new BroadcastChannel(CONNECT_CHANNEL).addEventListener('message', () => {
+    allowed = null;
+    void load();
+  });
   scope.addEventListener('fetch', (event) => {
     const url = new URL(event.request.url);
     if (url.origin === scope.location.origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return;
-    if (allowed?.has(url.origin)) {
-      // Allowed as last read: the browser makes the request itself (streams and Stop as without us);
-      // the list is read again, so a provider removed meanwhile is refused from the next request on.
-      event.waitUntil(load());
-      return;
-    }
+    // Allowed as last read: the browser makes the request itself (streams and Stop as without us).
+    if (allowed?.has(url.origin)) return;
     // Not in the list as last read (or not read yet): read it again before deciding.
     event.respondWith(load().then((set) => (set.has(url.origin) ? fetch(event.request) : Response.error())));
   });

@@ -7,6 +7,7 @@ import { createSubagentApi } from './subagents/api.ts';
 import { createShareApi } from './share/api.ts';
 import { createSearchApi, createSearchIndexOf } from './search/api.ts';
 import { createSyncApi } from './sync/api.ts';
+import { keepingWithChanges } from './sync/settings.ts';
 import { type SyncEnv, wireSync } from './sync/wire.ts';
 import { hostApiOf, type HostKeysEnv } from './host/wiring.ts';
 import { type ConnectEnv, type ConnectList, createConnectList } from './net/connect-list.ts';
@@ -43,23 +44,22 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv & HostKe
     () => changed(),
     () => connect?.refresh() ?? Promise.resolve(),
   );
-  const keeping = env.syncKeeping;
+  let keeping = env.syncKeeping;
   if (env.connectOrigins && keeping) {
-    connect = createConnectList({
+    const stored = keeping;
+    const list = createConnectList({
       providers: host.providers,
-      space: async () => (await keeping.getSettings())?.space,
+      space: async () => (await stored.getSettings())?.space,
       write: env.connectOrigins,
     });
-    const setSettings = keeping.setSettings.bind(keeping);
-    keeping.setSettings = async (s) => {
-      await setSettings(s);
-      await connect?.spaceChanged();
-    };
-    void connect.refresh().catch(() => undefined);
+    // A new or removed space changes what the app may reach.
+    keeping = keepingWithChanges(stored, () => list.spaceChanged());
+    connect = list;
+    void list.refresh().catch(() => undefined);
   }
   const list = connect;
   // The sync room: a change here goes out to the space within about a second; a deletion becomes a trash record.
-  const room = wireSync({ ...env, ...(list ? { syncReach: (space) => list.reach(space) } : {}) }, library, index);
+  const room = wireSync({ ...env, syncKeeping: keeping, ...(list ? { syncReach: (space) => list.reach(space) } : {}) }, library, index);
   const changed = () => {
     index.syncSoon();
     room.schedule.localChange();

@@ -124,7 +124,7 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
 
     /** A round now (focus, "Sync now"); resolves with the status after it. */
     async syncNow(_p: Record<string, never> = {}, ctx: CallContext = noContext): Promise<SyncStatus> {
-      room.current();
+      await room.current();
       room.schedule.kick();
       await room.round(ctx.signal);
       return room.status;
@@ -210,7 +210,7 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
 
     /** This device leaves the space (other devices stop waiting for it); its library stays. */
     async syncLeave(_p: Record<string, never> = {}, ctx: CallContext = noContext): Promise<SyncStatus> {
-      const { engine } = room.current();
+      const { engine } = await room.current();
       await engine.leave(ctx.signal).catch(() => undefined);
       await room.deps.keeping.state.clear();
       await room.deps.keeping.setSettings(undefined);
@@ -234,10 +234,8 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
       } catch (e) {
         return { ok: false, space: 'none', error: asProblem(e) };
       }
-      await room
-        .current()
-        .engine.leave(ctx.signal)
-        .catch(() => undefined);
+      const { engine } = await room.current();
+      await engine.leave(ctx.signal).catch(() => undefined);
       await adopt({ ...s, space, identity });
       room.schedule.kick();
       return { ok: true, space: 'ours' };

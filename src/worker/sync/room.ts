@@ -86,13 +86,21 @@ export class SyncRoom {
   private waiters: (() => void)[] = [];
   private readonly now: () => number;
 
+  private loading: Promise<void> = Promise.resolve();
+
   constructor(readonly deps: RoomDeps) {
     this.now = deps.now ?? Date.now;
     this.schedule = new LiveSchedule(() => this.scheduledRound(), deps.timers, this.now);
   }
 
-  /** Reads the stored settings (at start, and after they change). */
-  async load(): Promise<void> {
+  /** Reads the stored settings (at start, and after they change); a call meanwhile waits for it. */
+  load(): Promise<void> {
+    const read = this.read();
+    this.loading = read.catch(() => undefined);
+    return read;
+  }
+
+  private async read(): Promise<void> {
     const s = await this.deps.keeping.getSettings();
     this.engine = null;
     if (s) await this.open(s);
@@ -143,14 +151,15 @@ export class SyncRoom {
   }
 
   /** The engine of the space set up here (throws when none is). */
-  current(): { engine: SyncEngine; transport: Transport } {
+  async current(): Promise<{ engine: SyncEngine; transport: Transport }> {
+    await this.loading;
     if (!this.engine) throw new SyncError('no-space', 'No sync space is set up on this device.');
     return this.engine;
   }
 
   /** One round now, under the device's sync lock; the status tells its outcome. */
   async round(signal?: AbortSignal): Promise<RoundOutcome> {
-    const { engine } = this.current();
+    const { engine } = await this.current();
     this.set({ state: 'syncing', progress: null });
     try {
       const report = await withLock(this.deps.lockName ?? 'rho-sessions:sync', () => engine.round(signal), 'exclusive', signal);

@@ -39,6 +39,17 @@ export function publicView(space: SpaceSettings): PublicSpace {
   return { kind: 'folder', fields: { name: space.name } };
 }
 
+/** The same records, with `changed` awaited after each settings write has landed. */
+export function keepingWithChanges(keeping: SyncKeeping, changed: () => Promise<void>): SyncKeeping {
+  return {
+    ...keeping,
+    setSettings: async (s) => {
+      await keeping.setSettings(s);
+      await changed();
+    },
+  };
+}
+
 /** Settings and state in memory (tests, and a device whose IndexedDB is unavailable). */
 export function memoryKeeping(): SyncKeeping {
   let settings: StoredSync | undefined;
