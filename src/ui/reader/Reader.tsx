@@ -17,6 +17,7 @@ import { Tree } from './panels/Tree.tsx';
 import { Transcript } from './Transcript.tsx';
 import { ImageViewer } from './viewer/ImageViewer.tsx';
 import './reader.css';
+import './side.css';
 
 /** Props the app mounts the reader with (route `#/s/<id>?leaf=…&entry=…`). */
 export interface ReaderProps {
