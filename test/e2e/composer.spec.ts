@@ -89,6 +89,8 @@ test('a key added in Models (the app then reaches that provider and no other ori
   await expect(page.locator('.rd-panel-host')).toContainText('shows two branches.');
   await expect(composer.getByRole('button', { name: 'Send' })).toBeVisible();
   await expect(composer.locator('.composer-reply')).toHaveCount(0);
+  // The turn just written is on screen: the message sent, then the reply.
+  await expect(page.locator('.rd-row').filter({ hasText: 'What does this photo show?' })).toBeInViewport();
 
   const first = server.received[0];
   expect(first.headers['anthropic-dangerous-direct-browser-access']).toBe('true');

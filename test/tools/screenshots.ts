@@ -1,11 +1,14 @@
 // `npm run screenshots`: what the app looks like, for the README and the install dialog (the web
 // manifest's `screenshots`). Builds the app, serves the production build, imports committed
 // fixtures through the app's own drop path and saves phone and laptop shots of the library and
-// the reader into public/screenshots/. `--no-build` reuses dist/.
+// the reader into public/screenshots/, and a phone continuing the sample session with a photo: the
+// model is the loopback replay server (test/host/replay-server.ts), added in Settings → Models with
+// its Base URL, as a person adds a local model. `--no-build` reuses dist/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from './browser.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -57,15 +60,61 @@ async function importAll(page: Page): Promise<void> {
   await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
 }
 
+/** The sample session's id. */
+function readerId(): string {
+  const text = readFileSync(resolve(root, 'fixtures', READER), 'utf8');
+  return JSON.parse(text.slice(0, text.indexOf('\n'))).id as string;
+}
+
+/** A phone continuing the sample: a photo of the laptop's screen and a question, the answer read back from the file. */
+async function shootComposer(browser: Awaited<ReturnType<typeof chromium.launch>>): Promise<void> {
+  const server = await startReplayServer();
+  const context = await browser.newContext({ ...SIZES.phone, colorScheme: 'light' });
+  try {
+    const page = await context.newPage();
+    await importAll(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Provider').selectOption('anthropic');
+    await page.getByLabel('API key').fill('sk-ant-screenshot');
+    await page.getByLabel('Base URL').fill(server.baseUrl('anthropic'));
+    await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption('claude-sonnet-4-5');
+    await page.getByRole('button', { name: 'Add model' }).click();
+    await page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ }).waitFor();
+    await page.goto(`${base}/#/s/${encodeURIComponent(readerId())}`);
+    const composer = page.getByRole('region', { name: 'Continue this session' });
+    server.script({
+      kind: 'reply',
+      reply: {
+        text: [
+          'The screen shows the reader on the laptop. ',
+          'For this change I would write:\n\n',
+          '```\nreader: open at the last message\n```\n\n',
+          'Then `git push` from the laptop, where pi can resume this session.',
+        ],
+        usage: { input: 5200, output: 64 },
+      },
+    });
+    await composer.getByRole('textbox', { name: 'Message' }).fill('A photo of my laptop: what commit message fits?');
+    await composer.getByTestId('attach-camera').setInputFiles(resolve(out, 'laptop-reader.png'));
+    await composer.getByRole('button', { name: 'Send' }).click();
+    // The reply as read back from the session file, in the transcript.
+    await page.locator('.rd-panel-host').getByText('where pi can resume this session').waitFor({ timeout: 60_000 }).catch(async (e) => { await page.screenshot({ path: '/tmp/composer-fail.png' }); throw e; });
+    await composer.getByRole('button', { name: 'Send' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.rd [data-md="pending"]').length === 0);
+    await page.screenshot({ path: resolve(out, 'phone-composer.png') });
+  } finally {
+    await context.close();
+    await server.close();
+  }
+}
+
 async function shoot(kind: keyof typeof SIZES, browser: Awaited<ReturnType<typeof chromium.launch>>): Promise<void> {
   const context = await browser.newContext({ ...SIZES[kind], colorScheme: 'light' });
   const page = await context.newPage();
   await importAll(page);
   await page.locator('.session-card').first().waitFor();
   await page.screenshot({ path: resolve(out, `${kind}-library.png`) });
-  const text = readFileSync(resolve(root, 'fixtures', READER), 'utf8');
-  const id = JSON.parse(text.slice(0, text.indexOf('\n'))).id as string;
-  await page.goto(`${base}/#/s/${encodeURIComponent(id)}`);
+  await page.goto(`${base}/#/s/${encodeURIComponent(readerId())}`);
   await page.locator('.rd-row').first().waitFor();
   // Markdown swapped in on every row on screen before the shot.
   await page.waitForFunction(() => document.querySelectorAll('.rd [data-md="pending"]').length === 0);
@@ -83,6 +132,7 @@ try {
   await waitForServer();
   const browser = await chromium.launch(chromiumLaunchOptions());
   for (const kind of Object.keys(SIZES) as Array<keyof typeof SIZES>) await shoot(kind, browser);
+  await shootComposer(browser);
   await browser.close();
   console.log(`Screenshots written to ${out}`);
 } finally {

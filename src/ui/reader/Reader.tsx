@@ -57,8 +57,8 @@ export interface ReaderComposerProps {
   leafId: string | null;
   /** The branch on screen ends at the file's leaf. */
   followsLatest: boolean;
-  /** Re-reads the branch on screen after a write. */
-  refresh(): Promise<void>;
+  /** Re-reads the branch on screen after a write and brings the turn written on screen. */
+  showWritten(): Promise<void>;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
   /** The entry chosen with "Continue from here" (the next message starts a branch there), or null. */
   continueFrom: { entryId: string; line: number } | null;
@@ -265,7 +265,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
               id={id}
               leafId={view.leafId}
               followsLatest={view.leafId === view.defaultLeafId}
-              refresh={model.refresh}
+              showWritten={model.showWritten}
               onNavigate={onNavigate}
               continueFrom={model.continueFrom.value}
               onContinueFrom={(at) => {

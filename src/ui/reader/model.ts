@@ -194,6 +194,16 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     batch(() => takeView(next));
   }
 
+  /** After a turn written from the composer: the branch read again, its first new row brought to the top of the screen. */
+  async function showWritten() {
+    const before = view.value?.count ?? 0;
+    await refresh();
+    // Rows the live follower already added (counted for the pill) are this turn's too.
+    const from = fresh.value?.from ?? before;
+    fresh.value = null;
+    if ((view.value?.count ?? 0) > from) scrollTo(from, 'start');
+  }
+
   /** Adds, changes or clears (empty text) the label of an entry: a `label` entry appended to the file by the worker. */
   async function setLabel(entryId: string, text: string) {
     await worker.labelEntry({ id, entryId, label: text });
@@ -258,6 +268,7 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     labelling,
     setLabel,
     refresh,
+    showWritten,
     openViewer,
     closeViewer,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
