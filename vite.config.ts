@@ -100,6 +100,13 @@ const manifest: Partial<ManifestOptions> = {
     { src: 'screenshots/laptop-reader.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: 'Reading a session' },
     { src: 'screenshots/phone-library.png', sizes: '780x1688', type: 'image/png', form_factor: 'narrow', label: 'The library' },
     { src: 'screenshots/phone-reader.png', sizes: '780x1688', type: 'image/png', form_factor: 'narrow', label: 'Reading a session' },
+    {
+      src: 'screenshots/phone-composer.png',
+      sizes: '780x1688',
+      type: 'image/png',
+      form_factor: 'narrow',
+      label: 'Continuing a session with your own model key',
+    },
   ],
 };
 
