@@ -44,6 +44,8 @@ export interface ReplayServer {
   until(test: (received: Received[]) => boolean): Promise<void>;
   /** Sends the next frame of a slow stream. */
   step(): void;
+  /** Drops the connection of the oldest slow stream still open, mid-message (after the client has shown what came). */
+  drop(): void;
   close(): Promise<void>;
 }
 
@@ -81,7 +83,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
   const queue: Scripted[] = [];
   const received: Received[] = [];
   const changes = new EventEmitter();
-  const steppers: Array<() => void> = [];
+  const steppers: Array<{ step(): void; drop(): void; live(): boolean }> = [];
   const changed = () => changes.emit('change');
 
   const server = createServer(async (req, res) => {
@@ -152,14 +154,18 @@ export async function startReplayServer(): Promise<ReplayServer> {
       return;
     }
     if (s.kind === 'slow') {
-      const next = () => {
-        if (r.cancelled) return;
-        if (r.sent < frames.length) res.write(sse(frames[r.sent++]));
-        if (r.sent >= frames.length) res.end();
-        else steppers.push(next);
-        changed();
+      const pending = {
+        step: () => {
+          if (r.cancelled) return;
+          if (r.sent < frames.length) res.write(sse(frames[r.sent++]));
+          if (r.sent >= frames.length) res.end();
+          else steppers.push(pending);
+          changed();
+        },
+        drop: () => res.socket?.destroy(),
+        live: () => !r.cancelled && !res.writableFinished,
       };
-      steppers.push(next);
+      steppers.push(pending);
       return;
     }
     res.end();
@@ -181,7 +187,10 @@ export async function startReplayServer(): Promise<ReplayServer> {
         changes.on('change', check);
         check();
       }),
-    step: () => steppers.shift()?.(),
+    step: () => steppers.shift()?.step(),
+    drop: () => {
+      for (let p = steppers.shift(); p; p = steppers.shift()) if (p.live()) return p.drop();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

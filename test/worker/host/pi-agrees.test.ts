@@ -4,13 +4,10 @@
 // same pi-ai provider, give exactly the messages our last request carried, once §0's rules are
 // applied where they differ from pi (an aborted or failed turn with text is kept; the compaction
 // summary lists the attachments it summarized away).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getModel, streamSimple, type Message } from '@mariozechner/pi-ai';
-import { buildSessionContext, convertToLlm, SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterEach, expect, test } from 'vitest';
-import { historyTools, SYSTEM_PROMPT } from '../../../src/worker/host/request.ts';
+import { openInPi, piAnthropicRequest, piMessagesAt } from '../../host/pi-request.ts';
 import { hostSetup, streaming } from './setup.ts';
 
 let open: Awaited<ReturnType<typeof hostSetup>> | null = null;
@@ -89,36 +86,14 @@ test('a continued real session reads back in pi with every new entry, and pi wou
     tokensAfter: compacted.tokensAfter,
   });
 
-  const path = join(mkdtempSync(join(tmpdir(), 'rho-pi-')), 'session.jsonl');
-  writeFileSync(path, text);
-  const pi = SessionManager.open(path);
-  const onBranch = new Set(pi.getBranch().map((e) => e.id));
-  for (const e of added) expect(onBranch.has(e.id)).toBe(true);
+  const { pi, branch } = openInPi(text);
+  for (const e of added) expect(branch.has(e.id)).toBe(true);
   expect(pi.buildSessionContext().model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
   // Our last request was made before its reply: pi's context at the message it answered.
-  const ctx = buildSessionContext(pi.getEntries(), added[13].id);
-
-  // §0 where it differs from pi: aborted and failed turns with text are sent; the summary lists the photo it summarized away.
-  const photo = added[1].message.attachments[0];
-  const llm = (convertToLlm(ctx.messages) as Message[]).map((m) => {
-    if (m.role === 'assistant' && (m.stopReason === 'aborted' || m.stopReason === 'error')) return { ...m, stopReason: 'stop' as const };
-    if (
-      m.role === 'user' &&
-      Array.isArray(m.content) &&
-      m.content[0]?.type === 'text' &&
-      m.content[0].text.startsWith('The conversation history before this point')
-    ) {
-      const line = `\n\nAttachments from the summarized conversation:\n- ${photo.name} (${photo.mimeType}) at ${photo.path}: ${photo.about}`;
-      return { ...m, content: [{ type: 'text' as const, text: m.content[0].text + line }] };
-    }
-    return m;
-  });
-  server.script({ kind: 'reply', reply: { text: ['pi'] } });
-  const model = { ...getModel('anthropic', 'claude-sonnet-4-5'), baseUrl: server.baseUrl('anthropic') };
-  const tools = historyTools(llm);
-  await streamSimple(model, { systemPrompt: SYSTEM_PROMPT, messages: llm, ...(tools.length ? { tools } : {}) }, { apiKey: 'sk-pi' }).result();
+  const pis = await piAnthropicRequest(server, piMessagesAt(pi, added[13].id));
+  // The summary lists the photo it summarized away.
+  expect(JSON.stringify(pis.messages)).toContain(`- photo.png (image/png) at ${added[1].message.attachments[0].path}`);
   const ours = server.received.at(-2)!.body;
-  const pis = server.received.at(-1)!.body;
   expect(pis.messages).toEqual(ours.messages);
   expect(pis.system).toEqual(ours.system);
   expect(pis.tools).toEqual(ours.tools);
