@@ -58,6 +58,8 @@ export interface ReaderComposerProps {
   followsLatest: boolean;
   /** Re-reads the branch on screen after a write. */
   refresh(): Promise<void>;
+  /** Adds the rows of a turn written after the branch on screen, and follows them. */
+  appended(): Promise<void>;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
   /** The entry chosen with "Continue from here" (the next message starts a branch there), or null. */
   continueFrom: { entryId: string; line: number } | null;
@@ -265,6 +267,7 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
               leafId={view.leafId}
               followsLatest={view.leafId === view.defaultLeafId}
               refresh={model.refresh}
+              appended={model.appended}
               onNavigate={onNavigate}
               continueFrom={model.continueFrom.value}
               onContinueFrom={(at) => {

@@ -137,15 +137,17 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
   /**
    * The session grew on disk (an agent writing to a linked folder): the new rows are added at the
    * end; `pinned` (the reader was at the bottom) follows them, else they are counted for the pill.
-   * A branch that no longer extends the one on screen is opened afresh.
+   * A branch that no longer extends the one on screen is opened afresh. `latest`: read the file's
+   * latest branch (by default when the reader was opened without a chosen one), else the one on screen.
    */
-  async function grow(pinned: boolean) {
+  async function grow(pinned: boolean, latest = followsLatest) {
     const current = view.value;
     if (!current || loading.value) return;
     const gen = generation;
-    const next = await worker.openSession({ id, leafId: followsLatest ? undefined : (current.leafId ?? undefined), filter: current.filter });
+    const leafId = latest ? undefined : (current.leafId ?? undefined);
+    const next = await worker.openSession({ id, leafId, filter: current.filter });
     if (gen !== generation || view.value !== current) return;
-    if (next.count < current.count) return open(followsLatest ? undefined : (current.leafId ?? undefined));
+    if (next.count < current.count) return open(leafId);
     if (next.count === current.count && next.leafId === current.leafId) return;
     pages.grow(current, next);
     const added = next.count - current.count;
@@ -159,6 +161,15 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     });
     if (pinned) scrollTo(Math.max(0, next.count - 1), 'end');
     void loadFamily();
+  }
+
+  /**
+   * A turn written after the branch on screen (the composer's): its rows are added at the end and
+   * followed, the rows already loaded kept (not the whole list read and built again, as refresh does).
+   */
+  function appended(): Promise<void> {
+    const current = view.value;
+    return current ? grow(true, current.leafId === current.defaultLeafId) : Promise.resolve();
   }
 
   /** Brings the first of the rows that arrived live on screen and clears the pill. */
@@ -267,6 +278,7 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     open,
     show,
     grow,
+    appended,
     showFresh,
     reveal,
     item: pages.item,
