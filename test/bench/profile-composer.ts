@@ -5,6 +5,7 @@
  *
  *   npx vite build [--minify false --outDir dir] && THROTTLE=4 npx tsx test/bench/profile-composer.ts 30
  *   PROFILE_PORT=4327; PROFILE_OUT=dir: serve another build; TOKENS=n (1500); FRAMES=n: long frames printed (8);
+ *   END=1: record the reply's end (its turn written and read back) instead of the stream;
  *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (timeline events only) instead of the CPU profile: the main thread's longest tasks by thread
  *   time, with their style recalcs (elements) and layouts (dirty of all objects).
  */
@@ -19,6 +20,8 @@ const PORT = Number(process.env.PROFILE_PORT ?? 4327);
 const thousands = Number(process.argv[2] ?? 30);
 const TOKENS = Number(process.env.TOKENS ?? 1500);
 const TRACE = Boolean(process.env.TRACE);
+/** END=1: what the reply's end costs (the turn written and read back, the page at rest) instead of the stream. */
+const END = Boolean(process.env.END);
 
 interface TraceEvent {
   name: string;
@@ -117,12 +120,19 @@ try {
     new PerformanceObserver((l) => w.__loaf.push(...l.getEntries().map((e) => e.toJSON()))).observe({ type: 'long-animation-frame' });
     (window as unknown as { __stream: { start(): void } }).__stream.start();
   });
-  if (TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-  else {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-    await cdp.send('Profiler.start');
-  }
+  const record = async () => {
+    if (TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    else {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
+  };
+  const report = async () => {
+    if (TRACE) printTasks(JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
+    else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
+  };
+  if (!END) await record();
   await composer.getByRole('button', { name: 'Send' }).click();
   await server.until((r) => (r[request]?.sent ?? 0) >= 3);
   await releaseOnClock(tokens.length, () => server.step());
@@ -134,12 +144,23 @@ try {
     tokens.length,
     { timeout: 120_000 },
   );
-  if (TRACE) printTasks(JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
-  else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
-  const { longTasks, loaf } = await page.evaluate(() => {
-    const w = window as unknown as { __stream: { longTasks: Array<[number, number]> }; __loaf: Array<Record<string, any>> };
-    return { longTasks: w.__stream.longTasks.map((t) => t[1]), loaf: w.__loaf };
-  });
+  const streamed = await page.evaluate(() => (window as unknown as { __stream: { longTasks: unknown[] } }).__stream.longTasks.length);
+  if (END) {
+    // The rest of the stream, the turn written and read back, the page at rest.
+    await page.evaluate(() => void ((window as unknown as { __loaf: unknown[] }).__loaf.length = 0));
+    await record();
+    for (let i = 0; i < 3; i++) server.step();
+    await composer.locator('.composer-reply').waitFor({ state: 'detached', timeout: 180_000 });
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 10_000 })));
+  }
+  await report();
+  const { longTasks, loaf } = await page.evaluate(
+    (from) => {
+      const w = window as unknown as { __stream: { longTasks: Array<[number, number]> }; __loaf: Array<Record<string, any>> };
+      return { longTasks: w.__stream.longTasks.slice(from).map((t) => t[1]), loaf: w.__loaf };
+    },
+    END ? streamed : 0,
+  );
   console.log(`long tasks: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
   for (const f of loaf.sort((a, b) => b.duration - a.duration).slice(0, Number(process.env.FRAMES ?? 8))) {
     const rendering = f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0;

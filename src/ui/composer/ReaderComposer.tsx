@@ -8,7 +8,7 @@ import { Composer } from './Composer.tsx';
  * (or, when it was not the file's latest branch, the new branch is opened); New chat turns it into
  * a composer for a session that does not exist yet, opened once its first turn is written.
  */
-export function ReaderComposer({ id, leafId, followsLatest, showWritten, onNavigate, continueFrom, onContinueFrom }: ReaderComposerProps) {
+export function ReaderComposer({ id, leafId, followsLatest, refresh, appended, onNavigate, continueFrom, onContinueFrom }: ReaderComposerProps) {
   const fresh = useSignal(false);
   if (fresh.value) {
     return (
@@ -42,7 +42,8 @@ export function ReaderComposer({ id, leafId, followsLatest, showWritten, onNavig
         if ((continueFrom || r.branched) && !r.compacted) {
           onContinueFrom(null);
           onNavigate({ leafId: r.leafId });
-        } else if (followsLatest || r.compacted) void showWritten();
+        } else if (r.compacted) void refresh();
+        else if (followsLatest) void appended();
         else onNavigate({ leafId: r.leafId });
       }}
     />

@@ -27,12 +27,20 @@ let sanitize: SanitizeHtml | null = platformSanitizer();
 /** The element a slice last swapped markdown into (laid out at the slice's end). */
 let swapped: HTMLElement | null = null;
 /**
+ * HTML longer than this (a reply of some 3,000 words) is laid out by the next frame, not in the
+ * slice that sanitized and inserted it: both in one task made one long task of two.
+ */
+const LAY_OUT_IN_SLICE_MAX = 24_000;
+/** Set when the slice swapped such HTML in: its swaps wait for the frame. */
+let long = false;
+/**
  * A slice's swaps are laid out in its own task: left to the next frame, their style and layout
  * (5–10 ms at 4× CPU) came on top of that frame's paint while the reader scrolled.
  */
 function layOutSwaps() {
-  if (swapped?.isConnected) void swapped.offsetHeight;
+  if (!long && swapped?.isConnected) void swapped.offsetHeight;
   swapped = null;
+  long = false;
 }
 const scheduler = createSliceScheduler({ budgetMs: BUDGET_MS, inlineBudgetMs: INLINE_BUDGET_MS, afterPass: layOutSwaps });
 const html = new Map<string, string>();
@@ -111,6 +119,7 @@ function apply(el: HTMLElement, text: string, value: string) {
   for (const pre of el.querySelectorAll('pre')) pre.tabIndex = 0;
   el.dataset.md = 'html';
   swapped = el;
+  long ||= value.length > LAY_OUT_IN_SLICE_MAX;
   el.dispatchEvent(new CustomEvent('rd-markdown', { bubbles: true }));
 }
 

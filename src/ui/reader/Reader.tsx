@@ -57,8 +57,10 @@ export interface ReaderComposerProps {
   leafId: string | null;
   /** The branch on screen ends at the file's leaf. */
   followsLatest: boolean;
-  /** Re-reads the branch on screen after a write and brings the turn written on screen. */
-  showWritten(): Promise<void>;
+  /** Re-reads the branch on screen after a write. */
+  refresh(): Promise<void>;
+  /** Adds the rows of a turn written after the branch on screen, and brings them on screen. */
+  appended(): Promise<void>;
   onNavigate(route: { leafId?: string; entryId?: string }): void;
   /** The entry chosen with "Continue from here" (the next message starts a branch there), or null. */
   continueFrom: { entryId: string; line: number } | null;
@@ -265,7 +267,8 @@ export function Reader({ id, leafId, entryId, find, onNavigate, onBack, actions,
               id={id}
               leafId={view.leafId}
               followsLatest={view.leafId === view.defaultLeafId}
-              showWritten={model.showWritten}
+              refresh={model.refresh}
+              appended={model.appended}
               onNavigate={onNavigate}
               continueFrom={model.continueFrom.value}
               onContinueFrom={(at) => {

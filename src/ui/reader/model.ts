@@ -137,15 +137,18 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
   /**
    * The session grew on disk (an agent writing to a linked folder): the new rows are added at the
    * end; `pinned` (the reader was at the bottom) follows them, else they are counted for the pill.
-   * A branch that no longer extends the one on screen is opened afresh.
+   * A branch that no longer extends the one on screen is opened afresh. `latest`: read the file's
+   * latest branch (by default when the reader was opened without a chosen one), else the one on screen.
+   * `'quiet'`: the rows are added, neither followed nor counted (the caller brings them on screen).
    */
-  async function grow(pinned: boolean) {
+  async function grow(pinned: boolean | 'quiet', latest = followsLatest) {
     const current = view.value;
     if (!current || loading.value) return;
     const gen = generation;
-    const next = await worker.openSession({ id, leafId: followsLatest ? undefined : (current.leafId ?? undefined), filter: current.filter });
+    const leafId = latest ? undefined : (current.leafId ?? undefined);
+    const next = await worker.openSession({ id, leafId, filter: current.filter });
     if (gen !== generation || view.value !== current) return;
-    if (next.count < current.count) return open(followsLatest ? undefined : (current.leafId ?? undefined));
+    if (next.count < current.count) return open(leafId);
     if (next.count === current.count && next.leafId === current.leafId) return;
     pages.grow(current, next);
     const added = next.count - current.count;
@@ -153,12 +156,27 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
       view.value = next;
       stats.value = null;
       context.value = null;
-      if (pinned) fresh.value = null;
-      else if (added > 0) fresh.value = { count: (fresh.value?.count ?? 0) + added, from: fresh.value?.from ?? current.count };
+      if (pinned === true) fresh.value = null;
+      else if (!pinned && added > 0) fresh.value = { count: (fresh.value?.count ?? 0) + added, from: fresh.value?.from ?? current.count };
       version.value++;
     });
-    if (pinned) scrollTo(Math.max(0, next.count - 1), 'end');
+    if (pinned === true) scrollTo(Math.max(0, next.count - 1), 'end');
     void loadFamily();
+  }
+
+  /**
+   * A turn written after the branch on screen (the composer's): its rows are added at the end, the
+   * rows already loaded kept (not the whole list read and built again, as refresh does), and the
+   * first of them (the message sent) brought to the top of the screen.
+   */
+  async function appended(): Promise<void> {
+    const current = view.value;
+    if (!current) return;
+    // Rows the live follower adds meanwhile (counted for the pill) are this turn's too.
+    const from = fresh.value?.from ?? current.count;
+    await grow('quiet', current.leafId === current.defaultLeafId);
+    fresh.value = null;
+    if ((view.value?.count ?? 0) > from) scrollTo(from, 'start');
   }
 
   /** Brings the first of the rows that arrived live on screen and clears the pill. */
@@ -192,16 +210,6 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     const next = await worker.openSession({ id, leafId, filter: current.filter });
     if (gen !== generation) return;
     batch(() => takeView(next));
-  }
-
-  /** After a turn written from the composer: the branch read again, its first new row brought to the top of the screen. */
-  async function showWritten() {
-    const before = view.value?.count ?? 0;
-    await refresh();
-    // Rows the live follower already added (counted for the pill) are this turn's too.
-    const from = fresh.value?.from ?? before;
-    fresh.value = null;
-    if ((view.value?.count ?? 0) > from) scrollTo(from, 'start');
   }
 
   /** Adds, changes or clears (empty text) the label of an entry: a `label` entry appended to the file by the worker. */
@@ -268,7 +276,6 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     labelling,
     setLabel,
     refresh,
-    showWritten,
     openViewer,
     closeViewer,
     /** Height guesses per item for the list (-1: none yet); replaced when the branch or filter changes. */
@@ -278,6 +285,7 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     open,
     show,
     grow,
+    appended,
     showFresh,
     reveal,
     item: pages.item,

@@ -314,6 +314,29 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
     expect(laidOutInTask).toBe(true);
   });
 
+  test('a slice that swapped in the HTML of a long reply leaves its layout to the next frame (not in the task that sanitized it)', async () => {
+    // 25,000 characters of HTML: past what a slice lays out itself.
+    const item = '<li>a step of the reply, in words</li>';
+    cleanups.push(setMarkdownSource(async (texts) => texts.map((t) => `<p>${t}</p><ul>${item.repeat(Math.ceil(25_000 / item.length))}</ul>`)));
+    const el = host();
+    let laidOutInTask: boolean | null = null;
+    let reads = 0;
+    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (this === el) reads++;
+        return d.get!.call(this);
+      },
+    });
+    cleanups.push(() => Object.defineProperty(HTMLElement.prototype, 'offsetHeight', d));
+    el.addEventListener('rd-markdown', () => queueMicrotask(() => (laidOutInTask = reads > 0)));
+    showMarkdown(el, `long ${Math.random()}`);
+    await expect.poll(() => laidOutInTask).not.toBeNull();
+    expect(laidOutInTask).toBe(false);
+    expect(el.querySelectorAll('li').length).toBe(Math.ceil(25_000 / item.length));
+  });
+
   test('a cancelled upgrade leaves the plain text; a failing source leaves it plain for good', async () => {
     let release: (() => void) | null = null;
     cleanups.push(
