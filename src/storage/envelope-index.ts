@@ -6,6 +6,7 @@
 // folds them into one index written whole.
 import { compactEnvelopeFile } from '../core/envelope/envelope-compact.ts';
 import { decodeRecordBlock, TRAILER_BYTES, trailerLength } from '../core/envelope/envelope-records.ts';
+import { concatBytes } from '../core/read/record-stream.ts';
 import { once } from './chunks.ts';
 import { sessionPath } from './names.ts';
 import type { Disk, SessionStore, StoredEnvelopeState } from './types.ts';
@@ -117,10 +118,7 @@ export async function keepEnvelopeBlock(
     }
     const stored = await store.readEnvelopes(id);
     if (!stored || stored.length !== at.fileBytes) return;
-    const file = new Uint8Array(stored.length + block.length);
-    file.set(stored, 0);
-    file.set(block, stored.length);
-    const compacted = compactEnvelopeFile(file);
+    const compacted = compactEnvelopeFile(concatBytes([stored, block]));
     if (compacted) await store.writeEnvelopes(id, compacted);
   } catch {
     // Only a cache: the next open reads what is there, or indexes the file again.

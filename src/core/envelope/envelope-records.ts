@@ -6,6 +6,7 @@
 // `RECORDS_MAGIC`: read from the end, a torn block (a crash mid-append) fails its length, magic or
 // checksum, and the whole stored index is refused (then made again from the session).
 import { checksum } from './envelope-layout.ts';
+import type { EnvelopeIndex } from './envelopes.ts';
 
 export const RECORDS_MAGIC = 'RHOENVR\n';
 /** Length, checksum, magic: what ends every block. */
@@ -26,14 +27,7 @@ export interface IndexState {
 }
 
 /** The envelopes of the entries a block adds, in file order. */
-export interface RecordEntries {
-  types: (string | undefined)[];
-  ids: (string | undefined)[];
-  parentIds: (string | null | undefined)[];
-  lines: number[];
-  starts: number[];
-  ends: number[];
-}
+export type RecordEntries = Pick<EnvelopeIndex, 'types' | 'ids' | 'parentIds' | 'lines' | 'starts' | 'ends'>;
 
 /** A block read back. */
 export interface RecordBlock {

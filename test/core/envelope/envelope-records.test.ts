@@ -9,6 +9,7 @@ import { decodeRecordBlock, TRAILER_BYTES, trailerLength } from '../../../src/co
 import { storedScreen } from '../../../src/core/envelope/envelope-reopen.ts';
 import { createEnvelopeIndexer } from '../../../src/core/envelope/envelope-stream.ts';
 import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../../src/core/index.ts';
+import { concatBytes } from '../../../src/core/read/record-stream.ts';
 import { bytes, e, fixtureFiles, HEADER, jsonl } from '../helpers.ts';
 
 const reader = (file: Uint8Array) => (start: number, end: number) => file.slice(start, end);
@@ -18,15 +19,7 @@ function said(index: EnvelopeIndex) {
   return { ...rest, bodies: index.ids.map((_, i) => bodyOf(index, i)) };
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 
 /** The block an append of file[from, to) adds after `stored` (the index of file[0, from)); null when the indexer gives up. */
 function blockFor(stored: Uint8Array, file: Uint8Array, from: number, to: number): Uint8Array | null {

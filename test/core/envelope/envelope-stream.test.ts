@@ -7,6 +7,7 @@ import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../.
 import { decodeRecordBlock, TRAILER_BYTES, trailerLength } from '../../../src/core/envelope/envelope-records.ts';
 import { createEnvelopeIndexer, type IndexedPrefix } from '../../../src/core/envelope/envelope-stream.ts';
 import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../../src/core/index.ts';
+import { concatBytes } from '../../../src/core/read/record-stream.ts';
 import { bytes, e, fixtureFiles, HEADER, jsonl } from '../helpers.ts';
 
 function said(index: EnvelopeIndex) {
@@ -15,13 +16,6 @@ function said(index: EnvelopeIndex) {
 }
 
 const reader = (file: Uint8Array) => (start: number, end: number) => file.slice(start, end);
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
 
 /** `file` cut into pieces of `size` bytes (the last shorter), fed in order; the buffer is reused, as a stream's may be. */
 function feed(indexer: ReturnType<typeof createEnvelopeIndexer>, file: Uint8Array, size: number) {
@@ -46,7 +40,7 @@ function streamed(file: Uint8Array, size: number, prefix?: Prefix): EnvelopeInde
   feed(indexer, prefix ? file.subarray(prefix.from.state.size) : file, size);
   const out = indexer.finish();
   if (!out) return null;
-  const stored = prefix ? concat(prefix.stored, out) : out;
+  const stored = prefix ? concatBytes([prefix.stored, out]) : out;
   const decoded = decodeEnvelopeIndex(stored, reader(file));
   expect(decoded).not.toBeNull();
   expect(decoded!.fingerprint).toBe(fingerprintOf(file.length, reader(file)));
