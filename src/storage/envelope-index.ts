@@ -1,10 +1,15 @@
 // Where a session's stored envelope index lives (core/envelope/envelope-file.ts is its format): one file
 // per session in its own directory, so the sessions directory the library reconciles holds
 // session files only. The index is a cache: missing, stale or damaged, it is made again from the
-// session; losing it loses nothing.
+// session; losing it loses nothing. An append adds a block of its entries at the end of the file
+// (core/envelope/envelope-records.ts), read back with the rest; when blocks pile up, the next append
+// folds them into one index written whole.
+import { compactEnvelopeFile } from '../core/envelope/envelope-compact.ts';
+import { decodeRecordBlock, TRAILER_BYTES, trailerLength } from '../core/envelope/envelope-records.ts';
+import { concatBytes } from '../core/read/record-stream.ts';
 import { once } from './chunks.ts';
 import { sessionPath } from './names.ts';
-import type { Disk, SessionStore } from './types.ts';
+import type { Disk, SessionStore, StoredEnvelopeState } from './types.ts';
 
 /**
  * Sessions smaller than this keep no stored index: an import reads that much as its first read, and
@@ -63,4 +68,59 @@ export async function keepEnvelopeIndex(store: Pick<SessionStore, 'writeEnvelope
     return;
   }
   if (bytes) await store.writeEnvelopes(id, bytes).catch(() => undefined);
+}
+
+/** The state session `id`'s stored index ends with, read from its last block alone; null when there is none, or it is torn. */
+export async function readEnvelopeState(disk: Disk, id: string): Promise<StoredEnvelopeState | null> {
+  const path = envelopePath(id);
+  try {
+    const fileBytes = await disk.size(path);
+    if (fileBytes === null || fileBytes < TRAILER_BYTES) return null;
+    const length = trailerLength(await disk.read(path, fileBytes - TRAILER_BYTES, fileBytes));
+    if (length === null || length + TRAILER_BYTES > fileBytes) return null;
+    const start = fileBytes - TRAILER_BYTES - length;
+    const block = decodeRecordBlock(await disk.read(path, start, fileBytes));
+    return block && start >= block.state.baseBytes ? { state: block.state, fileBytes } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Adds a block at the end of session `id`'s stored index (the disk cuts it back when the write fails). */
+export async function appendEnvelopeFile(disk: Disk, id: string, block: Uint8Array): Promise<void> {
+  await disk.append(envelopePath(id), block);
+}
+
+/** Blocks after the index worth this many bytes (or a quarter of the index, when more) are folded into it by the next append. */
+export const COMPACT_MIN_BYTES = 64 * 1024;
+
+/** Whether blocks of `blocksBytes` after an index of `baseBytes` are folded into it. */
+export const compactsAt = (baseBytes: number, blocksBytes: number) => blocksBytes > Math.max(COMPACT_MIN_BYTES, baseBytes / 4);
+
+/**
+ * Adds the block `encode` gives (null when it cannot) after session `id`'s stored index, which ended
+ * with `at` when the caller read it (under the session's write lock); when the blocks after the
+ * index pile up, writes it whole with them folded in instead. Failures are ignored: it is only a cache.
+ */
+export async function keepEnvelopeBlock(
+  store: Pick<SessionStore, 'appendEnvelopes' | 'readEnvelopes' | 'writeEnvelopes'>,
+  id: string,
+  at: StoredEnvelopeState,
+  encode: () => Uint8Array | null,
+): Promise<void> {
+  if (!store.appendEnvelopes) return;
+  const block = encode();
+  if (!block) return;
+  try {
+    if (!compactsAt(at.state.baseBytes, at.fileBytes - at.state.baseBytes + block.length) || !store.readEnvelopes || !store.writeEnvelopes) {
+      await store.appendEnvelopes(id, block);
+      return;
+    }
+    const stored = await store.readEnvelopes(id);
+    if (!stored || stored.length !== at.fileBytes) return;
+    const compacted = compactEnvelopeFile(concatBytes([stored, block]));
+    if (compacted) await store.writeEnvelopes(id, compacted);
+  } catch {
+    // Only a cache: the next open reads what is there, or indexes the file again.
+  }
 }

@@ -3,7 +3,7 @@
 // checked against the files when the store opens and rebuilt whenever it is missing or unreadable.
 import { createDigester } from '../core/index.ts';
 import { once, tap } from './chunks.ts';
-import { envelopePath, readEnvelopeFile, writeEnvelopeFile } from './envelope-index.ts';
+import { appendEnvelopeFile, envelopePath, readEnvelopeFile, readEnvelopeState, writeEnvelopeFile } from './envelope-index.ts';
 import { isNotFound, StoreError } from './errors.ts';
 import { dropDerived, freshDerived } from './derived.ts';
 import { sortSummaries } from './index-file.ts';
@@ -135,6 +135,8 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     },
     readEnvelopes: (id) => readEnvelopeFile(disk, id),
     writeEnvelopes: (id, bytes) => writeEnvelopeFile(disk, id, bytes),
+    readEnvelopeState: (id) => readEnvelopeState(disk, id),
+    appendEnvelopes: (id, block) => appendEnvelopeFile(disk, id, block),
     async readBlob(sha256) {
       if (!SHA256.test(sha256)) return null;
       try {

@@ -1,4 +1,5 @@
 import type { Agent, SessionDigest, SessionScan, SubagentLink, SummaryTotals, UsageDigest } from '../core/index.ts';
+import type { IndexState } from '../core/envelope/envelope-records.ts';
 
 export type { SessionDigest, SessionScan, SummaryTotals } from '../core/index.ts';
 
@@ -35,6 +36,12 @@ export interface SessionReading {
  * (worker import); the store's own reads pi files only.
  */
 export type SessionReader = (name: string) => SessionReading;
+
+/** The state a stored envelope index ends with (core `IndexState`), and the bytes of its file. */
+export interface StoredEnvelopeState {
+  state: IndexState;
+  fileBytes: number;
+}
 
 /** What a writer that holds a session in memory knows of the file after its append. */
 export interface KnownAppend {
@@ -189,6 +196,10 @@ export interface SessionStore {
   readEnvelopes?(id: string): Promise<Uint8Array | null>;
   /** Stores the session's envelope index, replacing the one before. */
   writeEnvelopes?(id: string, bytes: Uint8Array): Promise<void>;
+  /** What the stored envelope index covers, from its last block alone (core/envelope/envelope-records.ts), and its file's size; null when none or torn. */
+  readEnvelopeState?(id: string): Promise<StoredEnvelopeState | null>;
+  /** Adds a block of appended entries at the end of the stored envelope index. */
+  appendEnvelopes?(id: string, block: Uint8Array): Promise<void>;
   /** The session's bytes as synchronous range reads, for a store that holds them so (the share page's worker, which unpacks chunks on demand). */
   rangeReader?(id: string): Promise<{ size: number; read(start: number, end: number): Uint8Array }>;
   /** An omp image blob by its sha256 (hex), or null when it was not imported. */

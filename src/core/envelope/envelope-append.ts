@@ -4,18 +4,11 @@
 import { checkLine, NOT_PLAIN } from './envelope-check.ts';
 import { assemble, problemKey, treeOf } from './envelope-file.ts';
 import { scanCheckedLine } from './envelope-scan.ts';
+import type { RecordEntries } from './envelope-records.ts';
 import type { EnvelopeIndex } from './envelopes.ts';
 
 /** The per-entry arrays of an index being grown by appended lines (copies: the index they came from is not changed). */
-export interface GrowingEntries {
-  types: (string | undefined)[];
-  ids: (string | undefined)[];
-  parentIds: (string | null | undefined)[];
-  lines: number[];
-  starts: number[];
-  ends: number[];
-  lineCount: number;
-}
+export type GrowingEntries = RecordEntries & { lineCount: number };
 
 /** Copies of an index's per-entry arrays, to grow. */
 export function growingEntries(index: EnvelopeIndex): GrowingEntries {

@@ -3,60 +3,25 @@
 // out; the worker decides where they live. A stored index that is damaged, from another format
 // version or for other bytes decodes to null, and the caller rebuilds it from the session.
 import type { EnvelopeIndex } from './envelopes.ts';
+import { checksum, ENTRY_BYTES, type Meta, PARENT_NONE, PARENT_NULL, PARENT_OTHER, type StoredParts } from './envelope-layout.ts';
+import { mergeRecords } from './envelope-merge.ts';
+import { decodeRecordBlocks, encodeRecordBlock, type IndexState } from './envelope-records.ts';
 import { checkTree } from '../tree/tree.ts';
-import type { Header, Problem, SessionRecord, TitleSlot } from '../schema/types.ts';
+import type { Problem } from '../schema/types.ts';
 
-/** RHOENV3: a parent is stored as the position of the LAST entry with its id (the one the id map keeps), so a walk needs no id map (envelope-reopen.ts). */
-export const MAGIC = 'RHOENV3\n';
+export { checksum, ENTRY_BYTES, PARENT_NONE, PARENT_NULL, PARENT_OTHER };
+
+/**
+ * RHOENV4: a parent is stored as the position of the LAST entry with its id (the one the id map
+ * keeps), so a walk needs no id map (envelope-reopen.ts); blocks of appended entries follow
+ * (envelope-records.ts), the first (with none) written with the index.
+ */
+export const MAGIC = 'RHOENV4\n';
 /** Bytes at the start and at the end of the covered part of the session kept in the file, to tell an append from other bytes. */
 export const FINGERPRINT_BYTES = 64;
 
-export interface Meta {
-  size: number;
-  fingerprint: string;
-  count: number;
-  isSession: boolean;
-  header: Header | null;
-  titleSlot: TitleSlot | null;
-  version: number;
-  headRecords: SessionRecord[];
-  typeNames: string[];
-  /** Every id, one after another (their lengths, -1 for none, are in the binary part): one string parses far faster than 20,000. */
-  idText: string;
-  /** Parents that are no entry's id (orphans), by position; the others are stored as their parent's position. */
-  otherParents: Record<string, string>;
-  /** The problems of lines and of the header; those of the tree are computed again on load. */
-  problems: Problem[];
-  lineCount: number;
-}
-
-/** Magic, then the meta's length and the checksum of everything after them (u32 each, little-endian). */
+/** Magic, then the meta's length and the checksum of the rest of the index before its blocks (u32 each, little-endian). */
 export const HEAD = MAGIC.length + 8;
-
-/**
- * FNV-1a style over 32-bit words (then the last bytes): a damaged index (a flipped bit in an
- * offset) must be refused, not read. Each step is a bijection of the running hash, so any one
- * changed word changes the result; a word at a time is 4× fewer steps than bytes (RHOENV1 hashed bytes).
- */
-export function checksum(bytes: Uint8Array): number {
-  let h = 0x811c9dc5;
-  // Words need 4-byte alignment: an unaligned view is copied (the same bytes give the same hash).
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
-  const words = bytes.length >>> 2;
-  if (words) {
-    const w = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
-    for (let i = 0; i < words; i++) h = Math.imul(h ^ w[i], 0x01000193);
-  }
-  for (let i = words * 4; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return h >>> 0;
-}
-
-/** Per entry: line, start, end and parent as float64, then its id's length as int32, then the type's code as uint16. */
-export const ENTRY_BYTES = 4 * 8 + 4 + 2;
-/** Parent references that are not a position: null, absent, or an id no entry has (kept in the meta). */
-export const PARENT_NULL = -1;
-export const PARENT_NONE = -2;
-export const PARENT_OTHER = -3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -149,7 +114,20 @@ export function encodeEnvelopeIndex(index: EnvelopeIndex, fingerprint: string): 
   const view = new DataView(out.buffer);
   view.setUint32(MAGIC.length, json.length, true);
   view.setUint32(MAGIC.length + 4, checksum(out.subarray(HEAD)), true);
-  return out;
+  const state: IndexState = {
+    size: index.size,
+    fingerprint,
+    count,
+    lineCount: index.lineCount,
+    // Appended lines are indexed alone only in a v2+ session (envelope-append.ts `growable`; its last byte is checked at the append).
+    growable: index.isSession && index.header !== null && index.version >= 2,
+    baseBytes: out.length,
+  };
+  const block = encodeRecordBlock(state, { types: [], ids: [], parentIds: [], lines: [], starts: [], ends: [] });
+  const file = new Uint8Array(out.length + block.length);
+  file.set(out, 0);
+  file.set(block, out.length);
+  return file;
 }
 
 /** A stored index read back: the index (bodies come from `read`) and the fingerprint of the bytes it covers. */
@@ -176,22 +154,26 @@ export function assemble(
   };
 }
 
-/** A stored index's parts, checked (magic, checksum, lengths, meta's shape); null when it is not one this code wrote. May throw on damage. */
-export function storedParts(file: Uint8Array): { meta: Meta; count: number; numbers: Float64Array; idLengths: Int32Array; codes: Uint16Array } | null {
+/** A stored index's parts with its appended blocks read in, checked (magic, checksums, lengths, meta's shape); null when it is not one this code wrote. May throw on damage. */
+export function storedParts(file: Uint8Array): StoredParts | null {
   if (file.length < HEAD || decoder.decode(file.subarray(0, MAGIC.length)) !== MAGIC) return null;
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
   const jsonLength = view.getUint32(MAGIC.length, true);
-  if (HEAD + jsonLength > file.length || view.getUint32(MAGIC.length + 4, true) !== checksum(file.subarray(HEAD))) return null;
+  if (HEAD + jsonLength > file.length) return null;
   const meta = JSON.parse(decoder.decode(file.subarray(HEAD, HEAD + jsonLength))) as Meta;
   const count = meta.count;
   const numbersAt = Math.ceil((HEAD + jsonLength) / 8) * 8;
-  if (!Number.isInteger(count) || count < 0 || file.length !== numbersAt + count * ENTRY_BYTES) return null;
+  const baseEnd = numbersAt + count * ENTRY_BYTES;
+  if (!Number.isInteger(count) || count < 0 || baseEnd > file.length) return null;
+  if (view.getUint32(MAGIC.length + 4, true) !== checksum(file.subarray(HEAD, baseEnd))) return null;
   if (typeof meta.idText !== 'string' || typeof meta.otherParents !== 'object' || meta.otherParents === null) return null;
+  const blocks = decodeRecordBlocks(file, baseEnd);
+  if (!blocks || blocks.some((b) => b.state.baseBytes !== baseEnd)) return null;
   // Copied out: the file's buffer need not be 8-byte aligned where the numbers start.
   const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
   const idLengths = new Int32Array(file.slice(numbersAt + count * 32, numbersAt + count * 36).buffer);
-  const codes = new Uint16Array(file.slice(numbersAt + count * 36).buffer);
-  return { meta, count, numbers, idLengths, codes };
+  const codes = new Uint16Array(file.slice(numbersAt + count * 36, baseEnd).buffer);
+  return mergeRecords({ meta, count, numbers, idLengths, codes }, blocks);
 }
 
 /** Reads a stored index; null when it is not one this code wrote, or damaged. Never throws. */

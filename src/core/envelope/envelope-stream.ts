@@ -4,21 +4,26 @@
 // lines are added by the scanner alone. Started from a stored index, it extends that one by the
 // bytes of an append. Where the result could differ from indexing the whole file (a line the
 // scanner leaves to JSON.parse, a v1 session, a last line without "\n"), it gives up (null) and
-// the reader indexes the file on its first open instead.
+// the reader indexes the file on its first open instead. Started from the state a stored index ends
+// with, it gives the block of just the appended entries (envelope-records.ts), to add at its end.
 import { addPlainLines, type GrowingEntries, growable, growingEntries, grownIndex } from './envelope-append.ts';
 import { encodeEnvelopeIndex, FINGERPRINT_BYTES, fingerprintOf } from './envelope-file.ts';
+import { encodeRecordBlock, type IndexState } from './envelope-records.ts';
 import { type EnvelopeIndex, indexEnvelopes } from './envelopes.ts';
 
 /** Feeds a session's bytes in order; `finish` gives the stored index of all of them, or null. */
 export interface EnvelopeIndexer {
   push(chunk: Uint8Array): void;
-  /** The encoded index (with its fingerprint) of every byte pushed, or null when this way cannot give the full scan's answer. */
+  /**
+   * The encoded index (with its fingerprint) of every byte pushed, or, started from a stored index,
+   * the block to append to it; null when this way cannot give the full scan's answer.
+   */
   finish(): Uint8Array | null;
 }
 
-/** Where an extension starts: the stored index of the bytes before the append, and their first and last FINGERPRINT_BYTES bytes. */
+/** Where an extension starts: the state the stored index of the bytes before the append ends with, and their first and last FINGERPRINT_BYTES bytes. */
 export interface IndexedPrefix {
-  index: EnvelopeIndex;
+  state: IndexState;
   head: Uint8Array;
   last: Uint8Array;
 }
@@ -37,7 +42,7 @@ const noBodies = () => {
 /** An indexer for a whole session (no `from`) or for the bytes appended to `from`. */
 export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
   let failed = false;
-  let size = from ? from.index.size : 0;
+  let size = from ? from.state.size : 0;
   let head: Uint8Array = from ? from.head.slice(0, FINGERPRINT_BYTES) : new Uint8Array(0);
   let last: Uint8Array = from ? from.last.slice(-FINGERPRINT_BYTES) : new Uint8Array(0);
   // The index so far (of the bytes before `pending`) and its grown entries; none until the first whole lines.
@@ -47,11 +52,11 @@ export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
   // Bytes after the last "\n" seen (copied: the caller may reuse its buffers).
   let pending: Uint8Array[] = [];
   if (from) {
-    if (!growable(from.index, last[last.length - 1] ?? -1)) failed = true;
+    const { state } = from;
+    if (!state.growable || state.size === 0 || last[last.length - 1] !== 10) failed = true;
     else {
-      base = from.index;
-      grown = growingEntries(from.index);
-      indexed = from.index.size;
+      grown = { types: [], ids: [], parentIds: [], lines: [], starts: [], ends: [], lineCount: state.lineCount };
+      indexed = state.size;
     }
   }
 
@@ -111,10 +116,16 @@ export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
     },
     finish() {
       // A last line without "\n" is read by JSON.parse in the full scan (and is where an append would tear it).
-      if (failed || base === null || grown === null || pending.length) return null;
-      const index = grownIndex(base, grown, size, noBodies);
+      if (failed || grown === null || pending.length) return null;
       // The fingerprint's bytes are the first and the last FINGERPRINT_BYTES bytes, kept as they passed.
       const edges = (start: number, end: number) => (start === 0 ? head.subarray(0, end) : last.subarray(last.length - (size - start)));
+      if (from) {
+        const { lineCount, ...entries } = grown;
+        const state = { ...from.state, size, fingerprint: fingerprintOf(size, edges), count: from.state.count + entries.ids.length, lineCount };
+        return encodeRecordBlock(state, entries);
+      }
+      if (base === null) return null;
+      const index = grownIndex(base, grown, size, noBodies);
       try {
         return encodeEnvelopeIndex(index, fingerprintOf(size, edges));
       } catch {

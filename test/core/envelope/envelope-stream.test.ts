@@ -1,11 +1,13 @@
 // The envelope index built from a session's bytes as they stream past (core/envelope/envelope-stream.ts):
 // whatever the chunks, it says exactly what indexing the whole file says, or it gives up (null)
-// and the reader indexes the file; started from a stored index, it extends it by an append.
+// and the reader indexes the file; started from a stored index, it gives the block an append adds to it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../../src/core/envelope/envelope-file.ts';
+import { decodeRecordBlock, TRAILER_BYTES, trailerLength } from '../../../src/core/envelope/envelope-records.ts';
 import { createEnvelopeIndexer, type IndexedPrefix } from '../../../src/core/envelope/envelope-stream.ts';
 import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../../src/core/index.ts';
+import { concatBytes } from '../../../src/core/read/record-stream.ts';
 import { bytes, e, fixtureFiles, HEADER, jsonl } from '../helpers.ts';
 
 function said(index: EnvelopeIndex) {
@@ -26,12 +28,19 @@ function feed(indexer: ReturnType<typeof createEnvelopeIndexer>, file: Uint8Arra
   }
 }
 
-/** The streamed index of `file`, read back as the reader reads it; checked against the full scan. null when the indexer gave up. */
-function streamed(file: Uint8Array, size: number, from?: IndexedPrefix): EnvelopeIndex | null {
-  const indexer = createEnvelopeIndexer(from);
-  feed(indexer, from ? file.subarray(from.index.size) : file, size);
-  const stored = indexer.finish();
-  if (!stored) return null;
+/** A stored index, and the state it ends with: where an append starts. */
+interface Prefix {
+  stored: Uint8Array;
+  from: IndexedPrefix;
+}
+
+/** The streamed index of `file`, read back as the reader reads it (after the stored index of a prefix, when given); checked against the full scan. null when the indexer gave up. */
+function streamed(file: Uint8Array, size: number, prefix?: Prefix): EnvelopeIndex | null {
+  const indexer = createEnvelopeIndexer(prefix?.from);
+  feed(indexer, prefix ? file.subarray(prefix.from.state.size) : file, size);
+  const out = indexer.finish();
+  if (!out) return null;
+  const stored = prefix ? concatBytes([prefix.stored, out]) : out;
   const decoded = decodeEnvelopeIndex(stored, reader(file));
   expect(decoded).not.toBeNull();
   expect(decoded!.fingerprint).toBe(fingerprintOf(file.length, reader(file)));
@@ -80,11 +89,12 @@ describe('an envelope index built as the bytes stream past', () => {
 });
 
 describe('a stored envelope index extended by an append as it streams past', () => {
-  /** The stored index of the first `cut` bytes, as the worker hands it to the indexer. */
-  function prefix(file: Uint8Array, cut: number): IndexedPrefix {
-    const read = reader(file);
-    const index = decodeEnvelopeIndex(encodeEnvelopeIndex(indexEnvelopes(file.subarray(0, cut)), fingerprintOf(cut, read)), read)!.index;
-    return { index, head: file.slice(0, Math.min(cut, 64)), last: file.slice(Math.max(0, cut - 64), cut) };
+  /** The stored index of the first `cut` bytes, and the state its last block says, as the worker hands it to the indexer. */
+  function prefix(file: Uint8Array, cut: number): Prefix {
+    const stored = encodeEnvelopeIndex(indexEnvelopes(file.subarray(0, cut)), fingerprintOf(cut, reader(file)));
+    const trailer = stored.subarray(stored.length - TRAILER_BYTES);
+    const state = decodeRecordBlock(stored.subarray(stored.length - TRAILER_BYTES - trailerLength(trailer)!))!.state;
+    return { stored, from: { state, head: file.slice(0, Math.min(cut, 64)), last: file.slice(Math.max(0, cut - 64), cut) } };
   }
 
   test.each(['pi/pi-random-303.jsonl', 'omp/omp-generated-400kb.jsonl'])('at lines of %s, the same as indexing the longer file', (name) => {

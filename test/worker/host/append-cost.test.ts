@@ -72,9 +72,11 @@ async function reread(disk: Disk, id: string): Promise<SessionSummary> {
 }
 
 describe('host append: the cost of the entry, not of the file', () => {
-  test('appending one message reads none of the session’s bytes but its last byte and the envelope index’s fingerprint edges', async () => {
+  test('appending one message reads none of the session’s bytes but its last byte and the fingerprint edges, and of its envelope index only the last block', async () => {
     const { disk, read, store, files, id, size } = await storedFixture();
     const session = await files.open(id);
+    const indexSize = new Map<string, number>();
+    for (const name of await disk.names('envelopes')) indexSize.set(`envelopes/${name}`, (await disk.size(`envelopes/${name}`))!);
     read.clear();
     const w = await files.append(id, session, [user('And the next step?')]);
     const path = w.summary.path;
@@ -82,6 +84,14 @@ describe('host append: the cost of the entry, not of the file', () => {
     expect(read.get(path) ?? 0).toBeLessThanOrEqual(1 + 64 + 64);
     const others = [...read].filter(([p]) => p !== path && !p.startsWith('envelopes/'));
     expect(others).toEqual([]);
+    // Of the envelope index, only its last block (what it covers) is read, and one block is added at its end.
+    const envelopes = [...read].filter(([p]) => p.startsWith('envelopes/'));
+    const envelopesRead = envelopes.reduce((n, [, b]) => n + b, 0);
+    const [envelopePath] = envelopes[0];
+    const indexBytes = indexSize.get(envelopePath)!;
+    expect(indexBytes).toBeGreaterThan(8 * 1024);
+    expect(envelopesRead).toBeLessThan(1024);
+    expect((await disk.size(envelopePath))! - indexBytes).toBeLessThan(1024);
     expect(w.summary.size).toBe(await disk.size(path));
     expect(w.summary.size).toBeGreaterThan(size);
 

@@ -4,8 +4,10 @@
 // the bytes before the append. Every stored index read back says what indexing the file says.
 import { describe, expect, test } from 'vitest';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../../src/core/envelope/envelope-file.ts';
-import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../../src/core/index.ts';
-import { ENVELOPE_MIN_BYTES, envelopePath } from '../../../src/storage/envelope-index.ts';
+import { bodyOf, type EnvelopeIndex, indexEnvelopes, user } from '../../../src/core/index.ts';
+import { COMPACT_MIN_BYTES, ENVELOPE_MIN_BYTES, envelopePath } from '../../../src/storage/envelope-index.ts';
+import { createSessionFiles } from '../../../src/worker/host/session-file.ts';
+import { openStoredSource } from '../../../src/worker/reader/stored-source.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import { memoryStore, sessionText } from '../../storage/helpers.ts';
 
@@ -121,5 +123,51 @@ describe('the stored envelope index', () => {
     await ctx.api.labelEntry({ id: 's1', entryId: 'e0000003', label: 'here' });
     expect((await storedIndex(ctx, 's1')).raw).toBeNull();
     expect((await ctx.disk.list('envelopes')).map((e) => e.name)).toEqual(['s2.idx']);
+  });
+
+  test('each append adds a block of its entries at the end; when blocks pile up, one append folds them into the index written whole', async () => {
+    const ctx = setup();
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T))] });
+    // The host's appends (worker/host/session-file.ts): one user message each.
+    let n = 0;
+    const files = createSessionFiles(ctx.store, { now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => `h${(++n).toString(16).padStart(7, '0')}` });
+    let session = await files.open('s1');
+    let size = (await ctx.disk.size(envelopePath('s1')))!;
+    let folded = 0;
+    let appended = 0;
+    for (let k = 0; k < 400 && !folded; k++) {
+      session = (await files.append('s1', session, [user(`message ${k}`)])).session;
+      const now = (await ctx.disk.size(envelopePath('s1')))!;
+      if (now > size) {
+        // A block: the message's envelope and what the index covers, not the index again.
+        expect(now - size).toBeLessThan(1024);
+        appended++;
+        if (k % 16 === 0) expect((await expectCurrent(ctx, 's1')).ids.at(-1)).toBe(`h${n.toString(16).padStart(7, '0')}`);
+      } else {
+        // Folded: the index as a fresh build of the session lays it out, byte for byte.
+        const session = await ctx.store.readBytes('s1');
+        expect((await storedIndex(ctx, 's1')).raw).toEqual(encodeEnvelopeIndex(indexEnvelopes(session), fingerprintOf(session.length, (s, e) => session.slice(s, e))));
+        folded++;
+      }
+      size = now;
+    }
+    expect(folded).toBe(1);
+    expect(appended).toBeGreaterThan(COMPACT_MIN_BYTES / 1024);
+    await expectCurrent(ctx, 's1');
+  });
+
+  test('a torn block (a crash mid-append) is not trusted: later appends leave the index alone, and the open indexes the file', async () => {
+    const ctx = setup();
+    await ctx.api.importFiles({ files: [file('a.jsonl', sessionText('s1', T))] });
+    await ctx.api.labelEntry({ id: 's1', entryId: 'e0000001', label: 'one' });
+    await expectCurrent(ctx, 's1');
+    const whole = (await ctx.disk.size(envelopePath('s1')))!;
+    await ctx.disk.truncate(envelopePath('s1'), whole - 7);
+    const torn = (await storedIndex(ctx, 's1')).raw;
+    expect((await storedIndex(ctx, 's1')).index).toBeNull();
+    await ctx.api.labelEntry({ id: 's1', entryId: 'e0000002', label: 'two' });
+    expect((await storedIndex(ctx, 's1')).raw).toEqual(torn);
+    const source = await openStoredSource(ctx.store, 's1');
+    expect(said(source.index)).toEqual(said({ ...indexEnvelopes(await ctx.store.readBytes('s1')), file: 's1' }));
   });
 });
