@@ -28,7 +28,7 @@ const BLOB_REF = /blob:sha256:([0-9a-f]{64})/g;
 const NESTING_LIMIT = 2;
 // Files read (and their sessions' locks taken) ahead of the one being imported, while the ones
 // before them are this small (the storage bench's folder: 5-100 KB sessions).
-const AHEAD = 4;
+const AHEAD = 8;
 const AHEAD_BELOW = 1024 * 1024;
 
 /** The omp blob refs in a blob of text (a plain scan, no JSON parsing). */
