@@ -67,6 +67,13 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
   // Bytes of the room taken for records not written yet (each begin takes its own and its end's).
   let promised = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // Told at the next write (or settle, or close): the end records waiting are on disk by then.
+  let onWritten: Array<() => void> = [];
+  const written = () => {
+    const told = onWritten;
+    onWritten = [];
+    for (const tell of told) tell();
+  };
 
   const start = async (): Promise<Open> => {
     const name = `${CREATION_PREFIX}${now()}-${Math.random().toString(16).slice(2, 10)}`;
@@ -100,7 +107,7 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
     begins = [];
     if (timer) clearTimeout(timer);
     timer = null;
-    if (!lines.length) return;
+    if (!lines.length) return written();
     try {
       const n = log.file.write(lines.join('\n'));
       log.at += n;
@@ -108,6 +115,8 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
     } catch (e) {
       for (const b of waiting) b.fail(e);
       throw e;
+    } finally {
+      written();
     }
     for (const b of waiting) b.go();
   };
@@ -115,7 +124,10 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
   /** Writes the records waiting (synchronously); the holder of a session's write lock calls it before letting the lock go. */
   const settle = () => {
     if (opened) write(opened);
-    else ends = [];
+    else {
+      ends = [];
+      written();
+    }
   };
   const settleQuietly = () => {
     try {
@@ -181,6 +193,19 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
 
     settle,
 
+    /** Whether end records wait for a write. */
+    pending: () => ends.length > 0,
+
+    /**
+     * Resolves once the end records waiting now are on disk: with the next write (a begin record's,
+     * usually), a `settle()`, the log's close, or BEGIN_WAIT ms from now at the latest. A lock held
+     * until then is let go with others in one write instead of one write each.
+     */
+    whenWritten(): Promise<void> {
+      timer ??= setTimeout(settleQuietly, BEGIN_WAIT);
+      return new Promise<void>((tell) => onWritten.push(tell));
+    },
+
     /** Closes and removes the log when no file is being written under it (at the end of an import batch). */
     async close(): Promise<void> {
       if (!current || users > 0) return;
@@ -191,6 +216,7 @@ export function createCreationLog(disk: Disk, dir: string, now: () => number) {
       // Every file named in it is whole: the log goes, and the end records waiting with it.
       ends = [];
       promised = 0;
+      written();
       log.file.close();
       await disk.remove(`${dir}/${log.name}`).catch(() => undefined);
       mine.delete(log.name);

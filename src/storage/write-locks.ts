@@ -144,8 +144,15 @@ export function createWriteLocks(p: WriteLockParts) {
       r.want();
       const opened = r.granted ? r.granted.opened : null;
       if (opened) await drop(opened).catch(() => undefined);
-      r.release();
     }
+    // One write for the end records of the files dropped here and of the locks kept for theirs
+    // (withWriteLock), which go with it.
+    try {
+      creations.settle();
+    } catch {
+      // Their waiters were told: an end record lost leaves its file to recovery, as a crash would.
+    }
+    for (const r of all) r.release();
   };
 
   return {
@@ -167,12 +174,16 @@ export function createWriteLocks(p: WriteLockParts) {
         const found = await r.held;
         if (found !== false) {
           try {
-            return await settled(() => run(id, fn, found, creating));
+            return await run(id, fn, found, creating);
           } finally {
-            r.release();
+            // The end record it left is written with the import's next record, and the lock let go then.
+            if (creations.pending()) void creations.whenWritten().then(r.release);
+            else r.release();
           }
         }
       }
+      // About to take a lock the usual way (and maybe wait): locks kept for their end records go first.
+      if (creations.pending()) creations.settle();
       if (ahead.size) {
         // Taken at once if free; else the locks held ahead go before the wait (see the top).
         const out: T[] = [];
@@ -198,17 +209,16 @@ export function createWriteLocks(p: WriteLockParts) {
           r.granted = v;
           grant(v);
         };
-        withLockIfFree(writeLockName(id), () =>
-          settled(async () => {
-            const found = r.cancelled ? null : await look(id, wanted).catch(() => null);
-            if (r.cancelled) {
-              if (found?.opened) await drop(found.opened).catch(() => undefined);
-              return give(false);
-            }
-            give(found);
-            await gone;
-          }),
-        ).then(
+        // Let go (`gone`) once the end records of what was written under it are on disk (withWriteLock, releaseAll).
+        withLockIfFree(writeLockName(id), async () => {
+          const found = r.cancelled ? null : await look(id, wanted).catch(() => null);
+          if (r.cancelled) {
+            await settled(async () => found?.opened && (await drop(found.opened).catch(() => undefined)));
+            return give(false);
+          }
+          give(found);
+          await gone;
+        }).then(
           (taken) => taken || give(false),
           () => give(false),
         );

@@ -102,6 +102,24 @@ export async function pageBench(args: { sizeMb: number; runs: number; folder: nu
     out.indexBytes = bytes.byteLength;
   }
   w.terminate();
+  // Per-file cost against the library's size: the same folder (new ids each round) imported into an
+  // empty library and into the library of 2,000 (and more each round), in alternating order.
+  const into: Record<'empty' | 'library', number[]> = { empty: [], library: [] };
+  for (let r = 0; r < args.runs; r++) {
+    const copy = folder.map((f, i) => new File([makeSession(`grown-${r}-${i}`, f.size)], f.name));
+    for (const which of r % 2 ? (['library', 'empty'] as const) : (['empty', 'library'] as const)) {
+      const rootName = which === 'empty' ? freshRoot() : listRoot;
+      const started = await startApi(rootName);
+      const t = performance.now();
+      const report = await started.api.importFiles({ files: copy });
+      into[which].push(performance.now() - t);
+      if (report.items.some((i: { outcome: string }) => i.outcome !== 'added')) throw new Error('bench import did not add everything');
+      started.w.terminate();
+      if (which === 'empty') await removeRoot(rootName);
+    }
+  }
+  out.intoEmpty = median(into.empty);
+  out.intoLibrary = median(into.library);
   baseline.terminate();
   await removeRoot(listRoot);
   out.listCold = median(cold);

@@ -28,7 +28,7 @@ const BLOB_REF = /blob:sha256:([0-9a-f]{64})/g;
 const NESTING_LIMIT = 2;
 // Files read (and their sessions' locks taken) ahead of the one being imported, while the ones
 // before them are this small (the storage bench's folder: 5-100 KB sessions).
-const AHEAD = 4;
+const AHEAD = 8;
 const AHEAD_BELOW = 1024 * 1024;
 
 /** The omp blob refs in a blob of text (a plain scan, no JSON parsing). */
@@ -48,6 +48,17 @@ export async function blobRefsIn(blob: Blob, signal?: AbortSignal): Promise<Set<
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Takes the write lock of the pi session whose first bytes are `first` ahead of its turn
+ * (store.reserve: the lock, the look for its file and a new file's opening overlap the work of the
+ * files before it). The caller lets go of what it did not use with `store.releaseReserved`.
+ */
+export function reserveAhead(store: SessionStore, first: Uint8Array, signal?: AbortSignal): void {
+  if (!store.reserve || signal?.aborted || sniff(first) !== 'text') return;
+  const { header, problem } = readHeader(first);
+  if (header && (!problem || problem.code === 'future-version')) store.reserve(header.id);
 }
 
 /** One file as the page sent it. */
@@ -141,11 +152,7 @@ export async function importAll(files: IncomingFile[], ctx: ImportContext): Prom
     );
     ahead.set(f.file, read);
   };
-  const reserveFor = (first: Uint8Array) => {
-    if (!ctx.store.reserve || ctx.signal?.aborted || sniff(first) !== 'text') return;
-    const { header, problem } = readHeader(first);
-    if (header && (!problem || problem.code === 'future-version')) ctx.store.reserve(header.id);
-  };
+  const reserveFor = (first: Uint8Array) => reserveAhead(ctx.store, first, ctx.signal);
 
   try {
     // Progress in bytes of the files as sent (a gzip or zip counts its compressed size).

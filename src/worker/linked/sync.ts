@@ -2,9 +2,10 @@
 // changed are read; each goes through the import's append-aware rules (identical → unchanged, grew →
 // the new bytes appended, diverged → a variant); a last line the agent is still writing is left for
 // the next sync. Files gone from the folder stay in the library, and the report says so.
-import type { FolderDisk } from '../../storage/folder.ts';
+import type { FolderDisk, FolderFile } from '../../storage/folder.ts';
 import type { SessionStore } from '../../storage/types.ts';
-import { blobRefsIn, type ImportItem, importSessionBlob } from '../import/api.ts';
+import { blobRefsIn, type ImportItem, importSessionBlob, reserveAhead } from '../import/api.ts';
+import { FIRST_READ } from '../import/session.ts';
 import { linkSubagents } from '../subagents/link.ts';
 import { syncBlobs } from './blobs.ts';
 import { completeLength, type FolderState, planSync } from './plan.ts';
@@ -30,6 +31,26 @@ export interface SyncContext {
 }
 
 const TAIL = 64 * 1024;
+// Files read (and their sessions' write locks taken) ahead of the one being imported: each read is
+// a round trip to the browser, which a folder of small sessions would otherwise wait for in turn.
+const AHEAD = 8;
+const AHEAD_BELOW = 1024 * 1024;
+
+/** A changed file as read: its snapshot, the bytes up to its last complete line, and its first bytes when the tail read held them. */
+interface Read {
+  blob: Blob;
+  complete: number;
+  first?: Uint8Array;
+}
+
+async function readChanged(folder: FolderDisk, path: string): Promise<Read> {
+  const blob = await folder.blob(path);
+  const tailStart = Math.max(0, blob.size - TAIL);
+  const tail = new Uint8Array(await blob.slice(tailStart).arrayBuffer());
+  const complete = completeLength(tail, tailStart);
+  // A small file's tail is the whole file: its first bytes need no second read.
+  return tailStart === 0 && complete > 0 ? { blob, complete, first: tail.subarray(0, Math.min(complete, FIRST_READ)) } : { blob, complete };
+}
 
 /** Syncs a folder into the store; returns the report and the state the next sync starts from. */
 export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: SyncContext): Promise<{ report: SyncReport; state: FolderState }> {
@@ -46,11 +67,39 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
   let done = 0;
   const refs = new Set<string>();
   ctx.onProgress?.(0, total, plan.changed[0]?.path ?? '');
-  for (const f of plan.changed) {
-    ctx.signal?.throwIfAborted();
-    const blob = await folder.blob(f.path);
-    const tailStart = Math.max(0, blob.size - TAIL);
-    const complete = completeLength(new Uint8Array(await blob.slice(tailStart).arrayBuffer()), tailStart);
+  // The next files read while this one is imported, their sessions' locks taken ahead (as a folder
+  // import does, import/api.ts); what is stored, and in which order, is as without.
+  const reads = new Map<number, Promise<Read>>();
+  let current = 0;
+  let over = false;
+  const readAhead = (j: number) => {
+    if (j >= plan.changed.length || reads.has(j)) return;
+    const read = readChanged(folder, plan.changed[j].path);
+    read.then(
+      (r) => r.first && !over && j > current && reserveAhead(ctx.store, r.first, ctx.signal),
+      () => undefined,
+    );
+    reads.set(j, read);
+  };
+  try {
+    for (const [i, f] of plan.changed.entries()) {
+      ctx.signal?.throwIfAborted();
+      current = i;
+      readAhead(i);
+      // Ahead only past small files: a lock held ahead waits for the files before it to be written.
+      for (let k = 1; k <= AHEAD && i + k < plan.changed.length && plan.changed[i + k - 1].size <= AHEAD_BELOW; k++) readAhead(i + k);
+      const read = reads.get(i) as Promise<Read>;
+      reads.delete(i);
+      await syncOne(f, await read);
+      done += f.size;
+      ctx.onProgress?.(done, total, f.path);
+    }
+  } finally {
+    over = true;
+    await ctx.store.releaseReserved?.();
+  }
+
+  async function syncOne(f: FolderFile, { blob, complete, first }: Read) {
     const known = state[f.path];
     if (complete < blob.size) report.waiting.push(f.path);
     if (complete === 0 || (known?.complete !== undefined && known.complete === complete && complete < blob.size)) {
@@ -58,7 +107,7 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
       next[f.path] = { ...known, size: blob.size, modified: f.modified, complete };
     } else {
       const lines = blob.slice(0, complete);
-      const item = await importSessionBlob(f.path, lines, { store: ctx.store, signal: ctx.signal });
+      const item = await importSessionBlob(f.path, lines, { store: ctx.store, signal: ctx.signal }, first);
       const { refs: found, ...plain } = item;
       report.items.push(plain);
       // Refs of a new session come from its scan; of an appended one, from the bytes appended.
@@ -67,8 +116,6 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
       for (const r of more) refs.add(r);
       next[f.path] = { size: blob.size, modified: f.modified, ...(item.id ? { id: item.id } : {}), ...(complete < blob.size ? { complete } : {}) };
     }
-    done += f.size;
-    ctx.onProgress?.(done, total, f.path);
   }
   // omp's images (blobs/<sha256>) that the sessions read refer to.
   for (const path of await syncBlobs(folder, files, refs, ctx.store))

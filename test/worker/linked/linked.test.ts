@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import type { FolderDisk } from '../../../src/storage/folder.ts';
 import { createMemoryFolder } from '../../../src/storage/memory-folder.ts';
+import { createStore } from '../../../src/storage/store.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import { planSync } from '../../../src/worker/linked/plan.ts';
 import { bytes, memoryStore, messageLine, sessionText } from '../../storage/helpers.ts';
@@ -23,7 +24,7 @@ function setup() {
       return folder.blob(p);
     },
   };
-  const { store } = memoryStore({ now: () => 1_700_000_000_000 });
+  const { store, disk } = memoryStore({ now: () => 1_700_000_000_000 });
   const api = createApi({ store, now: () => new Date('2026-06-01T00:00:00.000Z'), randomId: () => 'abcdef01', openFolder: () => counted });
   const handle = {} as FileSystemDirectoryHandle;
   const sync = () => api.syncLinkedFolder({ key: 'k', handle });
@@ -35,7 +36,7 @@ function setup() {
     next.set(bytes(text), f.bytes.length);
     folder.files.set(path, { bytes: next, modified: ++clock });
   };
-  return { api, store, folder, sync, write, append, handle, reads: () => reads };
+  return { api, store, disk, folder, sync, write, append, handle, reads: () => reads };
 }
 
 describe('sync decisions (size and time first)', () => {
@@ -98,6 +99,23 @@ describe('sync of a linked folder', () => {
     expect(done.items[0]).toMatchObject({ outcome: 'updated', problems: 0 });
     const s = await t.api.getSession({ id: 's1' });
     expect([s.entryCount, s.problems, s.size]).toEqual([5, 0, t.folder.files.get(fileName('s1'))!.bytes.length]);
+  });
+
+  test('a folder of many sessions syncs in path order, a copy of a session after it unchanged and a torn one up to its last line; afterwards every lock is free', async () => {
+    const t = setup();
+    const ids = Array.from({ length: 20 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    for (const id of ids) t.write(fileName(id), sessionText(id, 2));
+    t.write(`${DIR}/zz-copy.jsonl`, sessionText('s03', 2));
+    const torn = `${sessionText('t1', 1)}${messageLine('cut', 'e0000001', 'user', 'half')}`;
+    t.write(fileName('t1'), torn.slice(0, -10));
+    const r = await t.sync();
+    expect(r.items.map((i) => [i.outcome, i.id])).toEqual([...[...ids, 't1'].map((id) => ['added', id]), ['unchanged', 's03']]);
+    expect(r.waiting).toEqual([fileName('t1')]);
+    expect((await t.api.getSession({ id: 't1' })).entryCount).toBe(2);
+    // Another writer (a second store over the same disk, as another tab) takes every session's lock.
+    const other = createStore(t.disk, { flushDelay: 0 });
+    for (const id of [...ids, 't1']) expect(await other.withWriteLock(id, async () => id)).toBe(id);
+    expect((await t.disk.names('sessions')).length).toBe(ids.length + 1);
   });
 
   test('a file gone from the folder stays in the library and the report says so; a diverged file is kept as a variant', async () => {
