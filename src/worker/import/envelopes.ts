@@ -14,19 +14,26 @@ import type { ByteChunks, SessionStore } from '../../storage/types.ts';
 export interface IndexingTap {
   chunks: ByteChunks;
   save(id: string): Promise<void>;
+  /** For a new session: each record as the store's reading parses it (core `DigestOptions.onRecordAt`); the index is built from them. */
+  record?: EnvelopeIndexer['record'];
 }
 
 function indexing(store: SessionStore, chunks: ByteChunks, indexer: EnvelopeIndexer | null, size: number): IndexingTap {
   if (!indexer || !store.writeEnvelopes) return { chunks, save: async () => undefined };
   return {
     chunks: tap(chunks, (c) => indexer.push(c)),
+    record: indexer.record,
     save: (id) => keepEnvelopeIndex(store, id, size, () => indexer.finish()),
   };
 }
 
-/** A new session's bytes (all of them, from the first, `size` in all), indexed as they are written when the session keeps an index. */
+/**
+ * A new session's bytes (all of them, from the first, `size` in all), indexed as they are written
+ * when the session keeps an index: past its first lines, from the records its reading parses
+ * (`record`, to be handed to the digest; without them no index is stored and the first open makes it).
+ */
 export function indexNewSession(store: SessionStore, chunks: ByteChunks, size: number): IndexingTap {
-  return indexing(store, chunks, keepsEnvelopeIndex(size) ? createEnvelopeIndexer() : null, size);
+  return indexing(store, chunks, keepsEnvelopeIndex(size) ? createEnvelopeIndexer(undefined, { records: true }) : null, size);
 }
 
 /**
