@@ -41,6 +41,17 @@ const noBodies = () => {
 };
 
 /**
+ * The first line of `whole` (whole lines), or its first two when the first holds no header (an omp
+ * title slot before it); null when that second line is still to come.
+ */
+function headLines(whole: Uint8Array): Uint8Array | null {
+  const one = whole.indexOf(10) + 1;
+  if (indexEnvelopes(whole.subarray(0, one)).header) return whole.subarray(0, one);
+  if (one >= whole.length) return null;
+  return whole.subarray(0, whole.indexOf(10, one) + 1);
+}
+
+/**
  * An indexer for a whole session (no `from`) or for the bytes appended to `from`. With `records`
  * (a whole session read by the core's line pass as it streams, e.g. an import's digest), the lines
  * after the first chunk's are indexed from the records that pass parsed (`record`) instead of
@@ -103,8 +114,15 @@ export function createEnvelopeIndexer(from?: IndexedPrefix, opts: { records?: bo
         return;
       }
       if (grown === null) {
-        // The first whole lines: the header (or title slot and header), read as the full scan reads them.
-        const first = pendingWith(chunk.subarray(0, lastNl + 1));
+        // The first whole lines: the header (or title slot and header), read as the full scan reads
+        // them; with records, only up to the header's line (the records tell the rest).
+        const whole = pendingWith(chunk.subarray(0, lastNl + 1));
+        const first = byRecords ? headLines(whole) : whole;
+        if (!first) {
+          // Copied: the caller may reuse its buffers.
+          pending.push(whole.slice(), chunk.slice(lastNl + 1));
+          return;
+        }
         base = indexEnvelopes(first);
         if (!growable(base, 10)) {
           failed = true;
@@ -131,11 +149,11 @@ export function createEnvelopeIndexer(from?: IndexedPrefix, opts: { records?: bo
       if (lastNl + 1 < chunk.length) pending.push(chunk.slice(lastNl + 1));
     },
     record(value, line, start, end, clean) {
-      if (!byRecords || failed || start < indexed) return;
+      // A record before the head is read (an omp title slot, its header still to come) is a head line.
+      if (!byRecords || failed || grown === null || start < indexed) return;
       const id = value.id;
       const parentId = value.parentId;
       if (
-        grown === null ||
         !clean ||
         start !== next ||
         line !== grown.lineCount + 1 ||

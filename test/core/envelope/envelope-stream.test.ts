@@ -139,6 +139,11 @@ describe('an envelope index built from the records a digest parses as the bytes 
     });
   }
 
+  test('a title slot before the header: both head lines read as the full scan reads them, the rest from records', () => {
+    const file = new Uint8Array(readFileSync(new URL('../../../fixtures/omp/omp-generated-400kb.jsonl', import.meta.url)));
+    for (const size of [64, 4096, 1 << 22]) expect(fromRecords(file, size), `chunks of ${size}`).not.toBeNull();
+  });
+
   test('a line of any length past the first chunk, escapes and all, without scanning it', () => {
     const long = `é "q" \\ ${'x'.repeat(300_000)}`;
     const file = bytes(jsonl(HEADER, e('a1', null), { ...e('a2', 'a1'), message: { role: 'user', content: long, timestamp: 1 } }, e('a3', 'a2')));
