@@ -2,6 +2,7 @@
 import { connectWorker } from '../../src/worker/client.ts';
 import './buffer-shim.ts';
 import { generateSessionText } from '../gen/session.ts';
+import { deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/read/bad-input-big.ts';
 import { rawWriter, sessionGenerator } from './storage-page.ts';
 
 let state: { big: File[]; folder: File[]; query: string; writer: ReturnType<typeof rawWriter>; n: number } | null = null;
@@ -10,9 +11,17 @@ let state: { big: File[]; folder: File[]; query: string; writer: ReturnType<type
  * Makes the inputs and starts the import worker (which the Node side attaches its profiler to).
  * `gen`: the folder is the search bench's sessions instead (test/gen, `sessions` totalling `totalMb`).
  */
-export async function setup(args: { sizeMb: number; folder: number; query: string; gen?: { sessions: number; totalMb: number } }) {
+export async function setup(args: {
+  sizeMb: number;
+  folder: number;
+  query: string;
+  gen?: { sessions: number; totalMb: number };
+  bad?: 'line' | 'chain' | 'nesting';
+}) {
   const { makeSession, rand } = sessionGenerator();
-  const big = [new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl')];
+  const bad =
+    args.bad && { line: () => hugeLine(FULL_SIZES.lineMb), chain: () => longChain(FULL_SIZES.chain), nesting: () => deepNesting(FULL_SIZES.depth) }[args.bad]();
+  const big = bad ? [new File(bad.parts as BlobPart[], bad.name)] : [new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl')];
   const folder: File[] = [];
   const gen = args.gen;
   if (gen) {

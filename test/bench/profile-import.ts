@@ -50,7 +50,9 @@ try {
   const query = process.env.LATER ? '&index=later' : '';
   const [genSessions, genMb] = (process.env.GEN ?? '').split(':').map(Number);
   const gen = genSessions ? { sessions: genSessions, totalMb: genMb || 42 } : undefined;
-  await page.evaluate(`import('/test/bench/profile-import-page.ts').then((m) => m.setup(${JSON.stringify({ sizeMb, folder, query, gen })}))`);
+  await page.evaluate(
+    `import('/test/bench/profile-import-page.ts').then((m) => m.setup(${JSON.stringify({ sizeMb, folder, query, gen, bad: process.env.BAD })}))`,
+  );
   const send = workerChannel(cdp, await attached);
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 200 });

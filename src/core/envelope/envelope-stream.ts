@@ -15,6 +15,12 @@ import { type EnvelopeIndex, indexEnvelopes } from './envelopes.ts';
 export interface EnvelopeIndexer {
   push(chunk: Uint8Array): void;
   /**
+   * With `records`: each record of the file as the core's line pass parsed it (its line, and its
+   * byte range without the "\n"), in file order, each after the chunk holding its "\n" was pushed;
+   * `clean`: no problem was found since the record before (core `DigestOptions.onRecordAt`).
+   */
+  record?(value: Record<string, unknown>, line: number, start: number, end: number, clean: boolean): void;
+  /**
    * The encoded index (with its fingerprint) of every byte pushed, or, started from a stored index,
    * the block to append to it; null when this way cannot give the full scan's answer.
    */
@@ -39,8 +45,30 @@ const noBodies = () => {
   throw new Error('an index being built reads no bodies');
 };
 
-/** An indexer for a whole session (no `from`) or for the bytes appended to `from`. */
-export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
+/**
+ * The first line of `whole` (whole lines), or its first two when the first holds no header (an omp
+ * title slot before it); null when that second line is still to come.
+ */
+function headLines(whole: Uint8Array): Uint8Array | null {
+  const one = whole.indexOf(10) + 1;
+  if (indexEnvelopes(whole.subarray(0, one)).header) return whole.subarray(0, one);
+  if (one >= whole.length) return null;
+  return whole.subarray(0, whole.indexOf(10, one) + 1);
+}
+
+/**
+ * An indexer for a whole session (no `from`) or for the bytes appended to `from`. With `records`
+ * (a whole session read by the core's line pass as it streams, e.g. an import's digest), the lines
+ * after the first chunk's are indexed from the records that pass parsed (`record`) instead of
+ * being scanned again: the full scan's envelopes are JSON.parse's (envelopes.ts), so the records
+ * give the same ones. It gives up where a line is no record (not an object, blank), where a
+ * problem was found past the head (bad UTF-8…), or where the full scan would read a line another
+ * way (a second header, an id that is not a string).
+ */
+export function createEnvelopeIndexer(from?: IndexedPrefix, opts: { records?: boolean } = {}): EnvelopeIndexer {
+  const byRecords = !from && opts.records === true;
+  // With records: where the next record must start (every byte after the head is some record's line).
+  let next = 0;
   let failed = false;
   let size = from ? from.state.size : 0;
   let head: Uint8Array = from ? from.head.slice(0, FINGERPRINT_BYTES) : new Uint8Array(0);
@@ -83,14 +111,23 @@ export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
       if (failed || chunk.length === 0) return;
       keepEdges(chunk);
       size += chunk.length;
+      // Past the head, the records tell the lines.
+      if (byRecords && grown !== null) return;
       const lastNl = chunk.lastIndexOf(10);
       if (lastNl < 0) {
         pending.push(chunk.slice());
         return;
       }
       if (grown === null) {
-        // The first whole lines: the header (or title slot and header), read as the full scan reads them.
-        const first = pendingWith(chunk.subarray(0, lastNl + 1));
+        // The first whole lines: the header (or title slot and header), read as the full scan reads
+        // them; with records, only up to the header's line (the records tell the rest).
+        const whole = pendingWith(chunk.subarray(0, lastNl + 1));
+        const first = byRecords ? headLines(whole) : whole;
+        if (!first) {
+          // Copied: the caller may reuse its buffers.
+          pending.push(whole.slice(), chunk.slice(lastNl + 1));
+          return;
+        }
         base = indexEnvelopes(first);
         if (!growable(base, 10)) {
           failed = true;
@@ -100,6 +137,8 @@ export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
         base.bytes = new Uint8Array(0);
         grown = growingEntries(base);
         indexed = first.length;
+        next = indexed;
+        if (byRecords) return;
       } else {
         // The line the previous chunk began, then this chunk's whole lines where they lie.
         const firstNl = chunk.indexOf(10);
@@ -114,7 +153,33 @@ export function createEnvelopeIndexer(from?: IndexedPrefix): EnvelopeIndexer {
       }
       if (lastNl + 1 < chunk.length) pending.push(chunk.slice(lastNl + 1));
     },
+    record(value, line, start, end, clean) {
+      // A record before the head is read (an omp title slot, its header still to come) is a head line.
+      if (!byRecords || failed || grown === null || start < indexed) return;
+      const id = value.id;
+      const parentId = value.parentId;
+      if (
+        !clean ||
+        start !== next ||
+        line !== grown.lineCount + 1 ||
+        value.type === 'session' ||
+        (id !== undefined && typeof id !== 'string') ||
+        (parentId != null && typeof parentId !== 'string')
+      ) {
+        failed = true;
+        return;
+      }
+      grown.lineCount++;
+      grown.types.push(typeof value.type === 'string' ? value.type : undefined);
+      grown.ids.push(id);
+      grown.parentIds.push(parentId as string | null | undefined);
+      grown.lines.push(line);
+      grown.starts.push(start);
+      grown.ends.push(end);
+      next = end + 1;
+    },
     finish() {
+      if (byRecords && next !== size) return null;
       // A last line without "\n" is read by JSON.parse in the full scan (and is where an append would tear it).
       if (failed || grown === null || pending.length) return null;
       // The fingerprint's bytes are the first and the last FINGERPRINT_BYTES bytes, kept as they passed.

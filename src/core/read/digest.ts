@@ -60,6 +60,12 @@ export interface SessionScan {
 export interface DigestOptions {
   /** Each record as the file holds it (before migration), e.g. for a search index built on the way. */
   onValue?: (value: Record<string, unknown>) => void;
+  /**
+   * Each record with its line and byte range (end without the "\n"), before the pass reads it (e.g.
+   * for an envelope index built on the way); `clean`: no problem was found in the file since the
+   * record before it (its line's framing and UTF-8 included).
+   */
+  onRecordAt?: (value: Record<string, unknown>, line: number, start: number, end: number, clean: boolean) => void;
   /** A cost of 0 means "not recorded" (another agent's conversion: Claude Code and Codex store no prices). */
   zeroCostUnrecorded?: boolean;
 }
@@ -144,7 +150,18 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
       return slim(entry);
     },
   });
-  const stream = recordStream(pass.problems, pass.visit);
+  const at = opts.onRecordAt;
+  let seen = 0;
+  const stream = recordStream(
+    pass.problems,
+    at
+      ? (value, line, start, end, text) => {
+          at(value, line, start, end, pass.problems.length === seen);
+          pass.visit(value, line, start, end, text);
+          seen = pass.problems.length;
+        }
+      : pass.visit,
+  );
   return {
     push: (chunk) => stream.push(chunk),
     finish(): SessionScan {

@@ -15,6 +15,8 @@ import type { ByteChunks, SessionStore, StoredEnvelopeState } from '../../storag
 export interface IndexingTap {
   chunks: ByteChunks;
   save(id: string): Promise<void>;
+  /** For a new session: each record as the store's reading parses it (core `DigestOptions.onRecordAt`); the index is built from them. */
+  record?: EnvelopeIndexer['record'];
 }
 
 /** An indexer and how its result is kept: written whole, or added as a block after the stored index that ended with `at`. */
@@ -28,13 +30,18 @@ function indexing(store: SessionStore, chunks: ByteChunks, how: Indexing | null,
   const { indexer, at } = how;
   return {
     chunks: tap(chunks, (c) => indexer.push(c)),
+    record: indexer.record,
     save: (id) => (at ? keepEnvelopeBlock(store, id, at, () => indexer.finish()) : keepEnvelopeIndex(store, id, size, () => indexer.finish())),
   };
 }
 
-/** A new session's bytes (all of them, from the first, `size` in all), indexed as they are written when the session keeps an index. */
+/**
+ * A new session's bytes (all of them, from the first, `size` in all), indexed as they are written
+ * when the session keeps an index: past its first lines, from the records its reading parses
+ * (`record`, to be handed to the digest; without them no index is stored and the first open makes it).
+ */
 export function indexNewSession(store: SessionStore, chunks: ByteChunks, size: number): IndexingTap {
-  return indexing(store, chunks, keepsEnvelopeIndex(size) ? { indexer: createEnvelopeIndexer() } : null, size);
+  return indexing(store, chunks, keepsEnvelopeIndex(size) ? { indexer: createEnvelopeIndexer(undefined, { records: true }) } : null, size);
 }
 
 /**

@@ -2,16 +2,16 @@
 // first bytes (core/formats), a pi file read by the core's line pass as its bytes stream past
 // (core/read/digest.ts), another agent's file converted to pi and the conversion read instead.
 import { convertToPi, detectFormat, HEAD_BYTES, type Conversion } from '../../core/formats/index.ts';
-import { createDigester, digestConversion } from '../../core/index.ts';
+import { createDigester, type DigestOptions, digestConversion } from '../../core/index.ts';
 import { concatBytes } from '../../core/read/record-stream.ts';
 import type { SessionReader, SessionReading } from '../../storage/types.ts';
 
 /** Sees each record of a pi file as the line pass parses it (before migration). */
 type OnValue = (value: Record<string, unknown>) => void;
 
-/** The reading of a file known to be pi (its header was read). */
-export function piReading(onValue?: OnValue): SessionReading {
-  return createDigester({ onValue });
+/** The reading of a file known to be pi (its header was read); `onRecordAt` sees each record with its place (an envelope index built from them). */
+export function piReading(onValue?: OnValue, onRecordAt?: DigestOptions['onRecordAt']): SessionReading {
+  return createDigester({ onValue, onRecordAt });
 }
 
 /** The reading of another agent's file already converted: its bytes pass to the disk, the conversion is what is read. */

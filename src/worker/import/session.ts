@@ -210,7 +210,7 @@ async function writeSession(
   // file); another agent's file is read through its conversion, indexed when first opened.
   const indexed = conversion ? null : indexNewSession(store, chunks(), blob.size);
   const onValue = sink?.value ? (v: Record<string, unknown>) => sink.value?.(v) : undefined;
-  const reading = conversion ? convertedReading(conversion, onValue) : piReading(onValue);
+  const reading = conversion ? convertedReading(conversion, onValue) : piReading(onValue, indexed?.record);
   let read: StoredRead | null = null;
   const created = await store.create(id, indexed?.chunks ?? chunks(), {
     variantOf: main ? headerId : undefined,

@@ -100,15 +100,16 @@ const hasImage = (content: unknown) => Array.isArray(content) && content.some((p
 /** The searchable document of one parsed line (null for entries nobody searches: model changes, extension state…). */
 export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
   const id = typeof e.id === 'string' ? e.id : '';
-  const ts = timeOf(e.timestamp);
+  // Read only for an entry that makes a document (most of a long session's custom entries do not).
+  const ts = () => timeOf(e.timestamp);
   const doc = (kind: EntryKind, body: string, flags = 0, extra: Partial<EntryDoc> = {}): EntryDoc | null =>
-    body || flags ? { id, kind, ts, flags, text: body, ...extra } : null;
+    body || flags ? { id, kind, ts: extra.ts ?? ts(), flags, text: body, ...extra } : null;
   switch (e.type) {
     case 'message': {
       const m = e.message as Record<string, unknown> | undefined;
       if (!m || typeof m !== 'object') return null;
       const image = hasImage(m.content) ? HAS_IMAGE : 0;
-      const ts2 = ts || timeOf(m.timestamp);
+      const ts2 = ts() || timeOf(m.timestamp);
       if (m.role === 'user') return doc('user', readParts(m, TEXT_CAP).text, image, { ts: ts2 });
       if (m.role === 'assistant') {
         const read = readParts(m, TEXT_CAP);
@@ -150,7 +151,7 @@ export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
     case 'branch_summary':
       return doc('summary', typeof e.summary === 'string' ? cap(e.summary, TEXT_CAP) : '');
     case 'label':
-      return typeof e.label === 'string' && typeof e.targetId === 'string' ? { id: e.targetId, kind: 'label', ts, flags: 0, text: e.label } : null;
+      return typeof e.label === 'string' && typeof e.targetId === 'string' ? { id: e.targetId, kind: 'label', ts: ts(), flags: 0, text: e.label } : null;
     case 'session_info':
       return doc('title', typeof e.name === 'string' ? e.name : '');
     case 'title_change':

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeEnvelopeIndex, encodeEnvelopeIndex, fingerprintOf } from '../../../src/core/envelope/envelope-file.ts';
 import { decodeRecordBlock, TRAILER_BYTES, trailerLength } from '../../../src/core/envelope/envelope-records.ts';
 import { createEnvelopeIndexer, type IndexedPrefix } from '../../../src/core/envelope/envelope-stream.ts';
-import { bodyOf, type EnvelopeIndex, indexEnvelopes } from '../../../src/core/index.ts';
+import { bodyOf, createDigester, type EnvelopeIndex, indexEnvelopes } from '../../../src/core/index.ts';
 import { concatBytes } from '../../../src/core/read/record-stream.ts';
 import { bytes, e, fixtureFiles, HEADER, jsonl } from '../helpers.ts';
 
@@ -113,5 +113,64 @@ describe('a stored envelope index extended by an append as it streams past', () 
     const head = bytes(jsonl(HEADER, e('a1', null)).slice(0, -1));
     const file = bytes(`${jsonl(HEADER, e('a1', null)).slice(0, -1)}{"type":"x","id":"b"}\n`);
     expect(streamed(file, 8, prefix(file, head.length))).toBeNull();
+  });
+});
+
+describe('an envelope index built from the records a digest parses as the bytes stream past', () => {
+  /** The index of `file` from the digest's records (chunks of `size`, each pushed to the indexer first, as an import taps them), checked against the full scan; null when it gave up. */
+  function fromRecords(file: Uint8Array, size: number): EnvelopeIndex | null {
+    const indexer = createEnvelopeIndexer(undefined, { records: true });
+    const digester = createDigester({ onRecordAt: indexer.record });
+    const buffer = new Uint8Array(size);
+    for (let at = 0; at < file.length; at += size) {
+      const piece = buffer.subarray(0, Math.min(size, file.length - at));
+      piece.set(file.subarray(at, at + piece.length));
+      indexer.push(piece);
+      digester.push(piece);
+      buffer.fill(0);
+    }
+    digester.finish();
+    const stored = indexer.finish();
+    if (!stored) return null;
+    const decoded = decodeEnvelopeIndex(stored, reader(file));
+    expect(decoded!.fingerprint).toBe(fingerprintOf(file.length, reader(file)));
+    expect(said(decoded!.index)).toEqual(said(indexEnvelopes(file)));
+    return decoded!.index;
+  }
+
+  for (const path of fixtureFiles()) {
+    const name = path.split('/fixtures/')[1];
+    test(`fixture ${name}: the full scan's answer at every chunk size, or none`, () => {
+      const file = new Uint8Array(readFileSync(path));
+      const sizes = sizesFor(file);
+      const results = sizes.map((size) => fromRecords(file, size) !== null);
+      // Sessions pi writes are indexed at every chunk size.
+      if (name.startsWith('pi/') && streamed(file, 1 << 22)) expect(results).toEqual(sizes.map(() => true));
+    });
+  }
+
+  test('a title slot before the header: both head lines read as the full scan reads them, the rest from records', () => {
+    const file = new Uint8Array(readFileSync(new URL('../../../fixtures/omp/omp-generated-400kb.jsonl', import.meta.url)));
+    for (const size of [64, 4096, 1 << 22]) expect(fromRecords(file, size), `chunks of ${size}`).not.toBeNull();
+  });
+
+  test('a line of any length past the first chunk, escapes and all, without scanning it', () => {
+    const long = `é "q" \\ ${'x'.repeat(300_000)}`;
+    const file = bytes(jsonl(HEADER, e('a1', null), { ...e('a2', 'a1'), message: { role: 'user', content: long, timestamp: 1 } }, e('a3', 'a2')));
+    expect(fromRecords(file, 4096)!.ids).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  test('gives up where a line is no record, or the full scan reads it another way, or the last line has no "\\n"', () => {
+    const head = jsonl(HEADER, e('a1', null));
+    const gives = (text: string) => fromRecords(bytes(text), 5) === null;
+    expect(gives(head)).toBe(false);
+    expect(gives(`${head}{"type":"message","id":"a2","parentId":"a1"`)).toBe(true);
+    expect(gives(`${head}not json\n`)).toBe(true);
+    expect(gives(`${head}\n`)).toBe(true);
+    expect(gives(`${head}{"type":"message","id":2,"parentId":"a1"}\n`)).toBe(true);
+    expect(gives(`${head}${JSON.stringify(HEADER)}\n`)).toBe(true);
+    expect(gives(jsonl(e('a1', null)))).toBe(true);
+    // Escapes the scanner leaves to JSON.parse: the records have them parsed already.
+    expect(gives(`${head}{"type":"message","id":"a\\u0032","parentId":"a1"}\n`)).toBe(false);
   });
 });

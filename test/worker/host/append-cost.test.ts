@@ -10,7 +10,7 @@ import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import type { Disk, SessionSummary } from '../../../src/storage/types.ts';
 import { indexNewSession } from '../../../src/worker/import/envelopes.ts';
-import { readAnyFormat } from '../../../src/worker/import/reading.ts';
+import { piReading, readAnyFormat } from '../../../src/worker/import/reading.ts';
 import { createSessionFiles } from '../../../src/worker/host/session-file.ts';
 
 const FIXTURE = 'fixtures/real/VerveAILabs-openclaw-backup-image-branches.jsonl';
@@ -57,7 +57,7 @@ async function storedFixture() {
   const id = String(JSON.parse(new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(10)))).id);
   // Stored as an import stores it: with its envelope index made on the way.
   const tap = indexNewSession(store, once(bytes), bytes.length);
-  await store.create(id, tap.chunks);
+  await store.create(id, tap.chunks, { reading: piReading(undefined, tap.record) });
   await tap.save(id);
   let n = 0;
   const files = createSessionFiles(store, { now: () => new Date('2026-03-04T05:06:07.000Z'), randomId: () => `a${(++n).toString(16).padStart(7, '0')}` });
