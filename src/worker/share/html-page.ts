@@ -11,12 +11,15 @@ export interface HtmlPageOptions {
   title: string;
   leafId?: string;
   passphrase?: string;
+  /** log2 of scrypt's N for the passphrase; age's default (18) unless given (tests of other things pass a low one). */
+  workFactor?: number;
 }
 
 /** An age file (passphrase, scrypt) of bytes, as `age -p` writes it and `age -d` reads it. */
-export async function encryptWithPassphrase(bytes: Uint8Array, passphrase: string): Promise<Uint8Array> {
+export async function encryptWithPassphrase(bytes: Uint8Array, passphrase: string, workFactor?: number): Promise<Uint8Array> {
   const encrypter = new Encrypter();
   encrypter.setPassphrase(passphrase);
+  if (workFactor) encrypter.setScryptWorkFactor(workFactor);
   return encrypter.encrypt(bytes);
 }
 
@@ -28,7 +31,7 @@ export async function buildHtmlPage(jsonl: Uint8Array, options: HtmlPageOptions,
   const built = assets ?? (await import('virtual:rho-share-page')).default;
   let payload = await packSession(jsonl);
   const encrypted = typeof options.passphrase === 'string' && options.passphrase !== '';
-  if (encrypted) payload = await encryptWithPassphrase(payload, options.passphrase as string);
+  if (encrypted) payload = await encryptWithPassphrase(payload, options.passphrase as string, options.workFactor);
   return assemblePage(built, payload, {
     title: options.title,
     encrypted,
