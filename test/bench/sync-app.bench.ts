@@ -53,7 +53,7 @@ async function run(ctx: BenchContext): Promise<void> {
     await create();
     await a.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, {
       polling: 250,
-      timeout: 600_000,
+      timeout: 1_800_000,
     });
     const { longest, tasks } = await tasksSeen(a, ctx.log);
     ctx.row(
@@ -82,7 +82,7 @@ async function run(ctx: BenchContext): Promise<void> {
     await cdpB.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await watchTasks(b);
     await pair();
-    await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 600_000 });
+    await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 1_800_000 });
     await b.evaluate(() => {
       location.hash = '#/';
     });
@@ -92,7 +92,7 @@ async function run(ctx: BenchContext): Promise<void> {
         (document.querySelector('.project-title')?.textContent ?? '').replace(/\D/g, '') === String(n) &&
         !(await navigator.locks.query()).held?.some((l) => l.name?.includes('sync')),
       sessions,
-      { polling: 1000, timeout: 900_000 },
+      { polling: 1000, timeout: 1_800_000 },
     );
     const received = await tasksSeen(b, ctx.log);
     ctx.row(
