@@ -144,13 +144,25 @@ async function run(ctx: BenchContext): Promise<void> {
       ok: p95 <= 3000,
     });
     ctx.row({ name: 'sync: device to device, median over 50 appends', value: times[25], unit: 'ms' });
-    const held = await b.evaluate(async () => {
-      let n = 0;
-      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('sessions');
-      for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) if (name.endsWith('.jsonl')) n++;
-      return n;
-    });
-    if (held < sessions + 1) throw new Error(`sync bench: the second device holds ${held} sessions of ${sessions + 1}`);
+    // Every session of the library and the grown one, looked up by name in the second device's OPFS.
+    const missing = await b.evaluate(
+      async ({ n, grown }) => {
+        const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('sessions');
+        const names = [...Array.from({ length: n }, (_, i) => `019e0000-5a5a-7000-8000-${String(i).padStart(12, '0')}`), grown].map((x) => `${x}.jsonl`);
+        const out: string[] = [];
+        for (const name of names)
+          if (
+            !(await dir.getFileHandle(name).then(
+              (h) => h.getFile().then((f) => f.size > 0),
+              () => false,
+            ))
+          )
+            out.push(name);
+        return out;
+      },
+      { n: sessions, grown: id },
+    );
+    if (missing.length) throw new Error(`sync bench: the second device lacks ${missing.length} sessions (${missing.slice(0, 3).join(', ')}…)`);
 
     ctx.log('idle: 30 s visible once the polls have settled, 30 s hidden…');
     for (const p of [a, b]) await p.goto(new URL('#/sync', base).href);
