@@ -4,7 +4,7 @@
 import { Decrypter } from 'age-encryption';
 import { utf8 } from './bytes.ts';
 import { mac } from './keys.ts';
-import { sealInThread } from './seal.ts';
+import { gather, sealInThread, streamOf } from './seal.ts';
 import { SyncError, type SpaceKeys } from './types.ts';
 
 export const ROOT = 'rs1/';
@@ -37,7 +37,8 @@ export async function unseal(keys: SpaceKeys, name: string, bytes: Uint8Array): 
   const d = new Decrypter();
   d.addIdentity(keys.identity);
   try {
-    return await d.decrypt(bytes);
+    const plain = await d.decrypt(streamOf(bytes));
+    return await gather(plain, plain.size(bytes.length));
   } catch (error) {
     throw refused(name, 'does not open with this space’s key', error);
   }

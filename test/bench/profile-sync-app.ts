@@ -14,7 +14,7 @@ import { invite, setUpS3 } from '../e2e/sync-helpers.ts';
 import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
-import { importLibrary } from './sync-app.bench.ts';
+import { importLibrary } from './sync-app-page.ts';
 import { type Profile, summarizeProfile } from './worker-profile.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4306);

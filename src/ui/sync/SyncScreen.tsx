@@ -94,7 +94,7 @@ function Status({ status }: { status: SyncStatus }) {
       )}
       <p>
         The space holds <strong>{formatBytes(status.spaceBytes)}</strong>.{' '}
-        <span class="muted" data-testid="sync-requests" data-requests={status.requests}>
+        <span class="muted" data-testid="sync-requests" data-requests={status.requests} data-next-poll={status.nextPollMs}>
           {status.requests} requests to the space since the app opened.
         </span>
       </p>

@@ -216,7 +216,8 @@ export class SyncRoom {
 
   /** Changes fields of the status and wakes the page's long poll. */
   set(patch: Partial<SyncStatus>): void {
-    this.status = { ...this.status, ...patch, live: this.schedule?.active ?? false, version: this.status.version + 1 };
+    const schedule = this.schedule as LiveSchedule | undefined; // undefined while the constructor makes it
+    this.status = { ...this.status, ...patch, live: schedule?.active ?? false, nextPollMs: schedule?.nextPollMs ?? 0, version: this.status.version + 1 };
     const waiting = this.waiters;
     this.waiters = [];
     for (const w of waiting) w();

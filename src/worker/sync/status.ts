@@ -42,6 +42,8 @@ export interface SyncStatus {
   requests: number;
   /** Rounds finished since the worker started. */
   rounds: number;
+  /** The wait before the next poll while nothing changes (docs/sync.md: 1 s after a change, growing to 2.5 s). */
+  nextPollMs: number;
 }
 
 export function problemOf(e: SyncError): SyncProblem {
@@ -69,5 +71,6 @@ export function initialStatus(): SyncStatus {
     trashed: [],
     requests: 0,
     rounds: 0,
+    nextPollMs: 0,
   };
 }

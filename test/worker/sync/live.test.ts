@@ -60,6 +60,7 @@ describe('live sync schedule', () => {
     expect(waits[0]).toBe(Math.round(MIN_MS * 1.5));
     for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1]);
     expect(Math.max(...waits)).toBe(MAX_MS);
+    expect(s.nextPollMs).toBe(MAX_MS); // what the status shows once the polls have settled
     expect(rounds()).toBe(7);
   });
 
