@@ -2,7 +2,7 @@
 // built here with vite's API and handed to the app's worker as strings (`virtual:rho-share-page`),
 // which inlines them into every exported page. Nothing is written to disk: `npm run build`,
 // vitest and the bench all build it on demand from src/share-page/.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import preact from '@preact/preset-vite';
 import { build, type Plugin, type Rollup } from 'vite';
@@ -43,6 +43,20 @@ const CLIENT = resolve(root, 'src/worker/client.ts');
 const APP_WORKER_URL = "import workerScript from './main.ts?worker&url';";
 
 /** The page never starts the app's worker: connectWorker's default (which would bundle the whole app worker) is cut out. */
+/** A page's envelope index has no blocks appended after it: the worker carries no code to merge them (worker/merge-none.ts). */
+function noAppendedIndex(): Plugin {
+  const merge = resolve(root, 'src/core/envelope/envelope-merge.ts');
+  const none = resolve(root, 'src/share-page/worker/merge-none.ts');
+  return {
+    name: 'rho-share-page-no-appended-index',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer || !source.endsWith('envelope-merge.ts')) return null;
+      return resolve(dirname(importer), source) === merge ? none : null;
+    },
+  };
+}
+
 function noAppWorker(): Plugin {
   return {
     name: 'rho-share-page-no-app-worker',
@@ -133,8 +147,8 @@ function asciiCss(css: string): string {
 export async function buildSharePageAssets(): Promise<BuiltSharePage> {
   const [page, worker, workerEncrypted] = await Promise.all([
     bundle('src/share-page/main.tsx', [pageWorkerLink(), noAppWorker(), ...preact()]),
-    bundle('src/share-page/worker/plain.ts', []),
-    bundle('src/share-page/worker/encrypted.ts', []),
+    bundle('src/share-page/worker/plain.ts', [noAppendedIndex()]),
+    bundle('src/share-page/worker/encrypted.ts', [noAppendedIndex()]),
   ]);
   const text = (items: typeof page, test: (name: string) => boolean) =>
     items

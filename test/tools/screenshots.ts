@@ -98,7 +98,7 @@ async function shootComposer(browser: Awaited<ReturnType<typeof chromium.launch>
     await composer.getByTestId('attach-camera').setInputFiles(resolve(out, 'laptop-reader.png'));
     await composer.getByRole('button', { name: 'Send' }).click();
     // The reply as read back from the session file, in the transcript.
-    await page.locator('.rd-panel-host').getByText('where pi can resume this session').waitFor({ timeout: 60_000 }).catch(async (e) => { await page.screenshot({ path: '/tmp/composer-fail.png' }); throw e; });
+    await page.locator('.rd-panel-host').getByText('where pi can resume this session').waitFor({ timeout: 60_000 });
     await composer.getByRole('button', { name: 'Send' }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('.rd [data-md="pending"]').length === 0);
     await page.screenshot({ path: resolve(out, 'phone-composer.png') });

@@ -146,7 +146,12 @@ describe('the stored envelope index', () => {
       } else {
         // Folded: the index as a fresh build of the session lays it out, byte for byte.
         const session = await ctx.store.readBytes('s1');
-        expect((await storedIndex(ctx, 's1')).raw).toEqual(encodeEnvelopeIndex(indexEnvelopes(session), fingerprintOf(session.length, (s, e) => session.slice(s, e))));
+        expect((await storedIndex(ctx, 's1')).raw).toEqual(
+          encodeEnvelopeIndex(
+            indexEnvelopes(session),
+            fingerprintOf(session.length, (s, e) => session.slice(s, e)),
+          ),
+        );
         folded++;
       }
       size = now;
