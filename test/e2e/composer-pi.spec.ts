@@ -4,7 +4,7 @@
 // buildSessionContext + convertToLlm, through the same pi-ai provider to the same loopback server)
 // is what the app sent last, with §0's rules where they differ from pi (test/host/pi-request.ts).
 import { expect, type Page, test } from '@playwright/test';
-import { openInPi, piAnthropicRequest, piMessagesAt } from '../host/pi-request.ts';
+import { appendedEntries, CONTINUED_KINDS, kindOf, openInPi, piAnthropicRequest, piMessagesAt } from '../host/pi-request.ts';
 import { type ReplayServer, startReplayServer } from '../host/replay-server.ts';
 import { dropFiles, fixture, IMPORTED, importSummary, openEmptyLibrary } from './app-helpers.ts';
 import { SIZES } from './sizes.ts';
@@ -113,28 +113,8 @@ test('on a phone: a photo, a Stop, a cut stream, another model and a Compact are
 
   const text = await storedText(page);
   expect(text.startsWith(original)).toBe(true);
-  const added = text
-    .slice(original.length)
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  expect(added.map((e) => e.type + (e.message ? `:${e.message.role}` : ''))).toEqual([
-    'model_change',
-    'message:user',
-    'message:assistant',
-    'message:user',
-    'message:assistant',
-    'message:user',
-    'message:assistant',
-    'custom_message',
-    'model_change',
-    'message:user',
-    'message:assistant',
-    'compaction',
-    'model_change',
-    'message:user',
-    'message:assistant',
-  ]);
+  const added = appendedEntries(text, original);
+  expect(added.map(kindOf)).toEqual(CONTINUED_KINDS);
   expect(added.map((e) => e.message?.stopReason).filter(Boolean)).toEqual(['stop', 'aborted', 'error', 'stop', 'stop']);
   expect(added[7].customType).toMatch(/\.error$/);
   expect(added[11]).toMatchObject({ method: 'soft', fromExtension: false, firstKeptEntryId: added[3].id });

@@ -61,3 +61,38 @@ export async function piAnthropicRequest(server: ReplayServer, messages: Message
   await streamSimple(model, { systemPrompt: SYSTEM_PROMPT, messages, ...(tools.length ? { tools } : {}) }, { apiKey: 'sk-pi' }).result();
   return server.received.at(-1)!.body;
 }
+
+/** The entries appended after `original` (the file as it was before the continuation). */
+export function appendedEntries(text: string, original: string): any[] {
+  return text
+    .slice(original.length)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+/** An entry's type, and its message's role. */
+export const kindOf = (e: { type: string; message?: { role: string } }) => e.type + (e.message ? `:${e.message.role}` : '');
+
+/**
+ * What the continuation both pi-agrees tests make writes, in order: a photo and its reply, notes and a
+ * stopped reply, notes and a failed reply with its notice, another model and its reply, a compaction,
+ * the first model again and its reply.
+ */
+export const CONTINUED_KINDS = [
+  'model_change',
+  'message:user',
+  'message:assistant',
+  'message:user',
+  'message:assistant',
+  'message:user',
+  'message:assistant',
+  'custom_message',
+  'model_change',
+  'message:user',
+  'message:assistant',
+  'compaction',
+  'model_change',
+  'message:user',
+  'message:assistant',
+];

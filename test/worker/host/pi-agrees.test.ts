@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { openInPi, piAnthropicRequest, piMessagesAt } from '../../host/pi-request.ts';
+import { appendedEntries, CONTINUED_KINDS, kindOf, openInPi, piAnthropicRequest, piMessagesAt } from '../../host/pi-request.ts';
 import { hostSetup, streaming } from './setup.ts';
 
 let open: Awaited<ReturnType<typeof hostSetup>> | null = null;
@@ -55,28 +55,8 @@ test('a continued real session reads back in pi with every new entry, and pi wou
 
   const text = new TextDecoder().decode(await s.store.readBytes(ID));
   expect(text.startsWith(FIXTURE)).toBe(true);
-  const added = text
-    .slice(FIXTURE.length)
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  expect(added.map((e) => e.type + (e.message ? `:${e.message.role}` : ''))).toEqual([
-    'model_change',
-    'message:user',
-    'message:assistant',
-    'message:user',
-    'message:assistant',
-    'message:user',
-    'message:assistant',
-    'custom_message',
-    'model_change',
-    'message:user',
-    'message:assistant',
-    'compaction',
-    'model_change',
-    'message:user',
-    'message:assistant',
-  ]);
+  const added = appendedEntries(text, FIXTURE);
+  expect(added.map(kindOf)).toEqual(CONTINUED_KINDS);
   const compaction = added[11];
   expect(compaction).toMatchObject({
     method: 'soft',
