@@ -133,7 +133,6 @@ const p95 = (xs: number[]) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] : Number.NaN;
 };
 
-/** Adds the replay server's Anthropic endpoint as a model in Settings → Models. */
 /**
  * Releases `count` tokens on the bench's clock, PER_SECOND of them a second: every tick sends those
  * due by then (the tick is pacing, not a wait for an event: a slower machine sends more per tick).
@@ -149,6 +148,7 @@ export async function releaseOnClock(count: number, step: () => void): Promise<n
   return performance.now() - t0;
 }
 
+/** Adds the replay server's Anthropic endpoint as a model in Settings → Models. */
 export async function addModel(page: Page, baseUrl: string) {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('Provider').selectOption('anthropic');

@@ -294,24 +294,7 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
 
   test('a slice lays out the markdown it swapped in, in its own task (not in the next frame, with its paint)', async () => {
     cleanups.push(setMarkdownSource(async (texts) => texts.map((t) => `<p>${t}</p><ul><li>one</li><li>two</li></ul>`)));
-    const el = host();
-    /** Whether the swapped element's layout was read before the slice's task ended. */
-    let laidOutInTask: boolean | null = null;
-    let reads = 0;
-    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
-    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
-      configurable: true,
-      get(this: HTMLElement) {
-        if (this === el) reads++;
-        return d.get!.call(this);
-      },
-    });
-    cleanups.push(() => Object.defineProperty(HTMLElement.prototype, 'offsetHeight', d));
-    // The swap's event comes inside the slice; a microtask queued there runs once the slice's own work is done.
-    el.addEventListener('rd-markdown', () => queueMicrotask(() => (laidOutInTask = reads > 0)));
-    showMarkdown(el, `laid out ${Math.random()}`);
-    await expect.poll(() => laidOutInTask).not.toBeNull();
-    expect(laidOutInTask).toBe(true);
+    expect(await laidOutInSlice(host(), `laid out ${Math.random()}`)).toBe(true);
   });
 
   test('a slice that swapped in the HTML of a long reply leaves its layout to the next frame (not in the task that sanitized it)', async () => {
@@ -319,21 +302,7 @@ describe('the time-sliced upgrade (upgrade.ts)', () => {
     const item = '<li>a step of the reply, in words</li>';
     cleanups.push(setMarkdownSource(async (texts) => texts.map((t) => `<p>${t}</p><ul>${item.repeat(Math.ceil(25_000 / item.length))}</ul>`)));
     const el = host();
-    let laidOutInTask: boolean | null = null;
-    let reads = 0;
-    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
-    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
-      configurable: true,
-      get(this: HTMLElement) {
-        if (this === el) reads++;
-        return d.get!.call(this);
-      },
-    });
-    cleanups.push(() => Object.defineProperty(HTMLElement.prototype, 'offsetHeight', d));
-    el.addEventListener('rd-markdown', () => queueMicrotask(() => (laidOutInTask = reads > 0)));
-    showMarkdown(el, `long ${Math.random()}`);
-    await expect.poll(() => laidOutInTask).not.toBeNull();
-    expect(laidOutInTask).toBe(false);
+    expect(await laidOutInSlice(el, `long ${Math.random()}`)).toBe(false);
     expect(el.querySelectorAll('li').length).toBe(Math.ceil(25_000 / item.length));
   });
 
@@ -497,3 +466,23 @@ describe('the slice scheduler', () => {
     expect(ran).toEqual(['a', 'b', 'd', 'c']);
   });
 });
+
+/** Shows `text` as markdown in `el`; whether the slice that swapped it in read its layout before its task ended. */
+async function laidOutInSlice(el: HTMLElement, text: string): Promise<boolean> {
+  let laidOutInTask: boolean | null = null;
+  let reads = 0;
+  const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      if (this === el) reads++;
+      return d.get!.call(this);
+    },
+  });
+  cleanups.push(() => Object.defineProperty(HTMLElement.prototype, 'offsetHeight', d));
+  // The swap's event comes inside the slice; a microtask queued there runs once the slice's own work is done.
+  el.addEventListener('rd-markdown', () => queueMicrotask(() => (laidOutInTask = reads > 0)));
+  showMarkdown(el, text);
+  await expect.poll(() => laidOutInTask).not.toBeNull();
+  return laidOutInTask === true;
+}
