@@ -108,6 +108,8 @@ test('a key added in Models (the app then reaches that provider and no other ori
   await expect(composer.getByRole('status')).toContainText('Stopped');
   await server.until((r) => r[1]?.cancelled === true);
   await expect(page.locator('.rd-panel-host')).toContainText('Half of a reply');
+  // The browser's abort reason is not news: the stopped turn reads as pi shows one.
+  await expect(page.locator('.rd-assistant').filter({ hasText: 'Half of a reply' }).locator('.rd-error')).toHaveText('⚠ Operation aborted');
 
   // The file as stored, handed to pi 0.73.1.
   const text = await page.evaluate(async (id) => {

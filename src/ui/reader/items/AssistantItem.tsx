@@ -7,6 +7,7 @@ import { LazyImage } from './LazyImage.tsx';
 import type { ReaderModel } from '../model.ts';
 import { holds, RevealContext } from './reveal.ts';
 import { ToolCard } from './ToolCard.tsx';
+import { errorNote } from './error-note.ts';
 import './blocks.css';
 
 type AssistantView = Extract<RenderItem, { kind: 'assistant' }>;
@@ -40,6 +41,7 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
   const reveal = useContext(RevealContext);
   const hideTools = model.filter.value === 'no-tools';
   const failed = item.stopReason === 'error' || item.stopReason === 'aborted';
+  const note = errorNote(item.stopReason, item.errorMessage);
   return (
     <div class={`rd-item rd-assistant ${failed ? 'error' : ''}`}>
       <ItemMeta item={item} model={model} who="Assistant">
@@ -87,9 +89,9 @@ export function AssistantItem({ item, model }: { item: AssistantView; model: Rea
             );
         }
       })}
-      {item.errorMessage && (
+      {note && (
         <p class="rd-error" role="note">
-          ⚠ {item.errorMessage}
+          ⚠ {note}
         </p>
       )}
       {item.usage && (
