@@ -15,7 +15,7 @@ import { clip, problem } from './problems.ts';
 import { entryProblem } from '../schema/schemas.ts';
 import { applyTitleSlot } from './title-slot.ts';
 import { checkTree } from '../tree/tree.ts';
-import type { Entry, Header, Problem, SessionRecord, TitleSlot } from '../schema/types.ts';
+import type { Entry, Header, ParsedSession, Problem, SessionRecord } from '../schema/types.ts';
 
 /** What a line pass is told and asked as it reads. */
 export interface LinePassOptions {
@@ -29,25 +29,10 @@ export interface LinePassOptions {
   onEntry?(entry: Entry, index: number): Entry;
 }
 
-/** What the pass found in the whole file. */
-export interface LinePassResult {
-  isSession: boolean;
-  header: Header | null;
-  titleSlot: TitleSlot | null;
-  /** As in the file (1 when the header has no version). */
-  version: number;
+/** What the pass found in the whole file: the parsed session (without its name; its entries as `onEntry` kept them) and the header's line. */
+export interface LinePassResult extends Omit<ParsedSession, 'file'> {
   /** Line of the header (0 when none). */
   headerLine: number;
-  records: SessionRecord[];
-  /** Each entry as `onEntry` kept it, in file order. */
-  entries: Entry[];
-  entryLines: number[];
-  byId: ReadonlyMap<string, Entry>;
-  indexById: Map<string, number>;
-  leafId: string | null;
-  /** Sorted by line. */
-  problems: Problem[];
-  lineCount: number;
 }
 
 /** A pass fed records (`visit`, from the framing of text or bytes); `finish` takes the file's line count. */
