@@ -5,6 +5,7 @@
 // is what the app sent last, with §0's rules where they differ from pi (test/host/pi-request.ts).
 import { expect, type Page, test } from '@playwright/test';
 import { appendedEntries, CONTINUED_KINDS, kindOf, openInPi, piAnthropicRequest, piMessagesAt } from '../host/pi-request.ts';
+import { addModel } from '../host/add-model.ts';
 import { type ReplayServer, startReplayServer } from '../host/replay-server.ts';
 import { dropFiles, fixture, IMPORTED, importSummary, openEmptyLibrary } from './app-helpers.ts';
 import { SIZES } from './sizes.ts';
@@ -25,15 +26,6 @@ test.afterEach(async () => {
   await server.close();
 });
 
-async function addModel(page: Page, provider: string, key: string, baseUrl: string, model: string) {
-  await page.getByLabel('Provider').selectOption(provider);
-  await page.getByLabel('API key').fill(key);
-  await page.getByLabel('Base URL').fill(baseUrl);
-  await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption(model);
-  await page.getByRole('button', { name: 'Add model' }).click();
-  await expect(page.getByRole('button', { name: new RegExp(`^Remove .* ${model.replace('.', '\\.')}`) })).toBeVisible();
-}
-
 function storedText(page: Page): Promise<string> {
   return page.evaluate(async (id) => {
     const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('sessions');
@@ -49,9 +41,8 @@ test('on a phone: a photo, a Stop, a cut stream, another model and a Compact are
   await dropFiles(page, [{ name: 'demo.jsonl', text: original }]);
   await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await addModel(page, 'anthropic', 'sk-ant-e2e', server.baseUrl('anthropic'), 'claude-sonnet-4-5');
-  await addModel(page, 'openai', 'sk-openai-e2e', server.baseUrl('openai-responses'), 'gpt-4.1');
+  await addModel(page, { provider: 'anthropic', key: 'sk-ant-e2e', baseUrl: server.baseUrl('anthropic'), model: 'claude-sonnet-4-5' });
+  await addModel(page, { provider: 'openai', key: 'sk-openai-e2e', baseUrl: server.baseUrl('openai-responses'), model: 'gpt-4.1' });
 
   await page.goto(`/#/s/${ID}`);
   const composer = page.getByRole('region', { name: 'Continue this session' });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { expect, test } from '@playwright/test';
+import { addModel } from '../host/add-model.ts';
 import { startReplayServer, type ReplayServer } from '../host/replay-server.ts';
 import { dropFiles, fixture, IMPORTED, importSummary, openEmptyLibrary } from './app-helpers.ts';
 
@@ -34,14 +35,7 @@ test('a key added in Models (the app then reaches that provider and no other ori
   await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
   await page.getByRole('region', { name: 'Import' }).getByRole('button', { name: 'Close' }).click();
 
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByLabel('Provider').selectOption('anthropic');
-  await page.getByLabel('API key').fill(KEY);
-  await page.getByLabel('Base URL').fill(server.baseUrl('anthropic'));
-  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toBeVisible();
-  await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption('claude-sonnet-4-5');
-  await page.getByRole('button', { name: 'Add model' }).click();
-  await expect(page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ })).toBeVisible();
+  await addModel(page, { provider: 'anthropic', key: KEY, baseUrl: server.baseUrl('anthropic'), model: 'claude-sonnet-4-5' });
   // The key went to the worker: the page's own storage does not hold it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(KEY);
 

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { addModel } from '../host/add-model.ts';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from './browser.ts';
 
@@ -73,13 +74,7 @@ async function shootComposer(browser: Awaited<ReturnType<typeof chromium.launch>
   try {
     const page = await context.newPage();
     await importAll(page);
-    await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByLabel('Provider').selectOption('anthropic');
-    await page.getByLabel('API key').fill('sk-ant-screenshot');
-    await page.getByLabel('Base URL').fill(server.baseUrl('anthropic'));
-    await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption('claude-sonnet-4-5');
-    await page.getByRole('button', { name: 'Add model' }).click();
-    await page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ }).waitFor();
+    await addModel(page, { provider: 'anthropic', key: 'sk-ant-screenshot', baseUrl: server.baseUrl('anthropic'), model: 'claude-sonnet-4-5' });
     await page.goto(`${base}/#/s/${encodeURIComponent(readerId())}`);
     const composer = page.getByRole('region', { name: 'Continue this session' });
     server.script({
