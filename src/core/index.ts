@@ -66,7 +66,7 @@ export type { SdkUsage, Totals, CostInput } from './tree/usage.ts';
 export * from './library-usage/index.ts';
 export { fromPi, toPi, model, modelChangeSpec, stripSelector } from './write/model-spec.ts';
 export { displayTitle, titleFromText } from './tree/title.ts';
-export { createSessionDate, datesSession, recordTime } from './tree/session-date.ts';
+export { createSessionDate, datesSession, recordTime, type SessionDateState } from './tree/session-date.ts';
 export type { Titled } from './tree/title.ts';
 
 // fast envelope index

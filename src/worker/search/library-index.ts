@@ -16,7 +16,8 @@ import { createManifestCache } from './manifest-cache.ts';
 import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
 import { tidySegments } from './segments-tidy.ts';
-import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, writeManifest } from './segments.ts';
+import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, sameRecords, writeManifest } from './segments.ts';
+import { type Grown, grow, mayHaveGrown } from './grow.ts';
 import { words } from './tokens.ts';
 
 export type { SearchOptions, SearchResults } from './answer.ts';
@@ -83,19 +84,23 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     for (const id of [...metas.keys()]) {
       const e = manifest.sessions[id];
       const mine = refs.get(id);
-      if (!e || !mine || e.ref.seg !== mine.ref.seg || e.ref.r[0] !== mine.ref.r[0]) forget(id);
+      if (!e || !mine || !sameRecords(e, mine)) forget(id);
     }
+    // Sessions whose file grew: their new entries are indexed from the new bytes alone (grow.ts).
+    const grown: SessionSummary[] = [];
     for (const [id, e] of Object.entries(manifest.sessions)) {
       const s = want.get(id);
       if (!s) {
         delete manifest.sessions[id];
         forget(id);
         changed = true;
-      } else if (e.meta.size !== s.size || e.meta.title !== titleOf(s)) broken.add(id);
+      } else if (broken.has(id)) continue;
+      else if (mayHaveGrown(e, s)) grown.push(s);
+      else if (e.meta.size !== s.size || e.meta.title !== titleOf(s)) broken.add(id);
     }
-    const toLoad = Object.values(manifest.sessions).filter((e) => !metas.has(e.meta.id) && !broken.has(e.meta.id));
+    const toLoad = Object.values(manifest.sessions).filter((e) => !metas.has(e.meta.id) && !broken.has(e.meta.id) && !grown.some((s) => s.id === e.meta.id));
     const todo = list.filter((s) => broken.has(s.id) || (!metas.has(s.id) && !manifest.sessions[s.id]));
-    const total = toLoad.length + todo.length;
+    const total = toLoad.length + todo.length + grown.length;
     let done = 0;
     if (toLoad.length) {
       progress?.({ done, total, label: 'Reading the search index' });
@@ -111,14 +116,42 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
         done++;
       }
     }
-    // 2. Rebuild what the files say changed, into as few new segments as it takes.
+    // 2. Index what was appended to files that grew (one segment for all), then rebuild what else changed.
+    if (grown.length) {
+      progress?.({ done, total, label: 'Indexing' });
+      const deltas = createSegmentWriter(disk);
+      const made: Grown[] = [];
+      for (const s of grown) {
+        const e = manifest.sessions[s.id];
+        const words = (await readWords(disk, [e])).get(s.id);
+        const g = typeof words === 'string' ? await grow(store, disk, e, s, words).catch(() => null) : null;
+        if (g) deltas.add(s.id, g.part);
+        if (g) made.push(g);
+        else todo.push(s);
+        done++;
+      }
+      const placed = await deltas.close();
+      for (const g of made) {
+        const id = g.meta.id;
+        const ref = placed.get(id)!;
+        const e = manifest.sessions[id];
+        const entry: ManifestEntry = g.folded
+          ? { meta: g.meta, ref, carry: g.carry }
+          : { meta: g.meta, ref: e.ref, more: [...(e.more ?? []), ref], carry: g.carry };
+        manifest.sessions[id] = entry;
+        forget(id);
+        remember(g.meta, g.words);
+        refs.set(id, entry);
+      }
+      changed = true;
+    }
     let writer = createSegmentWriter(disk);
-    const built: SessionMeta[] = [];
+    const built: Array<Pick<Fresh, 'meta' | 'carry'>> = [];
     const close = async () => {
       for (const [id, ref] of await writer.close()) {
-        const meta = built.find((m) => m.id === id)!;
-        manifest.sessions[id] = { meta, ref };
-        refs.set(id, { meta, ref });
+        const { meta, carry } = built.find((f) => f.meta.id === id)!;
+        manifest.sessions[id] = { meta, ref, ...(carry ? { carry } : {}) };
+        refs.set(id, manifest.sessions[id]);
       }
       built.length = 0;
       writer = createSegmentWriter(disk);
@@ -127,11 +160,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     for (const s of todo) {
       progress?.({ done, total, label: onDisk ? 'Indexing' : 'Building the search index' });
       try {
-        const { meta, part } = await freshFromFile(store, s);
+        const { meta, part, carry } = await freshFromFile(store, s);
         forget(s.id);
         remember(meta, part.words);
         writer.add(s.id, part);
-        built.push(meta);
+        built.push({ meta, carry });
       } catch (e) {
         // Deleted meanwhile: the next sync drops it.
         if ((e as { code?: string }).code !== 'not-found') throw e;
