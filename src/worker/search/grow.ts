@@ -10,17 +10,18 @@ import { type Carry, FINGERPRINT } from './fingerprint.ts';
 import { titleOf } from './import-batch.ts';
 import { type BuiltPart, checksum, decodePart } from './part.ts';
 import { buildDelta, decodeParts, foldParts } from './part-delta.ts';
-import { type ManifestEntry, readFacts, readRaw, recordsOf } from './segments.ts';
+import { createSegmentWriter, type Manifest, type ManifestEntry, readFacts, readRaw, readWords, recordsOf } from './segments.ts';
 
 /** Deltas a part carries before it is folded with them. */
 export const FOLD_AFTER = 16;
 
-/** What a grown session becomes: its facts, the record to write (a delta, or the part folded with its deltas), its words after it. */
+/** What a grown session becomes: its facts, the record to write (a delta, or the part folded with its deltas), its words before and after it. */
 export interface Grown {
   meta: SessionMeta;
   carry: Carry;
   part: BuiltPart;
   folded: boolean;
+  before: string;
   words: string;
 }
 
@@ -54,11 +55,34 @@ export async function grow(store: SessionStore, disk: Disk, e: ManifestEntry, s:
   };
   const delta = buildDelta(words, carry.state.docs, docs);
   const grown = [words, delta.words].filter(Boolean).join(' ');
-  if ((e.more?.length ?? 0) + 1 < FOLD_AFTER) return { meta, carry: next, part: delta, folded: false, words: grown };
+  if ((e.more?.length ?? 0) + 1 < FOLD_AFTER) return { meta, carry: next, part: delta, folded: false, before: words, words: grown };
   // Folded: the records as they lie, and the new delta, written as one part.
   const read = await readFacts(disk, e);
   if (!read) return null;
   const texts = await Promise.all(recordsOf(e).map(async (ref) => (await readRaw(disk, ref)).t));
   const merged = decodeParts(decodePart(read[0].words, read[0].facts), [...read.slice(1), { words: delta.words, facts: delta.facts }]);
-  return { meta, carry: next, part: foldParts(merged, [...texts, delta.texts]), folded: true, words: grown };
+  return { meta, carry: next, part: foldParts(merged, [...texts, delta.texts]), folded: true, before: words, words: grown };
+}
+
+/** Brings grown sessions up to date (`grow`), their records written as one segment and put in `manifest` (not yet written); those that must be rebuilt are left out. */
+export async function growAll(store: SessionStore, disk: Disk, manifest: Manifest, sessions: readonly SessionSummary[]): Promise<Grown[]> {
+  const writer = createSegmentWriter(disk);
+  const made: Grown[] = [];
+  for (const s of sessions) {
+    const e = manifest.sessions[s.id];
+    const words = (await readWords(disk, [e])).get(s.id);
+    const g = typeof words === 'string' ? await grow(store, disk, e, s, words).catch(() => null) : null;
+    if (!g) continue;
+    writer.add(s.id, g.part);
+    made.push(g);
+  }
+  const placed = await writer.close();
+  for (const g of made) {
+    const e = manifest.sessions[g.meta.id];
+    const ref = placed.get(g.meta.id)!;
+    manifest.sessions[g.meta.id] = g.folded
+      ? { meta: g.meta, ref, carry: g.carry }
+      : { meta: g.meta, ref: e.ref, more: [...(e.more ?? []), ref], carry: g.carry };
+  }
+  return made;
 }

@@ -50,9 +50,14 @@ export async function freshFromFile(store: SessionStore, s: SessionSummary, sign
 
 /**
  * The import's side of the index: a sink for each new session (import-session.ts `SessionSink`), and
- * `commit` at the end of an import call. `placed` hears each session once it is in the manifest.
+ * `commit` at the end of an import call. `placed` hears each session once it is in the manifest, `settle` once a batch is.
  */
-export function createImportBatch(disk: Disk, manifests: ReturnType<typeof createManifestCache>, placed: (f: Fresh, e: ManifestEntry) => void) {
+export function createImportBatch(
+  disk: Disk,
+  manifests: ReturnType<typeof createManifestCache>,
+  placed: (f: Fresh, e: ManifestEntry) => void,
+  settle: () => Promise<void>,
+) {
   let gathered: Fresh[] = [];
   let gatheredBytes = 0;
   let storing: Promise<void> = Promise.resolve();
@@ -65,6 +70,7 @@ export function createImportBatch(disk: Disk, manifests: ReturnType<typeof creat
       for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)!, ...(f.carry ? { carry: f.carry } : {}) };
       await writeManifest(disk, manifest);
       for (const f of batch) placed(f, manifest.sessions[f.meta.id]);
+      await settle();
       // Still under the lock: the next batch, and the sync after the import, follow this copy
       // instead of reading and parsing the whole manifest again.
       await manifests.settled(manifest);

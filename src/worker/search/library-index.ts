@@ -17,7 +17,7 @@ import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
 import { tidySegments } from './segments-tidy.ts';
 import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, sameRecords, writeManifest } from './segments.ts';
-import { type Grown, grow, mayHaveGrown } from './grow.ts';
+import { growAll, mayHaveGrown } from './grow.ts';
 import { words } from './tokens.ts';
 
 export type { SearchOptions, SearchResults } from './answer.ts';
@@ -40,6 +40,9 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     tokenize: (text, field) => (field === 'words' ? text.split(' ') : words(text)),
     processTerm: (t) => t || null,
     searchOptions: { tokenize: (text) => text.split(' '), processTerm: (t) => t },
+    // A discarded session's terms are cleaned up by the sync that discarded it (`settle`), before any answer: until
+    // then they still count in its words' scores, and an answer would not be the one a fresh index gives.
+    autoVacuum: false,
   });
   const metas = new Map<string, SessionMeta>();
   // Where each indexed session's records are (as in the manifest this worker last followed).
@@ -62,8 +65,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
   // The sessions the last sync found in the store (its very records).
   let synced: readonly SessionSummary[] = [];
 
-  const forget = (id: string) => {
-    if (ms.has(id)) ms.discard(id);
+  // `words`: the session's words as indexed, when known: its document is then removed at once (no cleanup needed).
+  const forget = (id: string, words?: string) => {
+    const meta = metas.get(id);
+    if (ms.has(id) && words !== undefined && meta) ms.remove({ id, title: meta.title, cwd: meta.cwd, words });
+    else if (ms.has(id)) ms.discard(id);
     metas.delete(id);
     refs.delete(id);
     reads.drop(id);
@@ -116,35 +122,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
         done++;
       }
     }
-    // 2. Index what was appended to files that grew (one segment for all), then rebuild what else changed.
-    if (grown.length) {
-      progress?.({ done, total, label: 'Indexing' });
-      const deltas = createSegmentWriter(disk);
-      const made: Grown[] = [];
-      for (const s of grown) {
-        const e = manifest.sessions[s.id];
-        const words = (await readWords(disk, [e])).get(s.id);
-        const g = typeof words === 'string' ? await grow(store, disk, e, s, words).catch(() => null) : null;
-        if (g) deltas.add(s.id, g.part);
-        if (g) made.push(g);
-        else todo.push(s);
-        done++;
-      }
-      const placed = await deltas.close();
-      for (const g of made) {
-        const id = g.meta.id;
-        const ref = placed.get(id)!;
-        const e = manifest.sessions[id];
-        const entry: ManifestEntry = g.folded
-          ? { meta: g.meta, ref, carry: g.carry }
-          : { meta: g.meta, ref: e.ref, more: [...(e.more ?? []), ref], carry: g.carry };
-        manifest.sessions[id] = entry;
-        forget(id);
-        remember(g.meta, g.words);
-        refs.set(id, entry);
-      }
-      changed = true;
-    }
+    // 2. Index what was appended to files that grew (one segment for all; taken in once the manifest names it), then rebuild what else changed.
+    const grew = grown.length ? await growAll(store, disk, manifest, grown) : [];
+    for (const s of grown) if (!grew.some((g) => g.meta.id === s.id)) todo.push(s);
+    done += grown.length;
+    changed ||= grew.length > 0;
     let writer = createSegmentWriter(disk);
     const built: Array<Pick<Fresh, 'meta' | 'carry'>> = [];
     const close = async () => {
@@ -174,10 +156,16 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
       if (writer.size() >= SEGMENT_BYTES) await close();
     }
     if (built.length) await close();
+    await settle();
     if (total) progress?.({ done: total, total, label: 'Indexed' });
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
     // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
     if (changed) await writeManifest(disk, manifest);
+    for (const g of grew) {
+      forget(g.meta.id, g.before);
+      remember(g.meta, g.words);
+      refs.set(g.meta.id, manifest.sessions[g.meta.id]);
+    }
     // Segments no longer used (rebuilt here, or compacted by another tab) are closed: they may be removed.
     if (changed || manifest !== followed) files.release(new Set(Object.values(manifest.sessions).map((e) => e.ref.seg)));
     followed = manifest;
@@ -197,6 +185,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     return current === followed && list.length === synced.length && list.every((s, i) => s === synced[i]);
   };
 
+  // Cleans the terms of discarded sessions out of the index at once (a sync's end).
+  const settle = async () => {
+    if (ms.dirtCount > 0) await ms.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
+  };
+
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
   const tidy = (manifest: Manifest) =>
     tidySegments(disk, manifest, {
@@ -205,12 +198,17 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     });
 
   // Sessions an import just wrote: in the manifest now, and in this worker's index.
-  const batch = createImportBatch(disk, manifests, (f: Fresh, e: ManifestEntry) => {
-    forget(f.meta.id);
-    remember(f.meta, f.part.words);
-    refs.set(f.meta.id, e);
-    broken.delete(f.meta.id);
-  });
+  const batch = createImportBatch(
+    disk,
+    manifests,
+    (f: Fresh, e: ManifestEntry) => {
+      forget(f.meta.id);
+      remember(f.meta, f.part.words);
+      refs.set(f.meta.id, e);
+      broken.delete(f.meta.id);
+    },
+    settle,
+  );
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
   // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
@@ -293,6 +291,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */
     unload() {
       for (const id of [...metas.keys()]) forget(id);
+      ms.removeAll();
       files.release();
     },
   };

@@ -66,10 +66,10 @@ async function answers(api: Api) {
   return out;
 }
 
-// What an index built from scratch answers for the library holding the session's first `n` lines.
-async function fromScratch(n: number) {
+// What an index built from scratch answers for the library holding the session's first `n` lines (or `text`).
+async function fromScratch(n: number, text = textOf(n)) {
   const lib = open();
-  const report = await lib.api.importFiles({ files: [file('grown.jsonl', textOf(n)), ...noise.map((x) => file(x.name, x.text))] });
+  const report = await lib.api.importFiles({ files: [file('grown.jsonl', text), ...noise.map((x) => file(x.name, x.text))] });
   expect(report.items.map((x) => x.outcome)).toEqual(['added', 'added', 'added']);
   return answers(lib.api);
 }
@@ -128,5 +128,50 @@ describe('appended lines are indexed from their bytes alone', () => {
     expect(await answers(lib.api)).toEqual(await fromScratch(lines.length));
     // A worker started afresh reads the part and deltas from the disk and answers the same.
     expect(await answers(open(lib.disk).api)).toEqual(await fromScratch(lines.length));
+  });
+
+  test('a crash between the delta and the manifest loses nothing and duplicates nothing', async () => {
+    const half = Math.floor(lines.length / 2);
+    const lib = await library(half);
+    await lib.append(half, half + 4);
+    const writeNew = lib.disk.writeNew.bind(lib.disk);
+    lib.disk.writeNew = async (path, chunks, signal) => {
+      if (path === MANIFEST) throw new Error('the tab closed');
+      return writeNew(path, chunks, signal);
+    };
+    await expect(lib.api.syncSearchIndex({})).rejects.toThrow('the tab closed');
+    // The delta's segment was written; the manifest still names the part alone.
+    expect(lib.manifest().sessions[lib.id].more).toBeUndefined();
+    lib.disk.writeNew = writeNew;
+    const want = await fromScratch(half + 4);
+    // A worker started afresh, and the one that failed, each answer as a fresh index.
+    const next = open(lib.disk);
+    expect(await answers(next.api)).toEqual(want);
+    expect(lib.manifest().sessions[lib.id].more?.length).toBe(1);
+    expect(await answers(lib.api)).toEqual(want);
+    expect(lib.manifest().sessions[lib.id].more?.length).toBe(1);
+    // The segment the crash left unnamed is gone.
+    const named = new Set(Object.values(lib.manifest().sessions).flatMap((e) => [e.ref, ...(e.more ?? [])].map((r) => `search/${r.seg}`)));
+    expect(lib.segs().sort()).toEqual([...named].sort());
+  });
+
+  test('a file replaced by a longer one with other bytes is indexed again whole', async () => {
+    const half = Math.floor(lines.length / 2);
+    const lib = await library(half);
+    // The same session with its first user message reworded, and more lines after.
+    const at = lines.findIndex((l) => l.includes('"role":"user"'));
+    const changed = lines.map((l, i) => (i === at ? l.replace('"text":"', '"text":"zebrafinch quokka ') : l));
+    expect(changed[at]).not.toBe(lines[at]);
+    const text = changed.slice(0, half + 2).join('\n') + '\n';
+    await lib.store.replace(
+      lib.id,
+      (async function* () {
+        yield enc.encode(text);
+      })(),
+    );
+    await lib.api.syncSearchIndex({});
+    expect(lib.manifest().sessions[lib.id].more).toBeUndefined();
+    expect(await answers(lib.api)).toEqual(await fromScratch(0, text));
+    expect((await lib.api.search({ query: 'zebrafinch' })).sessions.map((s) => s.id)).toEqual([lib.id]);
   });
 });
