@@ -2,13 +2,14 @@
 // part), and every query answers exactly as an index built from scratch over the grown files does
 // (a new library on its own disk importing them): after one append, after many (past the point where
 // the part and its deltas are folded into one), after a crash between the delta's segment and the
-// manifest, after a replaced file; a deleted session's part and deltas are removed with it.
+// manifest, after a replaced file, after a compaction that moves the part and its deltas.
 import { describe, expect, test } from 'vitest';
 import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../src/storage/store.ts';
 import { createApi } from '../../../src/worker/api.ts';
 import { FOLD_AFTER } from '../../../src/worker/search/grow.ts';
-import { MANIFEST, type Manifest } from '../../../src/worker/search/segments.ts';
+import { createSegmentWriter, MANIFEST, type Manifest, readRaw, writeManifest } from '../../../src/worker/search/segments.ts';
+import { tidySegments } from '../../../src/worker/search/segments-tidy.ts';
 import { createRng } from '../../gen/prng.ts';
 import { generateSessionText } from '../../gen/session.ts';
 import { noiseSessions } from './planted.ts';
@@ -173,5 +174,29 @@ describe('appended lines are indexed from their bytes alone', () => {
     expect(lib.manifest().sessions[lib.id].more).toBeUndefined();
     expect(await answers(lib.api)).toEqual(await fromScratch(0, text));
     expect((await lib.api.search({ query: 'zebrafinch' })).sessions.map((s) => s.id)).toEqual([lib.id]);
+  });
+
+  test('a compaction moves a part and its deltas together', async () => {
+    const half = Math.floor(lines.length / 2);
+    const lib = await library(half);
+    await lib.append(half, half + 3);
+    await lib.api.syncSearchIndex({});
+    // The session's part copied into a segment that is mostly dead bytes, and the manifest pointed at it.
+    const manifest = lib.manifest();
+    const e = manifest.sessions[lib.id];
+    const raw = await readRaw(lib.disk, e.ref);
+    const writer = createSegmentWriter(lib.disk);
+    writer.addRaw('dead', new Uint8Array(3 << 20), new Uint8Array(0), new Uint8Array(0));
+    writer.addRaw(lib.id, raw.w, raw.r, raw.t);
+    e.ref = (await writer.close()).get(lib.id)!;
+    await writeManifest(lib.disk, manifest);
+    const moved: string[] = [];
+    await tidySegments(lib.disk, manifest, { moved: (id) => moved.push(id), release: () => undefined });
+    expect(moved).toContain(lib.id);
+    const after = lib.manifest().sessions[lib.id];
+    expect(after.more?.length).toBe(1);
+    expect(new Set([after.ref.seg, after.more![0].seg]).size).toBe(1);
+    expect(lib.segs()).toEqual([`search/${after.ref.seg}`]);
+    expect(await answers(open(lib.disk).api)).toEqual(await fromScratch(half + 3));
   });
 });
