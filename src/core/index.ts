@@ -96,6 +96,7 @@ export type { SubagentPlace, SubagentLink } from './tree/subagents.ts';
 
 // what the library keeps of a session, from the same line pass as `parse`
 export { createDigester, digestHeld, digestSession, digestConversion } from './read/digest.ts';
+export { createHeldDigest, type HeldDigest } from './read/held-digest.ts';
 export type { HeldTree, SessionDigest, SessionDigester, SessionScan, SlimTree, SummaryTotals, DigestOptions } from './read/digest.ts';
 export { linePass } from './read/line-pass.ts';
 export type { LinePass, LinePassOptions, LinePassResult } from './read/line-pass.ts';
