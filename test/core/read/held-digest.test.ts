@@ -55,7 +55,7 @@ describe('a held digest follows appends at the leaf', () => {
       const held = createHeldDigest(session);
       const scanned = (await digestSession([original])).digest;
       const known = { problems: scanned.problems, agent: scanned.agent };
-      const parts = [original];
+      const parts: Uint8Array[] = [original];
       for (const body of BODIES) {
         const r = append(session, body);
         session = r.session;
