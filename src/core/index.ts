@@ -66,7 +66,7 @@ export type { SdkUsage, Totals, CostInput } from './tree/usage.ts';
 export * from './library-usage/index.ts';
 export { fromPi, toPi, model, modelChangeSpec, stripSelector } from './write/model-spec.ts';
 export { displayTitle, titleFromText } from './tree/title.ts';
-export { createSessionDate, datesSession, recordTime } from './tree/session-date.ts';
+export { createSessionDate, datesSession, recordTime, type SessionDateState } from './tree/session-date.ts';
 export type { Titled } from './tree/title.ts';
 
 // fast envelope index
@@ -96,6 +96,7 @@ export type { SubagentPlace, SubagentLink } from './tree/subagents.ts';
 
 // what the library keeps of a session, from the same line pass as `parse`
 export { createDigester, digestHeld, digestSession, digestConversion } from './read/digest.ts';
+export { createHeldDigest, type HeldDigest } from './read/held-digest.ts';
 export type { HeldTree, SessionDigest, SessionDigester, SessionScan, SlimTree, SummaryTotals, DigestOptions } from './read/digest.ts';
 export { linePass } from './read/line-pass.ts';
 export type { LinePass, LinePassOptions, LinePassResult } from './read/line-pass.ts';

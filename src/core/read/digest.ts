@@ -105,7 +105,7 @@ function slim(value: Entry): Entry {
 
 /** Digests a session from its bytes as they are read. Never throws on bad content: problems are counted. */
 /** The first user message of entries seen in order, else what names a session without messages (a Claude Code metadata record's facts). */
-function firstMessageReader() {
+export function firstMessageReader() {
   let firstMessage: string | null = null;
   let metaTitle: string | null = null;
   return {
@@ -192,26 +192,46 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
 
 /** What a digest reads of a tree: its envelopes and entries, header and title slot. */
 export type HeldTree = TreeLike & Pick<SlimTree, 'header' | 'titleSlot'>;
-type UsageCollector = ReturnType<typeof createUsageCollector>;
-type DigestFacts = Pick<SessionDigest, 'firstMessage' | 'date' | 'problems' | 'firstProblem' | 'agent'>;
+export type UsageCollector = ReturnType<typeof createUsageCollector>;
+export type DigestFacts = Pick<SessionDigest, 'firstMessage' | 'date' | 'problems' | 'firstProblem' | 'agent'>;
 
-/** The digest of a read tree, from what the reading gathered: its usage rows and the facts only its records tell. */
-function digestOf(tree: HeldTree, usage: UsageCollector, facts: DigestFacts): SessionDigest {
+/** What a digest reads of the active branch and the entries (held-digest.ts keeps them as entries are appended). */
+export interface BranchFacts {
+  title: string | null;
+  onBranch: ReadonlySet<Entry>;
+  branchCount: number;
+  model: string | null;
+  totals: SummaryTotals;
+}
+
+/** The branch facts of a read tree, read through. */
+export function branchFacts(tree: HeldTree): BranchFacts {
   const active = branch(tree);
-  const onBranch = new Set(active);
+  return {
+    title: displayTitle(tree as unknown as Pick<ParsedSession, 'header' | 'titleSlot' | 'entries'>),
+    onBranch: new Set(active),
+    branchCount: leaves(tree).length,
+    model: model(active),
+    totals: totals(active),
+  };
+}
+
+/** The digest of a read tree, from what the reading gathered: its usage rows and the facts only its records tell (`held`: its branch facts, when kept). */
+export function digestOf(tree: HeldTree, usage: UsageCollector, facts: DigestFacts, held: BranchFacts = branchFacts(tree)): SessionDigest {
+  const { onBranch } = held;
   const found = tree.header;
   return {
     isSession: found !== null,
     header: found,
-    title: displayTitle(tree as unknown as Pick<ParsedSession, 'header' | 'titleSlot' | 'entries'>),
+    title: held.title,
     firstMessage: facts.firstMessage,
     cwd: typeof found?.cwd === 'string' ? found.cwd : '',
     created: typeof found?.timestamp === 'string' ? found.timestamp : '',
     date: facts.date,
     entryCount: tree.entries.length,
-    branchCount: leaves(tree).length,
-    model: model(active),
-    totals: totals(active),
+    branchCount: held.branchCount,
+    model: held.model,
+    totals: { ...held.totals },
     usage: usage.finish((i) => onBranch.has(tree.entries[i]), facts.agent ?? 'pi'),
     problems: facts.problems,
     firstProblem: facts.firstProblem,

@@ -27,12 +27,23 @@ export function datesSession(entry: Record<string, unknown>): boolean {
   return !ABOUT_THE_SESSION.has(String(entry.type));
 }
 
-/** A session's date gathered from its header and entries as they are read (in any order). */
-export function createSessionDate() {
-  let header = 0;
-  let seenHeader = false;
-  let latest = 0;
+/** What a session's date was gathered from so far (`createSessionDate`'s `state`), to go on from it. */
+export interface SessionDateState {
+  header: number;
+  seenHeader: boolean;
+  latest: number;
+}
+
+/** A session's date gathered from its header and entries as they are read (in any order); `from`: where an earlier reading of its start left off. */
+export function createSessionDate(from?: SessionDateState) {
+  let header = from?.header ?? 0;
+  let seenHeader = from?.seenHeader ?? false;
+  let latest = from?.latest ?? 0;
   return {
+    /** What it has gathered, to go on from later. */
+    state(): SessionDateState {
+      return { header, seenHeader, latest };
+    },
     /** The file's header (the first one: a later header line is not the file's). */
     header(record: Record<string, unknown>): void {
       if (!seenHeader) header = recordTime(record);

@@ -13,17 +13,28 @@ export interface Titled {
  * (an empty name clears it) → header `title` → null (the UI may fall back to the first user message).
  */
 export function displayTitle(session: Titled): string | null {
-  if (session.titleSlot && session.titleSlot.title !== '') return session.titleSlot.title;
+  const titles = createTitleReader();
+  for (const e of session.entries) titles.see(e);
+  return titles.title(session);
+}
+
+/** `displayTitle` gathered entry by entry (a session held in memory, appended to). */
+export function createTitleReader() {
   let change: string | null = null;
   let name: string | null = null;
-  for (const e of session.entries) {
-    if (e.type === 'title_change' && typeof e.title === 'string' && e.title !== '') change = e.title;
-    else if (e.type === 'session_info') name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name.trim() : null;
-  }
-  if (change !== null) return change;
-  if (name !== null) return name;
-  const title = session.header?.title;
-  return typeof title === 'string' && title !== '' ? title : null;
+  return {
+    see(e: Entry): void {
+      if (e.type === 'title_change' && typeof e.title === 'string' && e.title !== '') change = e.title;
+      else if (e.type === 'session_info') name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name.trim() : null;
+    },
+    title(session: Pick<Titled, 'titleSlot' | 'header'>): string | null {
+      if (session.titleSlot && session.titleSlot.title !== '') return session.titleSlot.title;
+      if (change !== null) return change;
+      if (name !== null) return name;
+      const title = session.header?.title;
+      return typeof title === 'string' && title !== '' ? title : null;
+    },
+  };
 }
 
 /** A title from typed text: its first non-empty line, trimmed, at most 80 code points; null when empty. */

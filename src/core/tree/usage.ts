@@ -76,9 +76,9 @@ export function addUsage(acc: Totals, u: Partial<Usage> | null | undefined): Tot
   return { tokens: acc.tokens + usageTotal(u), output: acc.output + n(u.output), cost: acc.cost + n(u.cost?.total) };
 }
 
-/** Summed usage over a branch's assistant messages: `{tokens, output, cost}` (pi's Usage fields). */
-export function totals(branch: readonly Entry[]): Totals {
-  let acc = ZERO_TOTALS;
+/** Summed usage over a branch's assistant messages: `{tokens, output, cost}` (pi's Usage fields); `from`: the sums of the branch before them. */
+export function totals(branch: readonly Entry[], from: Totals = ZERO_TOTALS): Totals {
+  let acc = from;
   for (const e of branch) {
     const m = e.message as { role?: unknown; usage?: Partial<Usage> } | undefined;
     if (e.type === 'message' && m?.role === 'assistant') acc = addUsage(acc, m.usage);

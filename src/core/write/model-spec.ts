@@ -37,12 +37,22 @@ export function modelChangeSpec(entry: Entry): string | null {
  * "default" (either shape), else the last assistant's provider/model, else null.
  */
 export function model(branch: readonly Entry[]): string | null {
+  return lastModelChange(branch) ?? lastAssistantModel(branch);
+}
+
+/** The spec of the last `model_change` on a branch whose role is absent or "default", else null. */
+export function lastModelChange(branch: readonly Entry[]): string | null {
   for (let i = branch.length - 1; i >= 0; i--) {
     const e = branch[i];
     if (e.type !== 'model_change' || (e.role !== undefined && e.role !== 'default')) continue;
     const spec = modelChangeSpec(e);
     if (spec) return fromPi(spec);
   }
+  return null;
+}
+
+/** The provider/model of the last assistant message on a branch that names both, else null. */
+export function lastAssistantModel(branch: readonly Entry[]): string | null {
   for (let i = branch.length - 1; i >= 0; i--) {
     const m = branch[i].message as Record<string, unknown> | undefined;
     if (branch[i].type === 'message' && m?.role === 'assistant' && typeof m.provider === 'string' && typeof m.model === 'string') {

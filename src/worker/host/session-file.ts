@@ -1,7 +1,19 @@
 // The session a host turn writes to: read once and kept (keyed by its size, so a file that grew
 // elsewhere is read again), appended to through the core's `append` and the store's append path,
 // or created by the first append of a new session (header + model_change + entry in one write).
-import { append, CoreError, digestHeld, newSession, openSession, parse, type Entry, type EntryBody, type Session } from '../../core/index.ts';
+import {
+  append,
+  CoreError,
+  createHeldDigest,
+  digestHeld,
+  type HeldDigest,
+  newSession,
+  openSession,
+  parse,
+  type Entry,
+  type EntryBody,
+  type Session,
+} from '../../core/index.ts';
 import type { SessionStore, SessionSummary } from '../../storage/types.ts';
 import { assertWritable } from '../library/edit.ts';
 import { indexAppended } from '../import/envelopes.ts';
@@ -22,7 +34,8 @@ export interface Written {
 }
 
 export function createSessionFiles(store: SessionStore, clock: HostClock) {
-  const cache = new Map<string, { size: number; session: Session }>();
+  // Each session read, with its digest kept as entries are appended at its leaf (core held-digest.ts).
+  const cache = new Map<string, { size: number; session: Session; digest: HeldDigest }>();
   const deps = { now: () => clock.now(), randomId: () => clock.randomId() };
 
   function stamp(session: Session, bodies: EntryBody[]) {
@@ -57,7 +70,7 @@ export function createSessionFiles(store: SessionStore, clock: HostClock) {
       const hit = cache.get(id);
       if (hit && hit.size === summary.size) return hit.session;
       const session = openSession(parse(await store.readBytes(id)), deps);
-      cache.set(id, { size: summary.size, session });
+      cache.set(id, { size: summary.size, session, digest: createHeldDigest(session) });
       return session;
     },
 
@@ -68,15 +81,17 @@ export function createSessionFiles(store: SessionStore, clock: HostClock) {
       const size = before?.size ?? 0;
       // The library's record of the file after these lines, from the session held here: the file is not read again.
       const held = cache.get(id);
-      const known =
-        before && held?.size === size && held.session.entries === r.session.entries
-          ? { size, digest: digestHeld(r.session, { problems: before.problems, agent: before.agent ?? null }, r.entries) }
-          : undefined;
+      cache.delete(id);
+      const same = before && held?.size === size && held.session.entries === r.session.entries ? held : null;
+      const facts = { problems: before?.problems ?? 0, agent: before?.agent ?? null };
+      // Appended at the held leaf, the entries alone are read; else the held session is read through (and its digest kept afresh).
+      const kept = same ? same.digest.appended(r.session, facts, r.entries) : null;
+      const known = same ? { size, digest: kept ?? digestHeld(r.session, facts, r.entries) } : undefined;
       const summary = await store.appendLines(id, r.bytes, known);
       if (summary.size === size + r.bytes.length) {
         await indexAppended(store, id, size, r.bytes);
-        cache.set(id, { size: summary.size, session: r.session });
-      } else cache.delete(id);
+        cache.set(id, { size: summary.size, session: r.session, digest: kept && same ? same.digest : createHeldDigest(r.session) });
+      }
       return { id, session: r.session, entries: r.entries, summary };
     },
 
@@ -99,7 +114,7 @@ export function createSessionFiles(store: SessionStore, clock: HostClock) {
         undefined,
         true,
       );
-      cache.set(id, { size: summary.size, session: r.session });
+      cache.set(id, { size: summary.size, session: r.session, digest: createHeldDigest(r.session) });
       return { id, session: r.session, entries: r.entries, summary };
     },
 

@@ -2,7 +2,7 @@
 // (what was said, thought, called, answered, summarized, labelled, noticed), and the session's
 // facts the filters read (project, models, tools, dates, whether it has errors, images, compactions).
 // Images, signatures and extension state are left out; tool outputs and arguments are capped.
-import { createSessionDate, noticeKind, parts, text } from '../../core/index.ts';
+import { createSessionDate, noticeKind, parts, type SessionDateState, text } from '../../core/index.ts';
 import { isIndexable, normalizeWord, words } from './tokens.ts';
 
 /** Bits of `EntryDoc.flags` and `SessionMeta.flags`. */
@@ -161,17 +161,28 @@ export function entryDoc(e: Record<string, unknown>): EntryDoc | null {
   }
 }
 
-/** Builds a session's documents and facts line by line. */
-export function createExtractor(id: string, title: string) {
+/** Where a reading of a session's lines left off: enough to read lines appended after them (with its `SessionMeta`). */
+export interface ExtractState {
+  /** Documents made so far. */
+  docs: number;
+  /** The latest time of a document (the meta's `last` counts the header's in). */
+  last: number;
+  dates: SessionDateState;
+}
+
+/** Builds a session's documents and facts line by line; `from`: the facts and state a reading of its earlier lines ended with (only the documents of the lines read here are made). */
+export function createExtractor(id: string, title: string, from?: { meta: SessionMeta; state: ExtractState }) {
   const docs: EntryDoc[] = [];
-  const models = new Set<string>();
-  const tools = new Set<string>();
-  let cwd = '';
-  let created = 0;
-  let last = 0;
-  let flags = 0;
-  const dates = createSessionDate();
+  const models = new Set<string>(from?.meta.models);
+  const tools = new Set<string>(from?.meta.tools);
+  let cwd = from?.meta.cwd ?? '';
+  let created = from?.meta.created ?? 0;
+  let last = from?.state.last ?? 0;
+  let flags = from?.meta.flags ?? 0;
+  const dates = createSessionDate(from?.state.dates);
   const x = {
+    /** Where this reading leaves off (for `from`). */
+    state: (): ExtractState => ({ docs: (from?.state.docs ?? 0) + docs.length, last, dates: dates.state() }),
     /** One line of the file (torn or foreign lines are skipped: they hold nothing to find). */
     line(line: string): void {
       let e: unknown;

@@ -5,6 +5,7 @@
 import { withLock } from '../../storage/locks.ts';
 import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { createExtractor, type SessionMeta } from './extract.ts';
+import { type Carry, createFingerprint } from './fingerprint.ts';
 import type { createManifestCache } from './manifest-cache.ts';
 import { type BuiltPart, buildPart } from './part.ts';
 import { createSegmentWriter, emptyManifest, type ManifestEntry, writeManifest } from './segments.ts';
@@ -14,10 +15,11 @@ export const LOCK = 'rho-sessions:search-index';
 // Bytes an import gathers before it writes them as a segment.
 const GATHER_BYTES = 8 * 1024 * 1024;
 
-/** A session as it was read or imported, its part built. */
+/** A session as it was read or imported, its part built; `carry`: what reading lines appended to its file would go on from (none for another agent's file). */
 export interface Fresh {
   meta: SessionMeta;
   part: BuiltPart;
+  carry?: Carry;
 }
 
 /** The title the index gives a session (its name, else its first message). */
@@ -27,26 +29,35 @@ export const titleOf = (s: SessionSummary) => s.title ?? s.firstMessage ?? '';
 export async function freshFromFile(store: SessionStore, s: SessionSummary, signal?: AbortSignal): Promise<Fresh> {
   const x = createExtractor(s.id, titleOf(s));
   const blob = (await store.readFile(s.id)).slice(0, s.size);
-  const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
-  let carry = '';
+  const reader = blob.stream().getReader();
+  const decoder = new TextDecoder();
+  const print = createFingerprint();
+  let rest = '';
   for (;;) {
     signal?.throwIfAborted();
     const { done, value } = await reader.read();
     if (done) break;
-    const lines = (carry + value).split('\n');
-    carry = lines.pop() ?? '';
+    print.push(value);
+    const lines = (rest + decoder.decode(value, { stream: true })).split('\n');
+    rest = lines.pop() ?? '';
     for (const line of lines) x.line(line);
   }
-  if (carry) x.line(carry);
+  rest += decoder.decode();
+  if (rest) x.line(rest);
   const { meta, docs } = x.finish(s.size);
-  return { meta, part: buildPart(docs) };
+  return { meta, part: buildPart(docs), ...(s.piSize === undefined ? { carry: { ...print.finish(), state: x.state() } } : {}) };
 }
 
 /**
  * The import's side of the index: a sink for each new session (import-session.ts `SessionSink`), and
- * `commit` at the end of an import call. `placed` hears each session once it is in the manifest.
+ * `commit` at the end of an import call. `placed` hears each session once it is in the manifest, `settle` once a batch is.
  */
-export function createImportBatch(disk: Disk, manifests: ReturnType<typeof createManifestCache>, placed: (f: Fresh, e: ManifestEntry) => void) {
+export function createImportBatch(
+  disk: Disk,
+  manifests: ReturnType<typeof createManifestCache>,
+  placed: (f: Fresh, e: ManifestEntry) => void,
+  settle: () => Promise<void>,
+) {
   let gathered: Fresh[] = [];
   let gatheredBytes = 0;
   let storing: Promise<void> = Promise.resolve();
@@ -56,9 +67,10 @@ export function createImportBatch(disk: Disk, manifests: ReturnType<typeof creat
       for (const f of batch) writer.add(f.meta.id, f.part);
       const manifest = (await manifests.read()) ?? emptyManifest();
       const refs = await writer.close();
-      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)! };
+      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)!, ...(f.carry ? { carry: f.carry } : {}) };
       await writeManifest(disk, manifest);
       for (const f of batch) placed(f, manifest.sessions[f.meta.id]);
+      await settle();
       // Still under the lock: the next batch, and the sync after the import, follow this copy
       // instead of reading and parsing the whole manifest again.
       await manifests.settled(manifest);
@@ -74,13 +86,15 @@ export function createImportBatch(disk: Disk, manifests: ReturnType<typeof creat
     /** A new session's sink: its part is made from the parsed lines on the way. */
     sinkFor(id: string) {
       const x = createExtractor(id, '');
+      const print = createFingerprint();
       return {
+        chunk: (bytes: Uint8Array) => print.push(bytes),
         value: (v: Record<string, unknown>) => x.value(v),
         done: (s: SessionSummary) => {
           // The index is over the pi view, whose size for another agent's file is its conversion's.
           const { meta, docs } = x.finish(s.piSize ?? s.size, titleOf(s));
           const part = buildPart(docs);
-          gathered.push({ meta, part });
+          gathered.push({ meta, part, ...(s.piSize === undefined ? { carry: { ...print.finish(), state: x.state() } } : {}) });
           gatheredBytes += part.words.length + part.facts.length + part.texts.length;
           if (gatheredBytes >= GATHER_BYTES) void flush();
         },

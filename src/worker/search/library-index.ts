@@ -16,7 +16,8 @@ import { createManifestCache } from './manifest-cache.ts';
 import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
 import { tidySegments } from './segments-tidy.ts';
-import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, writeManifest } from './segments.ts';
+import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, sameRecords, writeManifest } from './segments.ts';
+import { growAll, mayHaveGrown } from './grow.ts';
 import { words } from './tokens.ts';
 
 export type { SearchOptions, SearchResults } from './answer.ts';
@@ -39,6 +40,9 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     tokenize: (text, field) => (field === 'words' ? text.split(' ') : words(text)),
     processTerm: (t) => t || null,
     searchOptions: { tokenize: (text) => text.split(' '), processTerm: (t) => t },
+    // A discarded session's terms are cleaned up by the sync that discarded it (`settle`), before any answer: until
+    // then they still count in its words' scores, and an answer would not be the one a fresh index gives.
+    autoVacuum: false,
   });
   const metas = new Map<string, SessionMeta>();
   // Where each indexed session's records are (as in the manifest this worker last followed).
@@ -61,8 +65,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
   // The sessions the last sync found in the store (its very records).
   let synced: readonly SessionSummary[] = [];
 
-  const forget = (id: string) => {
-    if (ms.has(id)) ms.discard(id);
+  // `words`: the session's words as indexed, when known: its document is then removed at once (no cleanup needed).
+  const forget = (id: string, words?: string) => {
+    const meta = metas.get(id);
+    if (ms.has(id) && words !== undefined && meta) ms.remove({ id, title: meta.title, cwd: meta.cwd, words });
+    else if (ms.has(id)) ms.discard(id);
     metas.delete(id);
     refs.delete(id);
     reads.drop(id);
@@ -83,19 +90,23 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     for (const id of [...metas.keys()]) {
       const e = manifest.sessions[id];
       const mine = refs.get(id);
-      if (!e || !mine || e.ref.seg !== mine.ref.seg || e.ref.r[0] !== mine.ref.r[0]) forget(id);
+      if (!e || !mine || !sameRecords(e, mine)) forget(id);
     }
+    // Sessions whose file grew: their new entries are indexed from the new bytes alone (grow.ts).
+    const grown: SessionSummary[] = [];
     for (const [id, e] of Object.entries(manifest.sessions)) {
       const s = want.get(id);
       if (!s) {
         delete manifest.sessions[id];
         forget(id);
         changed = true;
-      } else if (e.meta.size !== s.size || e.meta.title !== titleOf(s)) broken.add(id);
+      } else if (broken.has(id)) continue;
+      else if (mayHaveGrown(e, s)) grown.push(s);
+      else if (e.meta.size !== s.size || e.meta.title !== titleOf(s)) broken.add(id);
     }
-    const toLoad = Object.values(manifest.sessions).filter((e) => !metas.has(e.meta.id) && !broken.has(e.meta.id));
+    const toLoad = Object.values(manifest.sessions).filter((e) => !metas.has(e.meta.id) && !broken.has(e.meta.id) && !grown.some((s) => s.id === e.meta.id));
     const todo = list.filter((s) => broken.has(s.id) || (!metas.has(s.id) && !manifest.sessions[s.id]));
-    const total = toLoad.length + todo.length;
+    const total = toLoad.length + todo.length + grown.length;
     let done = 0;
     if (toLoad.length) {
       progress?.({ done, total, label: 'Reading the search index' });
@@ -111,14 +122,18 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
         done++;
       }
     }
-    // 2. Rebuild what the files say changed, into as few new segments as it takes.
+    // 2. Index what was appended to files that grew (one segment for all; taken in once the manifest names it), then rebuild what else changed.
+    const grew = grown.length ? await growAll(store, disk, manifest, grown) : [];
+    for (const s of grown) if (!grew.some((g) => g.meta.id === s.id)) todo.push(s);
+    done += grown.length;
+    changed ||= grew.length > 0;
     let writer = createSegmentWriter(disk);
-    const built: SessionMeta[] = [];
+    const built: Array<Pick<Fresh, 'meta' | 'carry'>> = [];
     const close = async () => {
       for (const [id, ref] of await writer.close()) {
-        const meta = built.find((m) => m.id === id)!;
-        manifest.sessions[id] = { meta, ref };
-        refs.set(id, { meta, ref });
+        const { meta, carry } = built.find((f) => f.meta.id === id)!;
+        manifest.sessions[id] = { meta, ref, ...(carry ? { carry } : {}) };
+        refs.set(id, manifest.sessions[id]);
       }
       built.length = 0;
       writer = createSegmentWriter(disk);
@@ -127,11 +142,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     for (const s of todo) {
       progress?.({ done, total, label: onDisk ? 'Indexing' : 'Building the search index' });
       try {
-        const { meta, part } = await freshFromFile(store, s);
+        const { meta, part, carry } = await freshFromFile(store, s);
         forget(s.id);
         remember(meta, part.words);
         writer.add(s.id, part);
-        built.push(meta);
+        built.push({ meta, carry });
       } catch (e) {
         // Deleted meanwhile: the next sync drops it.
         if ((e as { code?: string }).code !== 'not-found') throw e;
@@ -141,10 +156,16 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
       if (writer.size() >= SEGMENT_BYTES) await close();
     }
     if (built.length) await close();
+    await settle();
     if (total) progress?.({ done: total, total, label: 'Indexed' });
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
     // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
     if (changed) await writeManifest(disk, manifest);
+    for (const g of grew) {
+      forget(g.meta.id, g.before);
+      remember(g.meta, g.words);
+      refs.set(g.meta.id, manifest.sessions[g.meta.id]);
+    }
     // Segments no longer used (rebuilt here, or compacted by another tab) are closed: they may be removed.
     if (changed || manifest !== followed) files.release(new Set(Object.values(manifest.sessions).map((e) => e.ref.seg)));
     followed = manifest;
@@ -164,6 +185,11 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     return current === followed && list.length === synced.length && list.every((s, i) => s === synced[i]);
   };
 
+  // Cleans the terms of discarded sessions out of the index at once (a sync's end).
+  const settle = async () => {
+    if (ms.dirtCount > 0) await ms.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
+  };
+
   // Removes unreferenced segments; copies live records out of mostly-dead segments.
   const tidy = (manifest: Manifest) =>
     tidySegments(disk, manifest, {
@@ -172,12 +198,17 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     });
 
   // Sessions an import just wrote: in the manifest now, and in this worker's index.
-  const batch = createImportBatch(disk, manifests, (f: Fresh, e: ManifestEntry) => {
-    forget(f.meta.id);
-    remember(f.meta, f.part.words);
-    refs.set(f.meta.id, e);
-    broken.delete(f.meta.id);
-  });
+  const batch = createImportBatch(
+    disk,
+    manifests,
+    (f: Fresh, e: ManifestEntry) => {
+      forget(f.meta.id);
+      remember(f.meta, f.part.words);
+      refs.set(f.meta.id, e);
+      broken.delete(f.meta.id);
+    },
+    settle,
+  );
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
   // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
@@ -260,6 +291,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     /** Drops what is in memory (the parts on disk stay): the next sync reads them again. */
     unload() {
       for (const id of [...metas.keys()]) forget(id);
+      ms.removeAll();
       files.release();
     },
   };

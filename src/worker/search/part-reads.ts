@@ -7,7 +7,8 @@ import type { TextsOf } from './hits.ts';
 import { createLru } from './lru.ts';
 import { buildPart, chunkOf, decodeChunk, decodePart, type Part } from './part.ts';
 import type { SegmentFiles } from './segment-files.ts';
-import { type ManifestEntry, readFacts, readTexts } from './segments.ts';
+import { type ManifestEntry, readFacts, readTexts, recordsOf } from './segments.ts';
+import { decodeParts } from './part-delta.ts';
 
 const EMPTY = buildPart([]);
 const empty = () => decodePart(EMPTY.words, EMPTY.facts);
@@ -23,7 +24,10 @@ export function createPartReads(
   const facts = createLru<Part>(limits.factBytes ?? 24_000_000, (p) => p.size);
   const chunks = createLru<Array<[string, string]>>(limits.textChars ?? 8_000_000, (c) => c.reduce((n, [id, t]) => n + id.length + t.length + 16, 0));
   // Cache keys name the records' place, so a rebuilt session's records are never mistaken for its old ones.
-  const keyOf = (e: ManifestEntry) => `${e.meta.id}\n${e.ref.seg}:${e.ref.r[0]}`;
+  const keyOf = (e: ManifestEntry) =>
+    `${e.meta.id}\n${recordsOf(e)
+      .map((r) => `${r.seg}:${r.r[0]}`)
+      .join(',')}`;
 
   const load = async (id: string): Promise<Part | null> => {
     const e = refs.get(id);
@@ -34,7 +38,7 @@ export function createPartReads(
     const raw = await readFacts(disk, e, files);
     if (!raw) return null;
     try {
-      return facts.keep(key, decodePart(raw.words, raw.facts));
+      return facts.keep(key, decodeParts(decodePart(raw[0].words, raw[0].facts), raw.slice(1)));
     } catch {
       return null;
     }
@@ -70,7 +74,8 @@ export function createPartReads(
         const key = `${keyOf(e)}:${k}`;
         let rows = chunks.get(key);
         if (!rows) {
-          const bytes = await readTexts(disk, e.ref, c.from, c.to, files);
+          const ref = recordsOf(e)[c.rec];
+          const bytes = ref ? await readTexts(disk, ref, c.from, c.to, files) : null;
           const decoded = bytes && decodeChunk(bytes, c.sum);
           if (!decoded) {
             ok = false;

@@ -8,6 +8,7 @@
 import type { EntryDoc, EntryKind } from './extract.ts';
 import { compress, decompress } from './lz.ts';
 import { TermTable } from './terms.ts';
+import { In, Out } from './varint.ts';
 
 /** Characters of text gathered into one chunk (compressed alone). */
 const TEXT_CHUNK = 24 * 1024;
@@ -15,6 +16,7 @@ const KINDS: EntryKind[] = ['user', 'assistant', 'tool', 'bash', 'summary', 'com
 const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const NONE: string[] = [];
 
 /** A part as built, ready to be written. */
 export interface BuiltPart {
@@ -30,100 +32,69 @@ export function checksum(bytes: Uint8Array): number {
   return h >>> 0;
 }
 
-// A growable byte buffer of unsigned varints and raw bytes.
-class Out {
-  buf = new Uint8Array(4096);
-  at = 0;
-  room(n: number) {
-    if (this.at + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.at + n));
-    next.set(this.buf.subarray(0, this.at));
-    this.buf = next;
-  }
-  uint(v: number) {
-    this.room(10);
-    while (v >= 128) {
-      this.buf[this.at++] = (v % 128) | 128;
-      v = Math.floor(v / 128);
-    }
-    this.buf[this.at++] = v;
-  }
-  bytes(b: Uint8Array) {
-    this.uint(b.length);
-    this.room(b.length);
-    this.buf.set(b, this.at);
-    this.at += b.length;
-  }
-  f64(v: number) {
-    this.room(8);
-    new DataView(this.buf.buffer).setFloat64(this.at, v, true);
-    this.at += 8;
-  }
-  done = () => this.buf.slice(0, this.at);
-}
-
-class In {
-  at = 0;
-  constructor(readonly buf: Uint8Array) {}
-  uint(): number {
-    let v = 0;
-    let mul = 1;
-    for (;;) {
-      if (this.at >= this.buf.length) throw new Error('truncated');
-      const b = this.buf[this.at++];
-      v += (b & 127) * mul;
-      if (b < 128) return v;
-      mul *= 128;
-    }
-  }
-  bytes(): Uint8Array {
-    const n = this.uint();
-    if (this.at + n > this.buf.length) throw new Error('truncated');
-    const b = this.buf.subarray(this.at, this.at + n);
-    this.at += n;
-    return b;
-  }
-  f64(): number {
-    if (this.at + 8 > this.buf.length) throw new Error('truncated');
-    const v = new DataView(this.buf.buffer, this.buf.byteOffset).getFloat64(this.at, true);
-    this.at += 8;
-    return v;
-  }
-}
-
-/** Builds a session's part from its entry documents: one pass over each text for its words and postings. */
-export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
-  const table = new TermTable();
-  const tools = new Map<string, number>();
-  const out = new Out();
-  out.uint(docs.length);
+/**
+ * Writes entries `docs` (entry `first` on) as facts (`writeEntryFacts`); their texts go into `table`
+ * as postings (entry numbers from `first`).
+ */
+export function writeEntries(out: Out, table: TermTable, docs: readonly EntryDoc[], first: number): void {
   for (let di = 0; di < docs.length; di++) {
-    const d = docs[di];
-    table.addText(d.text, di);
-    out.uint(KIND_CODE.get(d.kind) ?? 0);
-    out.uint(d.flags);
-    out.f64(d.ts);
-    out.uint(d.tools?.length ?? 0);
-    for (const t of d.tools ?? []) {
-      let k = tools.get(t);
-      if (k === undefined) tools.set(t, (k = tools.size));
+    table.addText(docs[di].text, first + di);
+    // Tool names are the session's words (tool:… finds them) but not an entry's: its text is what it holds.
+    for (const t of docs[di].tools ?? []) table.addTerms(t);
+  }
+  writeEntryFacts(
+    out,
+    docs.map((d) => d.kind),
+    docs.map((d) => d.flags),
+    docs.map((d) => d.ts),
+    docs.map((d) => d.tools ?? NONE),
+  );
+}
+
+/** Writes each entry's kind, flags, time and tools (as numbers), then the tools' names in the order first met. */
+export function writeEntryFacts(
+  out: Out,
+  kinds: readonly EntryKind[],
+  flags: ArrayLike<number>,
+  ts: ArrayLike<number>,
+  tools: readonly (readonly string[])[],
+): void {
+  const names = new Map<string, number>();
+  for (let i = 0; i < kinds.length; i++) {
+    out.uint(KIND_CODE.get(kinds[i]) ?? 0);
+    out.uint(flags[i]);
+    out.f64(ts[i]);
+    out.uint(tools[i].length);
+    for (const t of tools[i]) {
+      let k = names.get(t);
+      if (k === undefined) names.set(t, (k = names.size));
       out.uint(k);
-      // Tool names are the session's words (tool:… finds them) but not an entry's: its text is what it holds.
-      table.addTerms(t);
     }
   }
-  out.bytes(encoder.encode(JSON.stringify([...tools.keys()])));
-  const terms = table.terms;
-  out.uint(terms.length);
-  for (let t = 0; t < terms.length; t++) {
-    out.uint(table.size(t));
-    let prev = 0;
-    table.forEachPosting(t, (e) => {
-      out.uint(e - prev);
-      prev = e;
-    });
+  out.bytes(encoder.encode(JSON.stringify([...names.keys()])));
+}
+
+/** Reads what `writeEntries` wrote of `n` entries into the arrays from index `at`. */
+export function readEntries(r: In, n: number, p: Pick<Part, 'kinds' | 'flags' | 'ts' | 'tools'>, at: number): void {
+  const toolIdx: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = KINDS[r.uint()];
+    if (!k) throw new Error('bad kind');
+    p.kinds[at + i] = k;
+    p.flags[at + i] = r.uint();
+    p.ts[at + i] = r.f64();
+    const m = r.uint();
+    const list: number[] = [];
+    for (let j = 0; j < m; j++) list.push(r.uint());
+    toolIdx[i] = list;
   }
-  // The texts, chunk by chunk: a header of lengths (UTF-16 units), then the ids and texts as UTF-8.
+  const names = JSON.parse(decoder.decode(r.bytes())) as string[];
+  for (let i = 0; i < n; i++) p.tools[at + i] = toolIdx[i].length ? toolIdx[i].map((k) => names[k]) : NONE;
+}
+
+/** Writes the texts of entries `docs` (entry `first` on) as compressed chunks; where each lies goes into `out`. */
+export function writeTexts(out: Out, docs: readonly EntryDoc[], first: number): Uint8Array {
+  // Chunk by chunk: a header of lengths (UTF-16 units), then the ids and texts as UTF-8.
   const chunks: Uint8Array[] = [];
   const starts: number[] = [];
   for (let a = 0; a < docs.length; ) {
@@ -143,7 +114,7 @@ export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
     const raw = new Uint8Array(h.length + text.length);
     raw.set(h);
     raw.set(text, h.length);
-    starts.push(a);
+    starts.push(first + a);
     chunks.push(compress(raw));
     a = b;
   }
@@ -161,6 +132,40 @@ export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
     texts.set(c, at);
     at += c.length;
   }
+  return texts;
+}
+
+/** Reads where the chunks `writeTexts` wrote lie (record `rec` of the session). */
+export function readChunks(r: In, rec: number): Part['chunks'] {
+  const c = r.uint();
+  const chunks: Part['chunks'] = [];
+  let from = 0;
+  for (let k = 0; k < c; k++) {
+    const first = r.uint();
+    const len = r.uint();
+    chunks.push({ first, from, to: from + len, sum: r.uint(), rec });
+    from += len;
+  }
+  return chunks;
+}
+
+/** Builds a session's part from its entry documents: one pass over each text for its words and postings. */
+export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
+  const table = new TermTable();
+  const out = new Out();
+  out.uint(docs.length);
+  writeEntries(out, table, docs, 0);
+  const terms = table.terms;
+  out.uint(terms.length);
+  for (let t = 0; t < terms.length; t++) {
+    out.uint(table.size(t));
+    let prev = 0;
+    table.forEachPosting(t, (e) => {
+      out.uint(e - prev);
+      prev = e;
+    });
+  }
+  const texts = writeTexts(out, docs, 0);
   return { words: terms.join(' '), facts: out.done(), texts };
 }
 
@@ -172,39 +177,24 @@ export interface Part {
   ts: Float64Array;
   /** Each entry's tools, lowercase (empty for most). */
   tools: string[][];
-  /** Where each term's postings start in `bytes`. */
+  /** Where each term of the first record's postings start in `bytes`. */
   at: Uint32Array;
   bytes: Uint8Array;
-  /** Each chunk's first entry, [start, end) in the texts region, and check. */
-  chunks: Array<{ first: number; from: number; to: number; sum: number }>;
+  /** The records appended after it (part-delta.ts): where each term they post to starts in their bytes. */
+  more?: Array<{ at: Map<number, number>; bytes: Uint8Array }>;
+  /** Each chunk's first entry, [start, end) in the texts region of record `rec` (0: the first), and check. */
+  chunks: Array<{ first: number; from: number; to: number; sum: number; rec: number }>;
   /** Bytes this takes in memory (about). */
   size: number;
   index?: Map<string, number>;
 }
 
-const NONE: string[] = [];
-
 /** Reads a part's facts (throws when they do not hold together: the caller rebuilds it). */
 export function decodePart(words: string, facts: Uint8Array): Part {
   const r = new In(facts);
   const n = r.uint();
-  const kinds: EntryKind[] = new Array(n);
-  const flags = new Uint8Array(n);
-  const ts = new Float64Array(n);
-  const toolIdx: number[][] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const k = KINDS[r.uint()];
-    if (!k) throw new Error('bad kind');
-    kinds[i] = k;
-    flags[i] = r.uint();
-    ts[i] = r.f64();
-    const m = r.uint();
-    const list: number[] = [];
-    for (let j = 0; j < m; j++) list.push(r.uint());
-    toolIdx[i] = list;
-  }
-  const names = JSON.parse(decoder.decode(r.bytes())) as string[];
-  const tools = toolIdx.map((l) => (l.length ? l.map((k) => names[k]) : NONE));
+  const p = { kinds: new Array<EntryKind>(n), flags: new Uint8Array(n), ts: new Float64Array(n), tools: new Array<string[]>(n) };
+  readEntries(r, n, p, 0);
   const terms = words ? words.split(' ') : [];
   if (r.uint() !== terms.length) throw new Error('terms');
   const at = new Uint32Array(terms.length);
@@ -213,28 +203,29 @@ export function decodePart(words: string, facts: Uint8Array): Part {
     const m = r.uint();
     for (let j = 0; j < m; j++) r.uint();
   }
-  const c = r.uint();
-  const chunks: Part['chunks'] = [];
-  let from = 0;
-  for (let k = 0; k < c; k++) {
-    const first = r.uint();
-    const len = r.uint();
-    chunks.push({ first, from, to: from + len, sum: r.uint() });
-    from += len;
-  }
+  const chunks = readChunks(r, 0);
   if (r.at !== facts.length) throw new Error('length');
-  return { terms, kinds, flags, ts, tools, at, bytes: facts, chunks, size: facts.length + words.length * 2 + n * 24 };
+  return { terms, ...p, at, bytes: facts, chunks, size: facts.length + words.length * 2 + n * 24 };
 }
 
 /** The entries holding term t (ascending). */
 export function postings(p: Part, t: number): number[] {
-  const r = new In(p.bytes);
-  r.at = p.at[t];
-  const m = r.uint();
-  const out: number[] = new Array(m);
-  let e = 0;
-  for (let j = 0; j < m; j++) out[j] = e += r.uint();
+  const out: number[] = [];
+  if (t < p.at.length) readPostings(p.bytes, p.at[t], out);
+  for (const x of p.more ?? []) {
+    const at = x.at.get(t);
+    if (at !== undefined) readPostings(x.bytes, at, out);
+  }
   return out;
+}
+
+// Adds the postings written at `at` (a count, then entries as gaps from the last) to `out`.
+function readPostings(bytes: Uint8Array, at: number, out: number[]): void {
+  const r = new In(bytes);
+  r.at = at;
+  const m = r.uint();
+  let e = 0;
+  for (let j = 0; j < m; j++) out.push((e += r.uint()));
 }
 
 /** The index of a term in the part, or -1. */

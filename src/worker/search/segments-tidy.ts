@@ -2,7 +2,7 @@
 // entry refers to are removed, and once most of the segments' bytes are dead (records of rebuilt or
 // deleted sessions) the live records are copied into new segments and the old ones removed.
 import type { Disk } from '../../storage/types.ts';
-import { createSegmentWriter, listSegments, type Manifest, type ManifestEntry, readRaw, removeSegment, writeManifest } from './segments.ts';
+import { createSegmentWriter, listSegments, type Manifest, type ManifestEntry, readRaw, recordsOf, removeSegment, writeManifest } from './segments.ts';
 
 // Dead bytes beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
@@ -17,7 +17,7 @@ export interface TidyListener {
 export async function tidySegments(disk: Disk, manifest: Manifest, index: TidyListener): Promise<void> {
   const live = new Map<string, number>();
   for (const e of Object.values(manifest.sessions))
-    live.set(e.ref.seg, (live.get(e.ref.seg) ?? 0) + (e.ref.w[1] - e.ref.w[0]) + (e.ref.r[1] - e.ref.r[0]) + (e.ref.t[1] - e.ref.t[0]));
+    for (const ref of recordsOf(e)) live.set(ref.seg, (live.get(ref.seg) ?? 0) + (ref.w[1] - ref.w[0]) + (ref.r[1] - ref.r[0]) + (ref.t[1] - ref.t[0]));
   const segs = await listSegments(disk);
   for (const seg of segs) {
     if (live.has(seg.name)) continue;
@@ -28,12 +28,16 @@ export async function tidySegments(disk: Disk, manifest: Manifest, index: TidyLi
   const dead = size - [...live.values()].reduce((n, x) => n + x, 0);
   if (dead <= DEAD_SHARE * size || dead < 1024 * 1024) return;
   const writer = createSegmentWriter(disk);
-  for (const e of Object.values(manifest.sessions)) {
-    const raw = await readRaw(disk, e.ref);
-    writer.addRaw(e.meta.id, raw.w, raw.r, raw.t);
-  }
-  for (const [id, ref] of await writer.close()) {
-    manifest.sessions[id] = { meta: manifest.sessions[id].meta, ref };
+  // Each record under the key `<id>\n<its number>` (a part's deltas move with it).
+  for (const e of Object.values(manifest.sessions))
+    for (const [k, ref] of recordsOf(e).entries()) {
+      const raw = await readRaw(disk, ref);
+      writer.addRaw(`${e.meta.id}\n${k}`, raw.w, raw.r, raw.t);
+    }
+  const placed = await writer.close();
+  for (const [id, e] of Object.entries(manifest.sessions)) {
+    const [ref, ...more] = recordsOf(e).map((_, k) => placed.get(`${id}\n${k}`)!);
+    manifest.sessions[id] = { ...e, ref, ...(more.length ? { more } : {}) };
     index.moved(id, manifest.sessions[id]);
   }
   await writeManifest(disk, manifest);

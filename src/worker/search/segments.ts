@@ -15,13 +15,15 @@
 import { once } from '../../storage/chunks.ts';
 import type { Disk } from '../../storage/types.ts';
 import type { SessionMeta } from './extract.ts';
+import type { Carry } from './fingerprint.ts';
 import { type BuiltPart, checksum } from './part.ts';
+import type { RecordRead } from './part-delta.ts';
 import { SEARCH_DIR, type SegmentFiles } from './segment-files.ts';
 
 /** The manifest's path. */
 export const MANIFEST = `${SEARCH_DIR}/manifest.json`;
 /** The index format: a manifest of another version is rebuilt whole. */
-export const VERSION = 4;
+export const VERSION = 5;
 
 /** Where a session's records lie: its segment, [start, end) of its words, facts and texts, and the checks of the first two. */
 export interface PartRef {
@@ -32,11 +34,23 @@ export interface PartRef {
   c: [number, number];
 }
 
-/** A session in the manifest. */
+/** A session in the manifest: its part's records, then those of the deltas appended since (part-delta.ts); `carry`: what reading lines appended to its file goes on from (grow.ts). */
 export interface ManifestEntry {
   meta: SessionMeta;
   ref: PartRef;
+  more?: PartRef[];
+  carry?: Carry;
 }
+
+/** Whether two entries name the same records. */
+export const sameRecords = (a: ManifestEntry, b: ManifestEntry) => {
+  const x = recordsOf(a);
+  const y = recordsOf(b);
+  return x.length === y.length && x.every((r, i) => r.seg === y[i].seg && r.r[0] === y[i].r[0]);
+};
+
+/** A session's records, its part's first. */
+export const recordsOf = (e: ManifestEntry): PartRef[] => (e.more?.length ? [e.ref, ...e.more] : [e.ref]);
 
 /** The manifest: every indexed session by id. */
 export interface Manifest {
@@ -66,25 +80,29 @@ export async function writeManifest(disk: Disk, m: Manifest): Promise<void> {
 }
 
 // A words record: the session id, a newline, its words; checked against the manifest's sum.
-function wordsOf(e: ManifestEntry, bytes: Uint8Array | null): string | null {
-  if (!bytes || checksum(bytes) !== e.ref.c?.[0]) return null;
+function wordsOf(id: string, ref: PartRef, bytes: Uint8Array | null): string | null {
+  if (!bytes || checksum(bytes) !== ref.c?.[0]) return null;
   const text = decoder.decode(bytes);
-  const head = `${e.meta.id}\n`;
+  const head = `${id}\n`;
   return text.startsWith(head) ? text.slice(head.length) : null;
 }
 
-/** The words of each session (null for one whose segment is missing or damaged), one read per segment. */
+/** Words of records, in the order they came (a part's, then its deltas'), as a session's words. */
+export const joinWords = (words: readonly string[]) => words.filter(Boolean).join(' ');
+
+/** The words of each session, its records' joined (null for one with a record missing or damaged), one read per segment. */
 export async function readWords(disk: Disk, entries: ManifestEntry[]): Promise<Map<string, string | null>> {
-  const out = new Map<string, string | null>();
-  const bySeg = new Map<string, ManifestEntry[]>();
-  for (const e of entries) {
-    const list = bySeg.get(e.ref.seg) ?? [];
-    list.push(e);
-    bySeg.set(e.ref.seg, list);
-  }
+  const bySeg = new Map<string, Array<{ e: ManifestEntry; ref: PartRef; k: number }>>();
+  for (const e of entries)
+    recordsOf(e).forEach((ref, k) => {
+      const list = bySeg.get(ref.seg) ?? [];
+      list.push({ e, ref, k });
+      bySeg.set(ref.seg, list);
+    });
+  const found = new Map<string, Array<string | null>>(entries.map((e) => [e.meta.id, []]));
   for (const [seg, list] of bySeg) {
-    const from = Math.min(...list.map((e) => e.ref.w[0]));
-    const to = Math.max(...list.map((e) => e.ref.w[1]));
+    const from = Math.min(...list.map((x) => x.ref.w[0]));
+    const to = Math.max(...list.map((x) => x.ref.w[1]));
     let bytes: Uint8Array | null = null;
     try {
       bytes = await disk.read(`${SEARCH_DIR}/${seg}`, from, to);
@@ -92,7 +110,12 @@ export async function readWords(disk: Disk, entries: ManifestEntry[]): Promise<M
       // Gone: these sessions are rebuilt.
     }
     const ok = bytes !== null && bytes.length >= to - from;
-    for (const e of list) out.set(e.meta.id, ok ? wordsOf(e, bytes!.subarray(e.ref.w[0] - from, e.ref.w[1] - from)) : null);
+    for (const { e, ref, k } of list) found.get(e.meta.id)![k] = ok ? wordsOf(e.meta.id, ref, bytes!.subarray(ref.w[0] - from, ref.w[1] - from)) : null;
+  }
+  const out = new Map<string, string | null>();
+  for (const e of entries) {
+    const words = found.get(e.meta.id)!;
+    out.set(e.meta.id, words.length === recordsOf(e).length && words.every((w) => w !== null) ? joinWords(words as string[]) : null);
   }
   return out;
 }
@@ -102,17 +125,27 @@ function slice(disk: Disk, seg: string, from: number, to: number, files?: Segmen
   return files ? files.read(seg, from, to) : disk.read(`${SEARCH_DIR}/${seg}`, from, to);
 }
 
-/** A session's words and facts as they lie (both checked), or null when missing or damaged. */
-export async function readFacts(disk: Disk, e: ManifestEntry, files?: SegmentFiles): Promise<{ words: string; facts: Uint8Array } | null> {
+/** A session's records' words and facts as they lie (each checked), or null when one is missing or damaged. */
+export async function readFacts(disk: Disk, e: ManifestEntry, files?: SegmentFiles): Promise<RecordRead[] | null> {
+  const out: RecordRead[] = [];
+  for (const ref of recordsOf(e)) {
+    const read = await readRecord(disk, e.meta.id, ref, files);
+    if (!read) return null;
+    out.push(read);
+  }
+  return out;
+}
+
+async function readRecord(disk: Disk, id: string, ref: PartRef, files?: SegmentFiles): Promise<RecordRead | null> {
   try {
-    const { w, r, c } = e.ref;
+    const { w, r, c } = ref;
     // The two records are read in one go when they lie close (the words come first in a segment).
     const [wb, rb] =
       r[0] - w[1] < 256 * 1024
-        ? await slice(disk, e.ref.seg, w[0], r[1], files).then((b) => [b.subarray(0, w[1] - w[0]), b.subarray(r[0] - w[0])])
-        : await Promise.all([slice(disk, e.ref.seg, w[0], w[1], files), slice(disk, e.ref.seg, r[0], r[1], files)]);
+        ? await slice(disk, ref.seg, w[0], r[1], files).then((b) => [b.subarray(0, w[1] - w[0]), b.subarray(r[0] - w[0])])
+        : await Promise.all([slice(disk, ref.seg, w[0], w[1], files), slice(disk, ref.seg, r[0], r[1], files)]);
     if (rb.length !== r[1] - r[0] || checksum(rb) !== c[1]) return null;
-    const words = wordsOf(e, wb);
+    const words = wordsOf(id, ref, wb);
     return words === null ? null : { words, facts: rb };
   } catch {
     return null;
@@ -138,13 +171,13 @@ export function createSegmentWriter(disk: Disk) {
     name,
     /** Bytes gathered so far. */
     size: () => bytes,
-    /** Adds a session's part. */
-    add(id: string, part: BuiltPart): void {
-      writer.addRaw(id, encoder.encode(`${id}\n${part.words}`), part.facts, part.texts);
+    /** Adds a session's part (or delta), its place given under `key`. */
+    add(id: string, part: BuiltPart, key = id): void {
+      writer.addRaw(key, encoder.encode(`${id}\n${part.words}`), part.facts, part.texts);
     },
-    /** Adds a session's records as they lie in another segment (a compaction copies without rebuilding). */
-    addRaw(id: string, w: Uint8Array, r: Uint8Array, t: Uint8Array): void {
-      parts.push({ id, w, r, t });
+    /** Adds records as they lie in another segment (a compaction copies without rebuilding), their place given under `key`. */
+    addRaw(key: string, w: Uint8Array, r: Uint8Array, t: Uint8Array): void {
+      parts.push({ id: key, w, r, t });
       bytes += w.length + r.length + t.length;
     },
     /** Writes the segment; where each session's records are. */
@@ -173,7 +206,7 @@ export function createSegmentWriter(disk: Disk) {
   return writer;
 }
 
-/** Reads a session's records as they lie (for a compaction). */
+/** Reads a record as it lies (for a compaction). */
 export async function readRaw(disk: Disk, ref: PartRef): Promise<{ w: Uint8Array; r: Uint8Array; t: Uint8Array }> {
   const path = `${SEARCH_DIR}/${ref.seg}`;
   return { w: await disk.read(path, ref.w[0], ref.w[1]), r: await disk.read(path, ref.r[0], ref.r[1]), t: await disk.read(path, ref.t[0], ref.t[1]) };

@@ -111,6 +111,11 @@ export class TermTable {
     });
   }
 
+  /** Makes `terms` (as a table made them, in its order) terms 0, 1, …, with no postings: a table that goes on from another's words. */
+  seed(terms: readonly string[]): void {
+    for (const w of terms) this.intern(w);
+  }
+
   /** How many entries hold term t. */
   size(t: number): number {
     return this.count[t];

@@ -308,7 +308,7 @@ describe('the index follows the library', () => {
     expect(where(await fresh.api.search({ query: p.word }))).toEqual([`${p.session} ${p.entry}`]);
   });
 
-  test('appends write small segments; dead records are compacted away', async () => {
+  test('an append writes a small segment of its own; a deleted session takes its part and deltas with it', async () => {
     const { disk, api, spare } = await library();
     const segs = () => [...disk.files.keys()].filter((k) => k.includes('/seg-'));
     await api.syncSearchIndex({});
@@ -316,15 +316,18 @@ describe('the index follows the library', () => {
     expect(first.length).toBe(1);
     await api.labelEntry({ id: ids[0], entryId: 'u1', label: spare[0] });
     await api.syncSearchIndex({});
-    // The label wrote one more segment holding only that session; the first one stays.
+    // The label wrote one more segment holding only that session's new entry; the first one stays.
     expect(segs().length).toBe(2);
     expect(segs()).toEqual(expect.arrayContaining(first));
-    // Deleting every session but one leaves the first segment mostly dead: it is compacted away.
-    for (const id of ids.slice(1)) await api.deleteSession({ id });
-    for (const s of await api.listSessions({})) if (!ids.includes(s.id)) await api.deleteSession({ id: s.id });
-    await api.syncSearchIndex({});
-    expect(segs().some((k) => first.includes(k))).toBe(false);
     expect(where(await api.search({ query: spare[0] }))).toEqual([`${ids[0]} u1`]);
+    await api.deleteSession({ id: ids[0] });
+    await api.syncSearchIndex({});
+    expect(segs()).toEqual(first);
+    expect(where(await api.search({ query: spare[0] }))).toEqual([]);
+    // Deleting every session leaves no segment.
+    for (const s of await api.listSessions({})) await api.deleteSession({ id: s.id });
+    await api.syncSearchIndex({});
+    expect(segs()).toEqual([]);
   });
 });
 

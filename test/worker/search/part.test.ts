@@ -1,9 +1,11 @@
 // A session's part (part.ts): its words and postings are words() of each entry (tool names the
 // session's words only), its facts and texts read back as built, and a damaged chunk is refused.
+// A part with deltas (part-delta.ts), read as one or folded into one, is the part of all its entries.
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import type { EntryDoc } from '../../../src/worker/search/extract.ts';
-import { buildPart, chunkOf, decodeChunk, decodePart, postings } from '../../../src/worker/search/part.ts';
+import { buildPart, chunkOf, decodeChunk, decodePart, type Part, postings } from '../../../src/worker/search/part.ts';
+import { buildDelta, decodeParts, foldParts } from '../../../src/worker/search/part-delta.ts';
 import { words } from '../../../src/worker/search/tokens.ts';
 import { TEXT_UNITS } from './text-units.ts';
 
@@ -64,4 +66,37 @@ test('long texts are cut into chunks; a damaged chunk or facts record is refused
   expect(decodeChunk(bytes, c.sum)).toBeNull();
   expect(() => decodePart(built.words, built.facts.slice(0, built.facts.length - 3))).toThrow();
   expect(() => decodePart(`${built.words} extra`, built.facts)).toThrow();
+});
+
+// What a query reads of a part: terms, postings, each entry's facts, and each entry's id and text from its record's chunk.
+function readBack(p: Part, texts: readonly Uint8Array[]) {
+  const rows = p.kinds.map((_, e) => {
+    const c = p.chunks[chunkOf(p, e)];
+    return decodeChunk(texts[c.rec].subarray(c.from, c.to), c.sum)?.[e - c.first];
+  });
+  return { terms: p.terms, postings: p.terms.map((_, t) => postings(p, t)), kinds: p.kinds, flags: [...p.flags], ts: [...p.ts], tools: p.tools, rows };
+}
+
+test('property: a part with deltas, read as one or folded, reads back as the part of all its entries', () => {
+  fc.assert(
+    fc.property(fc.array(doc, { maxLength: 30 }), fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 4 }), (docs, cuts) => {
+      const at = [...new Set([0, ...cuts.map((c) => Math.min(c, docs.length)), docs.length])].sort((a, b) => a - b);
+      const base = buildPart(docs.slice(0, at[1] ?? 0));
+      let words = base.words;
+      const deltas = [];
+      for (let k = 1; k + 1 < at.length; k++) {
+        const d = buildDelta(words, at[k], docs.slice(at[k], at[k + 1]));
+        deltas.push(d);
+        words = [words, d.words].filter(Boolean).join(' ');
+      }
+      const whole = buildPart(docs);
+      const want = readBack(decodePart(whole.words, whole.facts), [whole.texts]);
+      const read = decodeParts(decodePart(base.words, base.facts), deltas);
+      expect(readBack(read, [base.texts, ...deltas.map((d) => d.texts)])).toEqual(want);
+      expect(words).toBe(whole.words);
+      const folded = foldParts(read, [base.texts, ...deltas.map((d) => d.texts)]);
+      expect(readBack(decodePart(folded.words, folded.facts), [folded.texts])).toEqual(want);
+    }),
+    { numRuns: 150 },
+  );
 });
