@@ -137,3 +137,22 @@ export async function timeFirstSyncs(args: {
   const libraryAfter = args.libraryFirst ? library : await intoLibrary();
   return { empty: empty.ms, library: libraryAfter?.ms, added: Math.min(empty.added, libraryAfter?.added ?? empty.added) };
 }
+
+let profiled: ReturnType<typeof connectWorker> | null = null;
+
+/** For profile-linked.ts: a worker over store `store` (the Node side attaches its profiler to it), with the sessions of folder `grown` linked first when given. */
+export async function startProfiled(args: { store: string; grown?: string }): Promise<void> {
+  const opfs = await navigator.storage.getDirectory();
+  await opfs.removeEntry(args.store, { recursive: true }).catch(() => undefined);
+  profiled = connectWorker(new Worker(`/src/worker/main.ts?root=${args.store}`, { type: 'module' }));
+  await profiled.ping({ message: 'ready' });
+  if (args.grown) await profiled.syncLinkedFolder({ key: 'profile-grown', handle: await opfs.getDirectoryHandle(args.grown) });
+}
+
+/** For profile-linked.ts: the first sync of `folder` in the profiled worker; ms. */
+export async function syncProfiled(args: { folder: string }): Promise<number> {
+  const handle = await (await navigator.storage.getDirectory()).getDirectoryHandle(args.folder);
+  const t = performance.now();
+  await profiled!.syncLinkedFolder({ key: 'profile-folder', handle });
+  return performance.now() - t;
+}
