@@ -5,7 +5,9 @@
  *
  *   PROFILE_PORT=4305 npx tsx test/bench/profile-import.ts [sizeMb=100] [folder=500]
  *   LATER=1: a worker that leaves the search index for later (`?index=later`). THROTTLE=4: CPU slowed.
- *   DISK=1: a browser profile on disk (Playwright's default keeps OPFS in memory). ONLY=big|folder.
+ *   DISK=1: a browser profile on disk (Playwright's default keeps OPFS in memory). ONLY=big|folder
+ *   (or both in the order given: ONLY=folder,big profiles the big import in a worker that has imported before).
+ *   BAD=line|chain|nesting: the big input is that full-size bad-input case instead.
  *   GEN=sessions:totalMb: the folder is the search bench's generated sessions (test/gen), e.g. GEN=300:42.
  *   PROFILE_OUT=dir: each raw profile written there as `<which>.cpuprofile` (for Chrome's DevTools).
  */
@@ -56,7 +58,7 @@ try {
   const send = workerChannel(cdp, await attached);
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 200 });
-  for (const which of (process.env.ONLY ? [process.env.ONLY] : ['big', 'folder']) as Array<'big' | 'folder'>) {
+  for (const which of (process.env.ONLY ? process.env.ONLY.split(',') : ['big', 'folder']) as Array<'big' | 'folder'>) {
     const raw = (await page.evaluate(`import('/test/bench/profile-import-page.ts').then((m) => m.raw('${which}'))`)) as number;
     await send('Profiler.start');
     const ms = (await page.evaluate(`import('/test/bench/profile-import-page.ts').then((m) => m.run('${which}'))`)) as number;

@@ -161,11 +161,20 @@ export function schemaFor(type: unknown): z.ZodType {
 
 // zod's ahead-of-time compiled clones of the same schemas (several times faster per entry); where
 // `new Function` is not allowed (a strict CSP) zod hands back the schema itself, same verdicts.
+// A compile costs as much as checking a few hundred entries with the schema itself (tens of ms for
+// the message schema), so a type is compiled once it has been checked `COMPILE_AFTER` times: a
+// file with a few odd entries (most pass `isSurelyValid` and are never checked here) pays no compile.
+const COMPILE_AFTER = 64;
 const compiled = new Map<string, z.ZodType>();
+const checks = new Map<string, number>();
 function validatorFor(type: unknown): z.ZodType {
   const key = typeof type === 'string' && type in ENTRY_SCHEMAS ? type : '';
   let schema = compiled.get(key);
-  if (!schema) compiled.set(key, (schema = z.core.compile(schemaFor(key))));
+  if (schema) return schema;
+  const n = (checks.get(key) ?? 0) + 1;
+  checks.set(key, n);
+  if (n < COMPILE_AFTER) return schemaFor(key);
+  compiled.set(key, (schema = z.core.compile(schemaFor(key))));
   return schema;
 }
 

@@ -94,4 +94,18 @@ describe('schemas', () => {
     ];
     for (const entry of omp) expect([entry.id, EntrySchema.safeParse(entry).success]).toEqual([entry.id, true]);
   });
+  test('an entry type checked many times in a file gets the same verdicts on its first lines as on its last', () => {
+    // Odd model_change entries, valid and invalid in turn, enough for the type to be checked both
+    // before and after its schema is compiled; the expected verdicts come from the plain schema.
+    const entries = Array.from({ length: 300 }, (_, i) =>
+      e(`mc${i}`, i ? `mc${i - 1}` : null, 'model_change', i % 2 ? { provider: i, modelId: 'x' } : { provider: 'p', modelId: `m${i}`, extra: [i] }),
+    );
+    const text = [HEADER, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const s = parse(new TextEncoder().encode(text));
+    const flagged = s.problems.filter((p) => p.code === 'invalid-entry');
+    const expected = entries.flatMap((x, i) => (EntrySchema.safeParse(x).success ? [] : [i + 2]));
+    expect(expected.length).toBe(150);
+    expect(flagged.map((p) => p.line)).toEqual(expected);
+    expect(new Set(flagged.map((p) => p.message)).size).toBe(1);
+  });
 });
