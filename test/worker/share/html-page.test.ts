@@ -25,7 +25,7 @@ function readPage(html: string) {
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
   const meta = JSON.parse(/<script type="application\/json" id="rho-meta">([^<]*)<\/script>/.exec(html)![1]) as SharePageMeta;
   const parts = [...html.matchAll(/<script type="application\/x-rho-part" class="rho-part">([^<]*)<\/script>/g)].map((m) => Buffer.from(fromBase85(m[1])));
-  const script = /<script>([\s\S]*?)<\/script>\n<\/body>/.exec(html)![1];
+  const script = /<script>([\s\S]*?)<\/script>\n/.exec(html)![1];
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
   return { csp, meta, parts, payload: Buffer.concat(parts), script, style };
 }
