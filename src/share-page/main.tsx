@@ -7,7 +7,7 @@ import '../ui/styles.css';
 import '../ui/badges-menus.css';
 import './page.css';
 import type { SharePageMeta } from '../worker/share/page-template.ts';
-import { startPageWorker } from './link.ts';
+import { type PageWorker, startPageWorker } from './link.ts';
 import { SharePage, type PageState } from './SharePage.tsx';
 import { nextTask } from '../worker/next-task.ts';
 
@@ -58,18 +58,45 @@ function streamParts(send: (index: number, texts: string[]) => void): Promise<nu
   });
 }
 
-async function start() {
+/**
+ * Posts payload parts to the worker: at once when it runs, else queued until it does, and the queue
+ * then one message a task (posting the parts that arrived during the worker's start in one task held the page ~45 ms).
+ */
+function partSender(link: Promise<{ remote: PageWorker }>) {
+  const waiting: { index: number; texts: string[] }[] = [];
+  const sent: Promise<number>[] = [];
+  let remote: PageWorker | null = null;
+  const drained = link.then(async (started) => {
+    remote = started.remote;
+    for (let batch = waiting.shift(); batch; batch = waiting.shift()) {
+      sent.push(remote.addParts(batch));
+      if (waiting.length) await nextTask();
+    }
+  });
+  return {
+    send(index: number, texts: string[]) {
+      if (remote && !waiting.length) sent.push(remote.addParts({ index, texts }));
+      else waiting.push({ index, texts });
+    },
+    /** Every part given to `send` has reached the worker. */
+    async done(): Promise<void> {
+      await drained;
+      await Promise.all(sent);
+    },
+  };
+}
+
+async function start(link: Promise<{ remote: PageWorker }>) {
   const meta = readMeta();
   if (meta.title) document.title = meta.title;
   performance.mark('rho-share:start');
   warmFormatters();
-  const link = startPageWorker();
-  // Parts travel to the worker in the parser's rhythm (about 1 MB a task), while the worker starts and the parser reads on.
-  const sent: Promise<number>[] = [];
-  const count = await streamParts((index, texts) => sent.push(link.then(({ remote }) => remote.addParts({ index, texts }))));
+  // Parts travel to the worker in the parser's rhythm (a part or two a task), while the worker starts and the parser reads on.
+  const parts = partSender(link);
+  const count = await streamParts(parts.send);
   const { remote } = await link;
   performance.mark('rho-share:worker');
-  await Promise.all(sent);
+  await parts.done();
   performance.mark('rho-share:parts');
   if (count === 0) throw new Error('This page carries no session: it is damaged.');
   const unlock = remote.openPayload;
@@ -83,9 +110,13 @@ async function start() {
 }
 
 render(<SharePage initial={{ name: 'opening' }} unlock={() => Promise.reject(new Error('Not ready.'))} />, app);
-// In the next task: this one also compiled this script.
+// The worker's code is decoded in the next task (not in the one evaluating this script), then unpacked
+// by a stream whose steps take turns with the parser's tasks; the parts are taken from the task after.
+const link = nextTask().then(startPageWorker);
+// Its failure is start's to report (which awaits it later): not an unhandled rejection meanwhile.
+link.catch(() => undefined);
 nextTask()
-  .then(start)
+  .then(() => start(link))
   .catch((e: unknown) => {
     render(
       <SharePage
