@@ -1,7 +1,7 @@
 /**
  * The one-file share page beside pi's own HTML export of the same file
  * (`exportFromFile` from @mariozechner/pi-coding-agent), both opened from a file in the same
- * Chromium: the page's size against the session's, the time from navigation to the last message on
+ * Chromium, driven over a bare DevTools pipe (bare-cdp.ts says why not through Playwright): the page's size against the session's, the time from navigation to the last message on
  * screen (pi: the last shown element of its message list rendered, as its page opens at the top; ours: the last message's row on screen), and the longest main-thread task until then
  * (PerformanceObserver 'longtask'; a row says so when no task of 50 ms or more was reported), at 1× and 4× CPU throttling
  * (Emulation.setCPUThrottlingRate). Inputs: a 974 KB real pi session and the reader bench's
@@ -10,10 +10,9 @@
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from '@playwright/test';
 import { buildHtmlPage } from '../../src/worker/share/html-page.ts';
 import { buildSharePageAssets } from '../../vite.share-page.ts';
-import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { type BareBrowser, launchBare, newBarePage } from './bare-cdp.ts';
 import { type BenchContext, type BenchSuite, observedRow } from './harness.ts';
 import { ensureReaderSession, GENERATED } from './reader-fixture.ts';
 
@@ -52,52 +51,58 @@ function lastMessageLine(text: string): number {
   return 0;
 }
 
-/** Opens a page from its file (fresh context, CPU throttled by `rate`) and waits for its last message on screen. */
-async function open(browser: Browser, url: string, kind: 'ours' | 'pi', line: number, rate: number): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript(() => {
-    const w = window as unknown as { __tasks: number[] };
-    w.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__tasks.push(e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+/**
+ * What runs in the page before its own script (DevTools adds it, so the page's CSP does not apply): a
+ * long-task observer, errors, and a check each frame for the last message on screen, which resolves
+ * `__rhoDone` with the time it got there. pi's list ends with elements it hides (assistant turns that
+ * are only tool calls): its last shown one; pi's page opens at its top (its #content does not scroll),
+ * so rendered is enough there, ours must have the row on screen.
+ */
+function watcher(kind: 'ours' | 'pi', line: number): string {
+  return `(() => {
+    const w = window;
+    w.__tasks = []; w.__errors = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__tasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+    addEventListener('error', (e) => w.__errors.push(String(e.message)));
+    addEventListener('unhandledrejection', (e) => w.__errors.push(String(e.reason)));
+    w.__rhoDone = new Promise((resolve) => {
+      const check = () => {
+        const last = ${kind === 'pi'}
+          ? [...(document.getElementById('messages')?.children ?? [])].reverse().find((el) => el.getBoundingClientRect().height > 0)
+          : [...document.querySelectorAll('a.rd-link')].find((a) => a.textContent === '#${line}');
+        const box = last?.getBoundingClientRect();
+        if (box && box.height > 0 && (${kind === 'pi'} || (box.top < innerHeight && box.bottom > 0))) resolve(performance.now());
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+      setTimeout(() => resolve(null), ${GIVE_UP_MS});
+    });
+  })()`;
+}
+
+/** Opens a page from its file (fresh browser context, CPU throttled by `rate`) and waits for its last message on screen. */
+async function open(browser: BareBrowser, url: string, kind: 'ours' | 'pi', line: number, rate: number): Promise<Opened> {
+  const page = await newBarePage(browser, { width: 1200, height: 900 });
   try {
-    await page.goto(url, { waitUntil: 'commit' });
-    const done = await page
-      // A function (a string would be eval'd, which the page's CSP refuses) with no named inner
-      // functions (tsx would wrap them in a helper the page lacks).
-      .waitForFunction(
-        ({ kind, line }) => {
-          // pi's list ends with elements it hides (assistant turns that are only tool calls): its last shown one.
-          const last =
-            kind === 'pi'
-              ? [...(document.getElementById('messages')?.children ?? [])].reverse().find((el) => el.getBoundingClientRect().height > 0)
-              : [...document.querySelectorAll('a.rd-link')].find((a) => a.textContent === `#${line}`);
-          if (!last) return false;
-          const box = last.getBoundingClientRect();
-          // pi's page opens at its top at this width (its #content does not scroll, the window is not scrolled): rendered is enough for it.
-          return box.height > 0 && (kind === 'pi' || (box.top < innerHeight && box.bottom > 0)) ? performance.now() : false;
-        },
-        { kind, line },
-        { polling: 'raf', timeout: GIVE_UP_MS },
-      )
-      .then((h) => h.jsonValue() as Promise<number>)
-      .catch(() => null);
-    const tasks = await page.evaluate(() => (window as unknown as { __tasks: number[] }).__tasks).catch(() => [] as number[]);
+    await page.send('Page.addScriptToEvaluateOnNewDocument', { source: watcher(kind, line) });
+    await page.send('Emulation.setCPUThrottlingRate', { rate });
+    await page.send('Page.navigate', { url });
+    const value = async (expression: string) =>
+      (await page.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })).result.value;
+    // Until the file's document has replaced about:blank, each try waits a frame.
+    const loaded = `new Promise((r) => requestAnimationFrame(() => r(location.href === ${JSON.stringify(url)} && '__rhoDone' in window)))`;
+    let ready = false;
+    while (!ready) ready = (await value(loaded)) === true;
+    const done = (await value('window.__rhoDone')) as number | null;
+    const { tasks, errors } = (await value('({ tasks: window.__tasks, errors: window.__errors })')) as { tasks: number[]; errors: string[] };
     return { lastMessage: done, longestTask: Math.max(0, ...tasks), longTasks: tasks.length, error: errors[0] };
   } finally {
-    await context.close();
+    await page.dispose();
   }
 }
 
 /** Both pages of one session file: sizes, then each opened at each CPU rate. */
-async function measure(ctx: BenchContext, browser: Browser, label: string, file: string, assets: Awaited<ReturnType<typeof buildSharePageAssets>>) {
+async function measure(ctx: BenchContext, browser: BareBrowser, label: string, file: string, assets: Awaited<ReturnType<typeof buildSharePageAssets>>) {
   const bytes = new Uint8Array(readFileSync(file));
   mkdirSync(GENERATED, { recursive: true });
   const slug = label.replace(/[^\w]+/g, '-');
@@ -169,7 +174,7 @@ export default {
   async run(ctx) {
     ctx.log('share: building the share page…');
     const assets = await buildSharePageAssets();
-    const browser = await chromium.launch(chromiumLaunchOptions());
+    const browser = launchBare();
     try {
       await measure(ctx, browser, 'real 974 KB', REAL, assets);
       for (const k of ctx.sizes ?? [10, 30]) await measure(ctx, browser, `${k}k entries`, ensureReaderSession(k * 1000), assets);

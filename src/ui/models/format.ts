@@ -34,7 +34,9 @@ export function localeFormats(locale?: string) {
     if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)));
     return f;
   };
-  const numbers = new Intl.NumberFormat(locale);
+  // Made on first use: the first Intl formatter of a page loads the locale's data (tens of ms),
+  // which must not land in the task that evaluates the script importing this module.
+  let numbers: Intl.NumberFormat | undefined;
   return {
     /** A date as people read it here: time today, else day and month (and year when not this one). */
     formatDate(ms: number, now = Date.now()): string {
@@ -49,6 +51,7 @@ export function localeFormats(locale?: string) {
     },
     /** "3 entries", "1 entry", the count grouped as the locale groups digits. */
     plural(n: number, one: string, many = `${one}s`): string {
+      numbers ??= new Intl.NumberFormat(locale);
       return `${numbers.format(n)} ${n === 1 ? one : many}`;
     },
   };

@@ -2,7 +2,9 @@
 // inline script and style by hash, images only data:/blob:, a worker only from blob:), the page's
 // script, styles and compressed worker (built from src/share-page/), and the session as base85
 // parts (core/share/base85.ts: 1.25× the bytes where base64 is 1.33×) of at most PART_BYTES each, so
-// neither the HTML parser nor the page ever handles one huge string.
+// neither the HTML parser nor the page ever handles one huge string. The script comes before the
+// parts: it starts the worker and hands it each part as the parser finishes it, while the rest of
+// the file is still being parsed.
 import { toBase64 } from '../../core/write/base64.ts';
 import { toBase85 } from '../../core/share/base85.ts';
 
@@ -83,11 +85,12 @@ export async function assemblePage(assets: SharePageAssets, payload: Uint8Array,
     `<style>${assets.css}</style>\n</head>\n<body>\n` +
     '<div id="app"><noscript>This page shows a coding-agent session; it needs JavaScript.</noscript></div>\n' +
     `<script type="application/json" id="rho-meta">${inertJson(meta)}</script>\n` +
-    `<script type="application/x-rho-worker" id="rho-worker">${meta.encrypted ? assets.workerEncrypted : assets.worker}</script>\n`;
+    `<script type="application/x-rho-worker" id="rho-worker">${meta.encrypted ? assets.workerEncrypted : assets.worker}</script>\n` +
+    `<script>${assets.script}</script>\n`;
   const parts: string[] = [head];
   for (let at = 0; at < payload.length; at += PART_BYTES) {
     parts.push(`<script type="application/x-rho-part" class="rho-part">${toBase85(payload.subarray(at, at + PART_BYTES))}</script>\n`);
   }
-  parts.push(`<script>${assets.script}</script>\n</body>\n</html>\n`);
+  parts.push('</body>\n</html>\n');
   return new Blob(parts, { type: 'text/html;charset=utf-8' });
 }

@@ -25,7 +25,7 @@ function readPage(html: string) {
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
   const meta = JSON.parse(/<script type="application\/json" id="rho-meta">([^<]*)<\/script>/.exec(html)![1]) as SharePageMeta;
   const parts = [...html.matchAll(/<script type="application\/x-rho-part" class="rho-part">([^<]*)<\/script>/g)].map((m) => Buffer.from(fromBase85(m[1])));
-  const script = /<script>([\s\S]*?)<\/script>\n<\/body>/.exec(html)![1];
+  const script = /<script>([\s\S]*?)<\/script>\n/.exec(html)![1];
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
   return { csp, meta, parts, payload: Buffer.concat(parts), script, style };
 }
@@ -51,8 +51,15 @@ describe('buildHtmlPage', () => {
     // Incompressible text so the payload needs several parts.
     const noise = Array.from({ length: 8000 }, (_, i) => ((i * 2654435761) >>> 0).toString(36)).join('');
     const bytes = encoder.encode(session('s1', 30, noise));
-    const { csp, meta, parts, payload, script, style } = readPage(await pageText(await buildHtmlPage(bytes, { title: 'T', leafId: 'e7' }, assets)));
+    const html = await pageText(await buildHtmlPage(bytes, { title: 'T', leafId: 'e7' }, assets));
+    const { csp, meta, parts, payload, script, style } = readPage(html);
     expect(parts.length).toBeGreaterThan(1);
+    // The script runs before the parser reaches the parts (it hands each to the worker as it is
+    // parsed): after the meta and worker blocks it reads, before the first part.
+    const at = (text: string) => html.indexOf(text);
+    expect(at('id="rho-meta"')).toBeLessThan(at('<script>'));
+    expect(at('id="rho-worker"')).toBeLessThan(at('<script>'));
+    expect(at('<script>')).toBeLessThan(at('class="rho-part"'));
     for (const p of parts.slice(0, -1)) expect(p.length).toBe(PART_BYTES);
     expect(Buffer.from(unpack(payload)).equals(Buffer.from(bytes))).toBe(true);
     expect(meta).toEqual({ title: 'T', encrypted: false, leafId: 'e7', bytes: bytes.length, format: 2 });
