@@ -52,7 +52,8 @@ async function importPath(page: Page, path: string, first: boolean): Promise<str
   const id = String(parse(bytesOf(path)).header?.id);
   if (first) await openEmptyLibrary(page);
   else {
-    await page.goto('/');
+    // Back to the library as its link does (the page is not loaded again).
+    await page.goto('/#/');
     await expect(page.locator('.session-card').first()).toBeVisible();
   }
   await dropFiles(page, [{ name: path.split('/').pop()!, text: fixture(path).toString('utf8') }]);

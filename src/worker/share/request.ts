@@ -19,4 +19,6 @@ export interface ShareRequest {
   /** Encrypts the copy: an `.age` file, or for HTML (unless `ageFile`) a page that asks for it. */
   passphrase?: string;
   ageFile?: boolean;
+  /** log2 of scrypt's N for the password; age's default (18) unless given (tests of other things pass a low one). */
+  workFactor?: number;
 }

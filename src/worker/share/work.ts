@@ -39,7 +39,7 @@ export async function makeShared(
     const blob = await htmlPage(bytes, { title, ...(params.leafId ? { leafId: params.leafId } : {}), ...(inPage ? { passphrase: inPage } : {}) });
     made = { name: `${base}.html`, blob: new Blob([blob], { type: 'text/html' }), encrypted: Boolean(inPage) };
   }
-  if (passphrase && !made.encrypted) made = { name: `${made.name}.age`, blob: await encryptBlob(made.blob, passphrase) };
+  if (passphrase && !made.encrypted) made = { name: `${made.name}.age`, blob: await encryptBlob(made.blob, passphrase, params.workFactor) };
   return { name: made.name, blob: made.blob, stats };
 }
 
