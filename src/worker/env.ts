@@ -12,4 +12,6 @@ export interface WorkerEnv {
   searchReaderIdleMs?: number;
   /** false: imports leave the search index to the sync after them (the search bench's baseline); default true. */
   indexAtImport?: boolean;
+  /** Why the store is held in memory (OPFS could not be opened); absent when the library is kept. */
+  memoryReason?: string;
 }

@@ -20,10 +20,11 @@ const linkedState = { get: (key: string) => get<FolderState>(key, linkedDb), set
 const syncDb = createKeyval(`rho-sync${opfsRoot ? `-${opfsRoot}` : ''}`, 'sync');
 const syncKeeping = idbKeeping({ get: (k) => get(k, syncDb), set: (k, v) => set(k, v, syncDb), del: (k) => del(k, syncDb) });
 const ready = openWorkerStorage({ opfsRoot }).then(
-  ({ store, disk }) =>
+  ({ store, disk, memoryReason }) =>
     createApi({
       store,
       searchDisk: disk,
+      memoryReason,
       // `main.ts?index=later`: imports leave indexing to the sync after them (the search bench's baseline).
       indexAtImport: new URL(self.location.href).searchParams.get('index') !== 'later',
       linkedState,

@@ -10,6 +10,8 @@ export interface Gate {
   holdNextPut(): Promise<string>;
   /** Uploads that reached the server through the gate. */
   puts: string[];
+  /** Downloads (GETs of objects, not listings) that reached the server through the gate. */
+  gets: string[];
   stop(): Promise<void>;
 }
 
@@ -17,6 +19,7 @@ export async function startGate(target: string): Promise<Gate> {
   const to = new URL(target);
   let hold: ((path: string) => void) | null = null;
   const puts: string[] = [];
+  const gets: string[] = [];
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const up = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -35,6 +38,8 @@ export async function startGate(target: string): Promise<Gate> {
       return;
     }
     if (req.method === 'PUT') res.on('finish', () => puts.push(req.url ?? ''));
+    // A listing is a GET of the bucket with a query; an object's GET names a key.
+    if (req.method === 'GET' && !(req.url ?? '').includes('?')) gets.push(req.url ?? '');
     forward(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,6 +47,7 @@ export async function startGate(target: string): Promise<Gate> {
   return {
     url: `http://127.0.0.1:${port}`,
     puts,
+    gets,
     holdNextPut: () =>
       new Promise<string>((resolve) => {
         hold = resolve;

@@ -60,6 +60,40 @@ test('a tab killed mid-upload: nothing half-applied on the other device, and the
   await expect.poll(() => libraryTexts(b.page), SLOW).toEqual([text]);
 });
 
+test('a device paired by link keeps the library it received: after a reload it lists it from its own storage, downloading nothing again', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const a = await newDevice(browser, '/#/');
+  devices.push(a);
+  const texts = [1, 2, 3].map((i) => sessionOf(`019e0000-5a5a-7000-8000-00000000e00${i}`, `Received ${i}`, [`kept ${i}`]));
+  await dropFiles(
+    a.page,
+    texts.map((text, i) => ({ name: `kept${i}.jsonl`, text })),
+  );
+  await expect(a.page.locator('.session-card')).toHaveCount(3, SLOW);
+  await a.page.goto('/#/sync');
+  await setUpS3(a.page, { endpoint: gate.url, bucket: s3.bucket, prefix: 'kept/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
+  await a.page.getByRole('button', { name: 'Create the space' }).click();
+  await expect(a.page.getByTestId('sync-state')).toContainText('Last sync', SLOW);
+  const b = await joinByLink(browser, a.page, 'phone');
+  devices.push(b);
+  await expect(b.page.getByTestId('sync-state')).toContainText('Last sync', SLOW);
+  // Received: the files are in the device's own private file system, not only in its worker.
+  await expect.poll(() => libraryTexts(b.page), SLOW).toEqual(texts.slice().sort());
+  // Only the phone talks to the space from here on: every object fetched is the phone's.
+  await a.context.close();
+  const fetched = gate.gets.length;
+  await b.page.goto('/#/');
+  await b.page.reload();
+  await expect(b.page.locator('.session-card')).toHaveCount(3, SLOW);
+  await b.page.goto('/#/sync');
+  await b.page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(b.page.getByTestId('sync-state')).toContainText('Last sync', SLOW);
+  expect(gate.gets.slice(fetched)).toEqual([]);
+  expect(await libraryTexts(b.page)).toEqual(texts.slice().sort());
+});
+
 test('WebDAV: set up with Check, pair, and a session reaches the other device', async ({ browser }) => {
   test.setTimeout(180_000);
   const a = await newDevice(browser);

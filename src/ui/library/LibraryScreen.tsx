@@ -34,7 +34,8 @@ function drawLibrary(): VNode {
     );
   const memoryOnly = storage.value?.opfs === false && (
     <p class="advice" role="note">
-      This browser gives the app no file storage here (a private window?): sessions open for now but are <strong>not kept</strong>.
+      This browser gives the app no file storage here (a private window?): sessions open for now but are <strong>not kept</strong>
+      {storage.value.memoryReason ? ` (${storage.value.memoryReason})` : ''}. Sync is off while it is so.
     </p>
   );
   if (!sessions.value.length)

@@ -30,6 +30,8 @@ export interface StorageInfo {
   usage: number;
   quota: number;
   opfs: boolean;
+  /** Why the library is held in memory (when `opfs` is false). */
+  memoryReason?: string;
 }
 
 /** The worker (its library calls, by the names of worker-api.md). */

@@ -222,11 +222,20 @@ export function createLibraryApi(env: WorkerEnv, hooks: ImportHooks = {}) {
       return { name: `rho-sessions-${day}.zip`, blob: new Blob([blob], { type: 'application/zip' }) };
     },
 
-    /** Usage and quota, whether storage is persistent, and whether OPFS is there at all. */
-    async storageInfo(_params: Record<string, never> = {}, _ctx?: CallContext): Promise<{ persistent: boolean; usage: number; quota: number; opfs: boolean }> {
+    /** Usage and quota, whether storage is persistent, whether OPFS is there at all (and, when not, why). */
+    async storageInfo(
+      _params: Record<string, never> = {},
+      _ctx?: CallContext,
+    ): Promise<{ persistent: boolean; usage: number; quota: number; opfs: boolean; memoryReason?: string }> {
       const { usage, quota } = await store.estimate();
       const persisted = typeof navigator !== 'undefined' && navigator.storage?.persisted ? await navigator.storage.persisted() : false;
-      return { persistent: store.persistent && persisted, usage, quota, opfs: store.persistent };
+      return {
+        persistent: store.persistent && persisted,
+        usage,
+        quota,
+        opfs: store.persistent,
+        ...(env.memoryReason ? { memoryReason: env.memoryReason } : {}),
+      };
     },
 
     /** Whether storage is persistent. navigator.storage.persist() must be asked from the page (a worker cannot). */

@@ -21,21 +21,30 @@ export async function openWorkerStore(options: StoreOptions & { opfsRoot?: strin
   return (await openWorkerStorage(options)).store;
 }
 
-/** The worker's store and the disk under it (the search index keeps its parts there too). */
-export async function openWorkerStorage(options: StoreOptions & { opfsRoot?: string } = {}): Promise<{ store: SessionStore; disk: Disk }> {
+/**
+ * The worker's store and the disk under it (the search index keeps its parts there too). A store
+ * held in memory comes with `memoryReason`, why OPFS was not used: the worker passes it on (the
+ * library says nothing will be kept, sync refuses to fill a library a reload would empty).
+ */
+export async function openWorkerStorage(
+  options: StoreOptions & { opfsRoot?: string } = {},
+): Promise<{ store: SessionStore; disk: Disk; memoryReason?: string }> {
   const channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(CHANGES_CHANNEL) : null;
   const onChange = (ids: string[]) => {
     channel?.postMessage({ type: 'changed', ids } satisfies ChangedMessage);
     options.onChange?.(ids);
   };
+  let memoryReason = 'this browser offers no private file system to this worker';
   if (hasOpfs()) {
     try {
       const disk = await openOpfsDisk(options.opfsRoot);
       return { store: createStore(disk, { reader: readAnyFormat, ...options, onChange }), disk };
-    } catch {
-      // OPFS refused (a private window, a storage policy): fall through to memory.
+    } catch (e) {
+      // OPFS refused (a private window, a storage policy): memory, and the reason goes with it.
+      memoryReason = `the private file system refused to open (${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? e})`;
     }
   }
+  console.warn(`Sessions are held in memory only: ${memoryReason}.`);
   const disk = createMemoryDisk();
-  return { store: createStore(disk, { reader: readAnyFormat, ...options, onChange }), disk };
+  return { store: createStore(disk, { reader: readAnyFormat, ...options, onChange }), disk, memoryReason };
 }

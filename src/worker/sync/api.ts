@@ -16,7 +16,7 @@ import {
   SyncError,
 } from '../../sync/index.ts';
 import type { CallContext } from '../protocol.ts';
-import type { SyncRoom } from './room.ts';
+import { memoryRefusal, type SyncRoom } from './room.ts';
 import { publicView, type PublicSpace, type StoredSync } from './settings.ts';
 import { problemOf, type SyncProblem, type SyncStatus } from './status.ts';
 import type { SessionStore } from '../../storage/types.ts';
@@ -96,6 +96,10 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
     }
   };
 
+  /** Joining a space is refused while the library is held in memory (nothing received would be kept). */
+  const refusedHere = (): CheckView | null =>
+    room.deps.memoryOnly ? { ok: false, space: 'none', error: problemOf(memoryRefusal(room.deps.memoryOnly)) } : null;
+
   /** Saves settings and starts over with a new device state (a new space, a pairing, a move). */
   const adopt = async (s: StoredSync): Promise<void> => {
     await room.deps.keeping.state.clear();
@@ -143,6 +147,8 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
       params: { space: SpaceSettings; handle?: FileSystemDirectoryHandle; deviceName: string },
       ctx: CallContext = noContext,
     ): Promise<CheckView> {
+      const refused = refusedHere();
+      if (refused) return refused;
       const space = tidy(params.space);
       const handle = dir(params.handle);
       const identity = await newIdentity();
@@ -187,6 +193,8 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
     /** "Pair this device": joins the space of the link opened last (a folder space needs this device's handle of it). */
     async syncPair(params: { deviceName: string; handle?: FileSystemDirectoryHandle }, ctx: CallContext = noContext): Promise<CheckView> {
       if (!pending) throw new SyncError('bad-code', 'Open a pairing link first.');
+      const refused = refusedHere();
+      if (refused) return refused;
       const p = pending;
       const handle = dir(params.handle);
       const checked = await check(p.space, handle, p.identity, ctx.signal);

@@ -42,6 +42,16 @@ export interface RoomDeps {
   reach?: (space: SpaceSettings) => Promise<void>;
   /** How a space's transport is made (the default: S3, WebDAV or the folder's handle, retried). */
   transportFor?: (space: SpaceSettings, handle?: DirectoryLike) => Transport;
+  /** Why the library is held in memory: set, no space is joined and no round runs (a reload would lose what it received). */
+  memoryOnly?: string;
+}
+
+/** The refusal of a sync into a library held in memory. */
+export function memoryRefusal(reason: string): SyncError {
+  return new SyncError(
+    'local',
+    `Sync is off on this device: its library is held in memory only (${reason}), so whatever sync brought here would be lost when the page closes. Open the app in a normal (not private) window.`,
+  );
 }
 
 /** The transport of a space, counting the requests it makes (the idle cost the sync screen and the bench show). */
@@ -160,6 +170,10 @@ export class SyncRoom {
   /** One round now, under the device's sync lock; the status tells its outcome. */
   async round(signal?: AbortSignal): Promise<RoundOutcome> {
     const { engine } = await this.current();
+    if (this.deps.memoryOnly) {
+      this.set({ state: 'error', progress: null, error: problemOf(memoryRefusal(this.deps.memoryOnly)) });
+      return { retryable: false };
+    }
     this.set({ state: 'syncing', progress: null });
     try {
       const report = await withLock(this.deps.lockName ?? 'rho-sessions:sync', () => engine.round(signal), 'exclusive', signal);

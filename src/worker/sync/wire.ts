@@ -34,6 +34,7 @@ export function wireSync(
     lockName: env.syncLock,
     seal: env.syncSeal,
     reach: env.syncReach,
+    memoryOnly: env.memoryReason,
   });
   void room.load().catch(() => undefined);
   const remove = library.deleteSession;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { cdp } from 'vitest/browser';
-import { openWorkerStore } from '../../../src/worker/library/open-store.ts';
+import { openWorkerStorage } from '../../../src/worker/library/open-store.ts';
 import { freshRoot, namesIn, removeRoot, rootDir, sessionText, startWorker, textOf } from '../helpers.ts';
 
 const roots: string[] = [];
@@ -143,8 +143,9 @@ describe('the OPFS store in a real worker', () => {
     expect(await namesIn(root, 'tmp')).toEqual([]);
   });
 
-  test('where OPFS sync handles are missing (here: the page itself) the store is in memory and says so', async () => {
-    const store = await openWorkerStore();
+  test('where OPFS sync handles are missing (here: the page itself) the store is in memory and says so, with why', async () => {
+    const { store, memoryReason } = await openWorkerStorage();
     expect(store.persistent).toBe(false);
+    expect(memoryReason).toBe('this browser offers no private file system to this worker');
   });
 });

@@ -19,10 +19,17 @@ afterAll(async () => {
 });
 
 let n = 0;
-function device() {
+/** A device; `memoryReason` makes it one whose worker could not open OPFS (its library is held in memory). */
+function device(memoryReason?: string, keeping = memoryKeeping()) {
   const { store } = memoryStore();
-  const keeping = memoryKeeping();
-  const api = createApi({ store, now: () => new Date(), randomId: () => (++n).toString(16).padStart(8, '0'), syncKeeping: keeping, syncLock: `test-${++n}` });
+  const api = createApi({
+    store,
+    now: () => new Date(),
+    randomId: () => (++n).toString(16).padStart(8, '0'),
+    syncKeeping: keeping,
+    syncLock: `test-${++n}`,
+    ...(memoryReason ? { memoryReason } : {}),
+  });
   return { api, store, keeping };
 }
 
@@ -148,5 +155,33 @@ describe('the sync room', () => {
     const left = await b.api.syncLeave({});
     expect(left.configured).toBe(false);
     expect((await b.api.listSessions({})).map((s) => s.id)).toEqual(['s5']);
+  });
+
+  test('a library held in memory joins no space and runs no round: each says why, and nothing reaches the library', async () => {
+    const { a } = shared;
+    const why = 'the private file system refused to open (InvalidStateError: no storage here)';
+    const phone = device(why);
+    expect((await phone.api.storageInfo({})).memoryReason).toBe(why);
+    const setup = await phone.api.syncSetup({ space: space('memory/'), deviceName: 'phone' });
+    expect(setup).toMatchObject({ ok: false, error: { code: 'local' } });
+    expect(setup.error?.message).toContain(why);
+    expect(setup.error?.message).toContain('would be lost');
+    // Nothing was created at that place.
+    expect((await phone.api.syncCheck({ space: space('memory/') })).space).toBe('none');
+    await a.api.importFiles({ files: [file('mem.jsonl', sessionText('mem', 1))] });
+    await a.api.syncNow({});
+    const { link, code } = await a.api.syncPairingLink({ app: 'http://localhost:4173/' });
+    await phone.api.syncOpenLink({ link, code });
+    const pair = await phone.api.syncPair({ deviceName: 'phone' });
+    expect(pair).toMatchObject({ ok: false, error: { code: 'local' } });
+    expect(await phone.keeping.getSettings()).toBeUndefined();
+    // Settings kept from before (a worker that fell back on a later start): rounds refuse too.
+    const kept = memoryKeeping();
+    await kept.setSettings({ ...(await a.keeping.getSettings())!, deviceName: 'phone' });
+    const held = device(why, kept);
+    const status = await held.api.syncNow({});
+    expect(status).toMatchObject({ state: 'error', error: { code: 'local' } });
+    expect(status.error?.message).toContain(why);
+    expect(await held.api.listSessions({})).toEqual([]);
   });
 });
