@@ -16,7 +16,7 @@ const ABORT_TEXTS = new Set([
   'The user aborted a request.',
 ]);
 
-export function errorNote(stopReason: string | undefined, errorMessage: string | undefined): string | undefined {
+export function errorNote(stopReason: string | null | undefined, errorMessage: string | null | undefined): string | undefined {
   if (stopReason === 'aborted') return errorMessage && !ABORT_TEXTS.has(errorMessage.trim()) ? errorMessage : 'Operation aborted';
   return errorMessage || (stopReason === 'error' ? 'Unknown error' : undefined);
 }
