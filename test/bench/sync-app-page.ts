@@ -91,3 +91,17 @@ export async function pressable(page: Page, button: Locator): Promise<() => Prom
   if (!box) throw new Error(`${button} is not on screen`);
   return () => page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
+
+/**
+ * Resolves once `fn`, evaluated in `page` (it may be async), gives a truthy value, evaluating it again
+ * every `polling` ms; throws after `timeout` ms. Playwright's waitForFunction does not await a
+ * predicate's promise (a promise is truthy: it passes at once), so an async condition waits here.
+ */
+export async function untilTrue<A>(page: Page, fn: (arg: A) => unknown, arg: A, { polling, timeout }: { polling: number; timeout: number }): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(fn as (arg: unknown) => unknown, arg as unknown)) return;
+    if (Date.now() > end) throw new Error(`Still false after ${timeout} ms: ${fn}`);
+    await new Promise((resolve) => setTimeout(resolve, polling));
+  }
+}
