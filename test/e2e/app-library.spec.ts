@@ -17,29 +17,79 @@ async function openMenu(page: Page, title: string) {
   return card(page, title).getByRole('group', { name: 'Session actions' });
 }
 
-test('a library row shows title, date, model, size, entries and cost, grouped by project', async ({ page }) => {
+// The checks of a library holding the sample, as steps of one test (one context, one import).
+test('a library row shows title, date, model, size, entries and cost, grouped by project; delete and undo; rename, search across all sessions, and the copy-resume commands', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await importSample(page);
-  const row = card(page, SAMPLE.title);
-  await expect(row.locator('.facts')).toContainText('claude-sonnet-4-5');
-  await expect(row.locator('.facts')).toContainText(/\d+ entries/);
-  await expect(row.locator('.facts')).toContainText(/\d+(\.\d)? KB/);
-  await expect(page.getByRole('region', { name: 'Project tide-tables' })).toBeVisible();
-  await expect(row.locator('.facts')).toContainText('2 branches');
 
-  // The active branch alone: a linear session, shorter than the whole tree, every line JSON.
-  const menu = await openMenu(page, SAMPLE.title);
-  const download = page.waitForEvent('download');
-  await menu.getByRole('button', { name: 'Export active branch' }).click();
-  const branch = await download;
-  expect(branch.suggestedFilename()).toMatch(/\.jsonl$/);
-  const lines = readFileSync(await branch.path(), 'utf8')
-    .trimEnd()
-    .split('\n');
-  const whole = fixture(SAMPLE.path).toString('utf8').trimEnd().split('\n');
-  expect(lines.length).toBeGreaterThan(2);
-  expect(lines.length).toBeLessThan(whole.length);
-  expect(JSON.parse(lines[0]).type).toBe('session');
-  for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  await test.step('a library row shows title, date, model, size, entries and cost, grouped by project', async () => {
+    const row = card(page, SAMPLE.title);
+    await expect(row.locator('.facts')).toContainText('claude-sonnet-4-5');
+    await expect(row.locator('.facts')).toContainText(/\d+ entries/);
+    await expect(row.locator('.facts')).toContainText(/\d+(\.\d)? KB/);
+    await expect(page.getByRole('region', { name: 'Project tide-tables' })).toBeVisible();
+    await expect(row.locator('.facts')).toContainText('2 branches');
+
+    // The active branch alone: a linear session, shorter than the whole tree, every line JSON.
+    const menu = await openMenu(page, SAMPLE.title);
+    const download = page.waitForEvent('download');
+    await menu.getByRole('button', { name: 'Export active branch' }).click();
+    const branch = await download;
+    expect(branch.suggestedFilename()).toMatch(/\.jsonl$/);
+    const lines = readFileSync(await branch.path(), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const whole = fixture(SAMPLE.path).toString('utf8').trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.length).toBeLessThan(whole.length);
+    expect(JSON.parse(lines[0]).type).toBe('session');
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  await test.step('delete, then undo, brings the session back (and it stays after a reload)', async () => {
+    // A fresh load: the menu the step before opened is not left open.
+    await page.reload();
+    const menu = await openMenu(page, SAMPLE.title);
+    await menu.getByRole('button', { name: 'Delete' }).click();
+    await expect(card(page, SAMPLE.title)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Your library is empty' })).toBeVisible();
+    await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
+    await expect(card(page, SAMPLE.title)).toBeVisible();
+    await page.reload();
+    await expect(card(page, SAMPLE.title)).toBeVisible();
+  });
+
+  await test.step('rename, search across all sessions, and the copy-resume commands', async () => {
+    await dropFiles(page, [{ name: 'other.jsonl', text: makeSession('44444444-0000-4000-8000-000000000001', 'Unrelated work') }]);
+    await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
+
+    const menu = await openMenu(page, SAMPLE.title);
+    await menu.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New title').fill('Tide parser, renamed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(card(page, 'Tide parser, renamed')).toBeVisible();
+
+    // Full text: a word that is only inside the sample's messages, not in any title.
+    const word = fixture(SAMPLE.path).toString('utf8').includes('tide') ? 'tide' : 'the';
+    await page.getByLabel('Search sessions').fill(word);
+    await expect(page.locator('.search-session')).toHaveCount(1);
+    await expect(page.locator('.search-session .session-title')).toHaveText('Tide parser, renamed');
+    await page.getByLabel('Search sessions').fill('');
+    await expect(page.locator('.session-card')).toHaveCount(2);
+
+    const again = await openMenu(page, 'Unrelated work');
+    await again.getByRole('button', { name: 'Copy omp resume command' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      // A bare pi/omp-alike file (nothing says which agent wrote it) offers both; omp's own form.
+      "cd '/home/test/project' && omp --allow-home --resume 44444444-0000-4000-8000-000000000001",
+    );
+    const pi = await openMenu(page, 'Unrelated work');
+    await pi.getByRole('button', { name: 'Copy pi resume command' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^pi --session \S+\.jsonl'?$/);
+  });
 });
 
 test('export gives back the exact bytes that were imported (download)', async ({ page }) => {
@@ -79,49 +129,6 @@ test('a selection exports as one zip bundle holding each session byte for byte',
     .filter(([name]) => name.endsWith('.jsonl'))
     .map(([, data]) => Buffer.from(data).toString('utf8'));
   expect(jsonl.sort()).toEqual([a, b].sort());
-});
-
-test('delete, then undo, brings the session back (and it stays after a reload)', async ({ page }) => {
-  await importSample(page);
-  const menu = await openMenu(page, SAMPLE.title);
-  await menu.getByRole('button', { name: 'Delete' }).click();
-  await expect(card(page, SAMPLE.title)).toHaveCount(0);
-  await expect(page.getByRole('heading', { name: 'Your library is empty' })).toBeVisible();
-  await page.locator('.toast').getByRole('button', { name: 'Undo' }).click();
-  await expect(card(page, SAMPLE.title)).toBeVisible();
-  await page.reload();
-  await expect(card(page, SAMPLE.title)).toBeVisible();
-});
-
-test('rename, search across all sessions, and the copy-resume commands', async ({ page, context }) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await importSample(page);
-  await dropFiles(page, [{ name: 'other.jsonl', text: makeSession('44444444-0000-4000-8000-000000000001', 'Unrelated work') }]);
-  await expect(importSummary(page)).toHaveText('Added: 1', IMPORTED);
-
-  const menu = await openMenu(page, SAMPLE.title);
-  await menu.getByRole('button', { name: 'Rename' }).click();
-  await page.getByLabel('New title').fill('Tide parser, renamed');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(card(page, 'Tide parser, renamed')).toBeVisible();
-
-  // Full text: a word that is only inside the sample's messages, not in any title.
-  const word = fixture(SAMPLE.path).toString('utf8').includes('tide') ? 'tide' : 'the';
-  await page.getByLabel('Search sessions').fill(word);
-  await expect(page.locator('.search-session')).toHaveCount(1);
-  await expect(page.locator('.search-session .session-title')).toHaveText('Tide parser, renamed');
-  await page.getByLabel('Search sessions').fill('');
-  await expect(page.locator('.session-card')).toHaveCount(2);
-
-  const again = await openMenu(page, 'Unrelated work');
-  await again.getByRole('button', { name: 'Copy omp resume command' }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-    // A bare pi/omp-alike file (nothing says which agent wrote it) offers both; omp's own form.
-    "cd '/home/test/project' && omp --allow-home --resume 44444444-0000-4000-8000-000000000001",
-  );
-  const pi = await openMenu(page, 'Unrelated work');
-  await pi.getByRole('button', { name: 'Copy pi resume command' }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^pi --session \S+\.jsonl'?$/);
 });
 
 test('two tabs see each other’s imports', async ({ page, context }) => {

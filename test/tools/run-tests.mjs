@@ -24,7 +24,8 @@ const bin = (name) => resolve(root, 'node_modules/.bin', name);
 
 /**
  * CPU seconds used so far by the children this process waited for (and theirs), from Linux's
- * /proc/self/stat (cutime + cstime, in clock ticks of 1/100 s); undefined elsewhere.
+ * /proc/self/stat (cutime + cstime, in clock ticks of 1/100 s); undefined elsewhere. A process whose
+ * parent did not wait for it is not counted: Chromium's, mostly, so the browser phases read low.
  */
 function childCpuSeconds() {
   try {
