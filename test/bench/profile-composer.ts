@@ -7,8 +7,9 @@
  *   PROFILE_PORT=4327; PROFILE_OUT=dir: serve another build; TOKENS=n (1500); FRAMES=n: long frames printed (8);
  *   END=1: record the reply's end (its turn written and read back) instead of the stream;
  *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (timeline events only) instead of the CPU profile: the main thread's longest tasks by thread
- *   time, with their style recalcs (elements) and layouts (dirty of all objects).
+ *   time, with their style recalcs (elements) and layouts (dirty of all objects); TRACE_OUT=file: the raw trace written there.
  */
+import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -129,8 +130,11 @@ try {
     }
   };
   const report = async () => {
-    if (TRACE) printTasks(JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
-    else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
+    if (TRACE) {
+      const buf = await browser.stopTracing();
+      if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, buf);
+      printTasks(JSON.parse(buf.toString('utf8')).traceEvents);
+    } else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
   };
   if (!END) await record();
   await composer.getByRole('button', { name: 'Send' }).click();

@@ -4,7 +4,7 @@
  * on loopback; prints each task of the page over 30 ms with what it spent its time on.
  *
  *   npx tsx test/bench/profile-sync-app.ts [sessions=100]
- *   PROFILE_PORT overrides the preview's port (4306); PROFILE_OUT=dir writes the raw traces there.
+ *   PROFILE_PORT overrides the preview's port (4306); PROFILE_OUT=dir writes the raw traces there; PROFILE_DIST=dir: where the build goes.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -137,7 +137,7 @@ async function measured(browser: Browser, page: Page, label: string, act: () => 
 
 const s3 = await startS3({ origins: ['*'] });
 // Not minified (the profile names functions), otherwise the production build.
-const outDir = '/tmp/rho-sync-profile-dist';
+const outDir = process.env.PROFILE_DIST ?? '/tmp/rho-sync-profile-dist';
 if (!process.env.NO_BUILD)
   spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--minify', 'false', '--outDir', outDir, '--emptyOutDir'], { stdio: 'inherit' });
 const stopServer = await servePreview(PORT, { log: console.log, outDir });

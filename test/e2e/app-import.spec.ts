@@ -73,6 +73,14 @@ test('dropping a folder walks it recursively, past readEntries batches of 100', 
   }, sessions);
   await expect(importSummary(page)).toHaveText('Added: 105', { timeout: 60_000 });
   await expect(page.locator('.session-card')).toHaveCount(105);
+  // The report of 105 files scrolled out of view keeps its height (the page does not jump), and its entries are all there.
+  const report = page.locator('.report-list');
+  const height = await report.evaluate((el) => el.getBoundingClientRect().height);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(report).not.toBeInViewport();
+  expect(await report.evaluate((el) => el.getBoundingClientRect().height)).toBe(height);
+  await expect(report.getByRole('listitem')).toHaveCount(105);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByRole('region', { name: 'Project alpha' }).locator('.session-card')).toHaveCount(52);
   await expect(page.getByRole('region', { name: 'Project beta' }).locator('.session-card')).toHaveCount(53);
   // Filter by project, then sort by title inside it.

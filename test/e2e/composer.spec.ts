@@ -27,7 +27,7 @@ test.afterEach(async () => {
   await server.close();
 });
 
-test('a key added in Models (the app then reaches that provider and no other origin), a message with a photo streams its reply, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
+test('a key added in Models (the app then reaches that provider and no other origin), a message with a photo streams its reply, a reply longer than its box keeps the box at its largest and shows where the reply ends, Stop keeps what came; pi reads the file back; Continue from here makes a branch at that entry; a reply cut by the app going to the background is kept and Retry asks again; a draft the provider refused is kept; a New chat whose first reply was stopped offers Retry in the session it made', async ({
   page,
 }) => {
   await openEmptyLibrary(page);
@@ -94,10 +94,19 @@ test('a key added in Models (the app then reaches that provider and no other ori
   expect(blocks[2].source.data).toBe(PNG.toString('base64'));
 
   // A slow reply stopped halfway: what arrived stays, as an aborted reply.
-  server.script({ kind: 'slow', reply: { text: ['Half of ', 'a reply ', 'that never ends.'] }, after: 5 });
+  // Its third piece is longer than the reply's box: the box stays at its largest height (45% of the
+  // window's) and shows the reply's end, the start scrolled out above.
+  const long = Array.from({ length: 40 }, (_, i) => `\n\nLine ${i} of the long part.`).join('');
+  server.script({ kind: 'slow', reply: { text: ['Half of ', 'a reply ', long, 'that never ends.'] }, after: 6 });
   await composer.getByRole('textbox', { name: 'Message' }).fill('Tell me more');
   await composer.getByRole('button', { name: 'Send' }).click();
-  await expect(composer.locator('.composer-reply')).toContainText('Half of a reply');
+  const box = composer.locator('.composer-reply');
+  await expect(box).toContainText('Half of a reply');
+  await expect(box.getByText('Line 39 of the long part.')).toBeInViewport();
+  await expect(box.getByText('Line 0 of the long part.')).not.toBeInViewport();
+  await expect(box).toHaveClass(/composer-reply-full/);
+  const [height, largest] = await box.evaluate((el) => [el.getBoundingClientRect().height, window.innerHeight * 0.45]);
+  expect(Math.abs(height - largest)).toBeLessThan(1);
   await composer.getByRole('button', { name: 'Stop' }).click();
   await expect(composer.getByRole('status')).toContainText('Stopped');
   await server.until((r) => r[1]?.cancelled === true);
@@ -127,7 +136,7 @@ test('a key added in Models (the app then reaches that provider and no other ori
   const ctx = pi.buildSessionContext();
   expect(ctx.model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
   const last = ctx.messages.at(-1) as any;
-  expect(last).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: 'Half of a reply ' }] });
+  expect(last).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: `Half of a reply ${long}` }] });
 
   // "Continue from here" on the first reply: the next message's parent is that entry (a new branch, as pi's tree makes).
   const firstReply = added[2].id as string;
