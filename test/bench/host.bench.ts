@@ -2,7 +2,7 @@
  * The host room's write path (Node, memory store): appending one user message to a stored session
  * of `size` MB through the host's session file (the core's `append`, the store's `appendLines`, a
  * block of the entry's envelopes added after the stored envelope index, the library record from the
- * session held in memory) against reopening the same file (the core's `parse` of its bytes); the bytes each append writes, by file; and the
+ * digest kept beside the session held in memory) against reopening the same file (the core's `parse` of its bytes); the bytes each append writes, by file; and the
  * search index catching up with the appended session (its sync) against building it for the file, and
  * the append whose sync folds the session's deltas into its part.
  * `npm run bench -- host [--sizes 100]`.
@@ -148,7 +148,7 @@ export default {
       ratio: a / o,
       target: '≤ 0.1× (the entry’s cost, not the file’s)',
       ok: a / o <= 0.1,
-      note: `${(readBytes / runs).toFixed(0)} bytes read from the disk per append; the library record comes from the session held in memory (core digestHeld): the file is not read again`,
+      note: `${(readBytes / runs).toFixed(0)} bytes read from the disk per append; the library record comes from the digest kept beside the session held in memory (core held-digest.ts: only the appended entries are read): the file is not read again`,
     });
     const perAppend = [...written].filter(([k]) => k !== 'search').map(([k, v]) => `${k} ${Math.round(v / runs)}`);
     // The envelope index: each append adds a block at its end; once the blocks pass `compactsAt`, one append writes it whole.

@@ -4,30 +4,16 @@
 // the part and its deltas are folded into one), after a crash between the delta's segment and the
 // manifest, after a replaced file, after a compaction that moves the part and its deltas.
 import { describe, expect, test } from 'vitest';
-import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
-import { createStore } from '../../../src/storage/store.ts';
-import { createApi } from '../../../src/worker/api.ts';
 import { FOLD_AFTER } from '../../../src/worker/search/grow.ts';
 import { createSegmentWriter, MANIFEST, type Manifest, readRaw, writeManifest } from '../../../src/worker/search/segments.ts';
 import { tidySegments } from '../../../src/worker/search/segments-tidy.ts';
 import { createRng } from '../../gen/prng.ts';
 import { generateSessionText } from '../../gen/session.ts';
-import { noiseSessions } from './planted.ts';
+import { noiseSessions, openLibrary } from './planted.ts';
 
 const enc = new TextEncoder();
 
-function open(disk = createMemoryDisk()) {
-  const store = createStore(disk, { flushDelay: 0 });
-  let n = 0;
-  const api = createApi({
-    store,
-    now: () => new Date('2026-03-04T05:06:07.000Z'),
-    randomId: () => (++n).toString(16).padStart(8, '0'),
-    searchDisk: disk,
-    searchReaderIdleMs: 20,
-  });
-  return { disk, store, api };
-}
+const open = openLibrary;
 
 // The growing session: a generated one, cut in lines; `base` of them stored first, the rest appended in steps.
 const grown = generateSessionText({ seed: 77, targetBytes: 120 * 1024, flavor: 'pi' });

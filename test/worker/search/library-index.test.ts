@@ -11,26 +11,13 @@ import { VERSION } from '../../../src/worker/search/segments.ts';
 import { withLock } from '../../../src/storage/locks.ts';
 import { editDistance } from '../../../src/worker/search/tokens.ts';
 import { once } from '../../../src/storage/chunks.ts';
-import { noiseSessions, type Plant, plantedSession, plantWords } from './planted.ts';
+import { noiseSessions, openLibrary, type Plant, plantedSession, plantWords } from './planted.ts';
 
 const SESSIONS = 6;
 const file = (name: string, content: string) => new File([content], name);
 const ids = Array.from({ length: SESSIONS }, (_, i) => `5ea4c000-0000-7000-8000-00000000000${i}`);
 
-function open(disk = createMemoryDisk()) {
-  const store = createStore(disk, { flushDelay: 0 });
-  let n = 0;
-  // Several workers share a disk here, and an earlier one lingers (a closed tab's would not): its open
-  // segments would hold up a later one's removals until they close, so they close soon after a query.
-  const api = createApi({
-    store,
-    now: () => new Date('2026-03-04T05:06:07.000Z'),
-    randomId: () => (++n).toString(16).padStart(8, '0'),
-    searchDisk: disk,
-    searchReaderIdleMs: 20,
-  });
-  return { disk, store, api };
-}
+const open = openLibrary;
 
 async function library() {
   const words = plantWords(12, SESSIONS * 8 + 10);

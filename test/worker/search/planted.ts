@@ -1,6 +1,9 @@
 // A generated library with planted words: small sessions whose every kind of entry (user text,
 // assistant text, thinking, a tool call's path argument, a tool's output, a shell command, a notice,
 // a compaction summary) holds a word of its own, beside generated sessions (test/gen) as noise.
+import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
+import { createStore } from '../../../src/storage/store.ts';
+import { createApi } from '../../../src/worker/api.ts';
 import { createRng } from '../../gen/prng.ts';
 import { generateSessionText } from '../../gen/session.ts';
 
@@ -96,4 +99,22 @@ export function noiseSessions(n: number, kb = 40): Array<{ name: string; text: s
     name: `noise-${i}.jsonl`,
     text: generateSessionText({ seed: 500 + i, targetBytes: kb * 1024, flavor: i % 2 ? 'omp' : 'pi' }),
   }));
+}
+
+/**
+ * A library on a memory disk (sessions and search index), through the worker API. Several workers
+ * may share a disk, and an earlier one lingers (a closed tab's would not): its open segments would
+ * hold up a later one's removals until they close, so they close soon after a query.
+ */
+export function openLibrary(disk = createMemoryDisk()) {
+  const store = createStore(disk, { flushDelay: 0 });
+  let n = 0;
+  const api = createApi({
+    store,
+    now: () => new Date('2026-03-04T05:06:07.000Z'),
+    randomId: () => (++n).toString(16).padStart(8, '0'),
+    searchDisk: disk,
+    searchReaderIdleMs: 20,
+  });
+  return { disk, store, api };
 }
