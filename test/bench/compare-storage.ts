@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createServer } from 'vite';
+import type { ViteDevServer } from 'vite';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
+import { serveSources } from './source-server.ts';
 
 const [mode, sizeMb, folder, rounds] = [
   process.env.MODE ?? 'memory',
@@ -28,18 +29,8 @@ const builds = [
   { name: 'this', root: here, port: Number(process.env.BENCH_PORT ?? 4303) },
   { name: 'base', root: process.env.BASE, port: Number(process.env.LOAD_BENCH_PORT ?? 4304) },
 ];
-const servers: Array<Awaited<ReturnType<typeof createServer>>> = [];
-for (const b of builds) {
-  const s = await createServer({
-    root: b.root,
-    configFile: resolve(b.root, 'vite.config.ts'),
-    logLevel: 'warn',
-    server: { port: b.port, strictPort: true, hmr: false, watch: null },
-    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
-  });
-  await s.listen();
-  servers.push(s);
-}
+const servers: ViteDevServer[] = [];
+for (const b of builds) servers.push(await serveSources(b.root, b.port));
 const dir = mode === 'disk' ? mkdtempSync(join(tmpdir(), 'rho-cmp-')) : null;
 const context = dir
   ? await chromium.launchPersistentContext(dir, chromiumLaunchOptions())

@@ -9,23 +9,16 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import type { BenchContext, BenchSuite } from './harness.ts';
+import { serveSources } from './source-server.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
 async function run(ctx: BenchContext): Promise<void> {
   const sessions = ctx.sizes?.[0] ?? 1000;
   const runs = ctx.runs ?? 5;
-  const server = await createServer({
-    root,
-    configFile: resolve(root, 'vite.config.ts'),
-    logLevel: 'warn',
-    server: { port: Number(process.env.BENCH_PORT ?? 4197), strictPort: false, hmr: false, watch: null },
-    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
-  });
-  await server.listen();
+  const server = await serveSources(root, Number(process.env.BENCH_PORT ?? 4197), false);
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const page = await browser.newPage();

@@ -16,23 +16,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type Profile, summarizeProfile, workerChannel } from './worker-profile.ts';
+import { serveSources } from './source-server.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const PORT = Number(process.env.PROFILE_PORT ?? 4305);
 const sizeMb = Number(process.argv[2] ?? 100);
 const folder = Number(process.argv[3] ?? 500);
 
-const server = await createServer({
-  root,
-  configFile: resolve(root, 'vite.config.ts'),
-  logLevel: 'warn',
-  server: { port: PORT, strictPort: true, hmr: false, watch: null },
-  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
-});
-await server.listen();
+const server = await serveSources(root, PORT);
 const dir = process.env.DISK ? mkdtempSync(join(tmpdir(), 'rho-profile-')) : null;
 const context = dir
   ? await chromium.launchPersistentContext(dir, chromiumLaunchOptions())

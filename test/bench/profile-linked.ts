@@ -9,22 +9,15 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type Profile, summarizeProfile, workerChannel } from './worker-profile.ts';
+import { serveSources } from './source-server.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const PORT = Number(process.env.PROFILE_PORT ?? 4305);
 const sessions = Number(process.argv[2] ?? 1000);
 
-const server = await createServer({
-  root,
-  configFile: resolve(root, 'vite.config.ts'),
-  logLevel: 'warn',
-  server: { port: PORT, strictPort: true, hmr: false, watch: null },
-  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
-});
-await server.listen();
+const server = await serveSources(root, PORT);
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   const page = await browser.newPage();

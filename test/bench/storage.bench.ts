@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 
 import type { BenchContext as Ctx, BenchRow as Row, BenchSuite } from './harness.ts';
+import { serveSources } from './source-server.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -27,14 +27,7 @@ export async function runStorageBench(ctx: Ctx): Promise<void> {
   const sizeMb = ctx.sizes?.[0] ?? 100;
   const runs = ctx.runs ?? 3;
   const port = Number(process.env.BENCH_PORT ?? 4196);
-  const server = await createServer({
-    root,
-    configFile: resolve(root, 'vite.config.ts'),
-    logLevel: 'warn',
-    server: { port, strictPort: false, hmr: false, watch: null },
-    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod'] },
-  });
-  await server.listen();
+  const server = await serveSources(root, port, false);
   // Playwright's pages live in an off-the-record profile, whose OPFS is held in memory by the
   // browser process (every sync-handle call a round trip to it). STORAGE_PROFILE=disk: a profile on
   // disk instead, as an installed app's, where sync-handle calls are file calls in the worker.
