@@ -45,6 +45,19 @@ function record(r: Round, key: string, copy: string, outcome: ApplyOutcome): voi
   r.emit({ type: 'applied', key, copy, outcome });
 }
 
+/**
+ * A pack whose header was read from its first bytes but which does not open whole: refused (as the
+ * catalog refuses one), out of the catalog, and read whole again next round.
+ */
+function refuse(r: Round, error: SyncError): void {
+  const name = error.object!;
+  if (name in r.state.refused) return;
+  r.state.refused[name] = error.message;
+  delete r.state.packs[name];
+  r.report.refused.push({ object: name, message: error.message });
+  r.emit({ type: 'error', error });
+}
+
 /** Brings every tip of session `g` to this device (false when one cannot be built yet); `copies` grows as copies are made. */
 export async function applyTips(
   r: Round,
@@ -53,47 +66,58 @@ export async function applyTips(
   emptyId: string,
   make: (copy: string, size: number) => CopyIds,
 ): Promise<boolean> {
-  const { local } = r.deps;
   let all = true;
   for (const tip of g.tips) {
     r.signal?.throwIfAborted();
-    let covered = false;
-    for (const c of copies) if (await holds(r, c, tip)) covered = true;
-    if (covered) continue;
-    const path = pathTo(g, tip, emptyId);
-    if (!path) {
-      all = false; // a pack on the way is not listed yet
-      continue;
-    }
-    let done = false;
-    for (const c of copies) {
-      if (c.copy.size >= tip.size) continue;
-      const bytes = await extension(r, c, path);
-      if (!bytes) continue;
-      try {
-        await local.append(c.copy.copy, c.copy.size, bytes);
-      } catch (error) {
-        throw new SyncError('local', `Could not append to ${c.copy.copy}: ${(error as Error).message}`, { object: c.copy.copy, cause: error });
-      }
-      c.grew(tip.size);
-      r.state.known[c.copy.copy] = { size: tip.size, id: tip.id };
-      record(r, g.key, c.copy.copy, 'appended');
-      done = true;
-      break;
-    }
-    if (done) continue;
-    const parts: Uint8Array[] = [];
-    for (const s of path) parts.push(await segmentBytes(r, s));
-    const variantOf = copies[0]?.copy.copy;
-    let copy: string;
     try {
-      copy = await local.create(g.key, concat(parts), { path: g.path, variantOf });
+      if (!(await applyTip(r, g, tip, copies, emptyId, make))) all = false;
     } catch (error) {
-      throw new SyncError('local', `Could not create a copy of ${g.key}: ${(error as Error).message}`, { object: g.key, cause: error });
+      if (!(error instanceof SyncError && error.code === 'tampered' && error.object)) throw error;
+      refuse(r, error);
+      all = false;
     }
-    copies.push(make(copy, tip.size));
-    r.state.known[copy] = { size: tip.size, id: tip.id };
-    record(r, g.key, copy, variantOf ? 'variant' : 'added');
   }
   return all;
+}
+
+// One tip: nothing when a copy holds it; else appended to the copy it extends, or a new copy.
+async function applyTip(
+  r: Round,
+  g: SessionGraph,
+  tip: Version,
+  copies: CopyIds[],
+  emptyId: string,
+  make: (copy: string, size: number) => CopyIds,
+): Promise<boolean> {
+  const { local } = r.deps;
+  for (const c of copies) if (await holds(r, c, tip)) return true;
+  const path = pathTo(g, tip, emptyId);
+  if (!path) return false; // a pack on the way is not listed yet
+  for (const c of copies) {
+    if (c.copy.size >= tip.size) continue;
+    const bytes = await extension(r, c, path);
+    if (!bytes) continue;
+    try {
+      await local.append(c.copy.copy, c.copy.size, bytes);
+    } catch (error) {
+      throw new SyncError('local', `Could not append to ${c.copy.copy}: ${(error as Error).message}`, { object: c.copy.copy, cause: error });
+    }
+    c.grew(tip.size);
+    r.state.known[c.copy.copy] = { size: tip.size, id: tip.id };
+    record(r, g.key, c.copy.copy, 'appended');
+    return true;
+  }
+  const parts: Uint8Array[] = [];
+  for (const s of path) parts.push(await segmentBytes(r, s));
+  const variantOf = copies[0]?.copy.copy;
+  let copy: string;
+  try {
+    copy = await local.create(g.key, concat(parts), { path: g.path, variantOf });
+  } catch (error) {
+    throw new SyncError('local', `Could not create a copy of ${g.key}: ${(error as Error).message}`, { object: g.key, cause: error });
+  }
+  copies.push(make(copy, tip.size));
+  r.state.known[copy] = { size: tip.size, id: tip.id };
+  record(r, g.key, copy, variantOf ? 'variant' : 'added');
+  return true;
 }

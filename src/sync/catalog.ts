@@ -1,7 +1,7 @@
 // Reading the space: list it, open the packs not seen before, keep their headers (the catalog),
 // refuse what does not open. Packs gone from the listing (consolidated away) leave the catalog.
 import { parsePackName, ROOT, SPACE_OBJECT } from './envelope.ts';
-import { readPack, type Round } from './round.ts';
+import { readHeader, type Round } from './round.ts';
 import { SyncError, type SpaceObject } from './types.ts';
 
 /** Lists the space and brings the catalog up to date; gives the listing. */
@@ -21,11 +21,11 @@ export async function refreshCatalog(r: Round): Promise<SpaceObject[]> {
   for (const name of fresh) {
     r.emit({ type: 'progress', phase: 'receive', done: done++, total: fresh.length, bytes: 0 });
     try {
-      const pack = await readPack(r, name, sizes.get(name));
+      const header = await readHeader(r, name, sizes.get(name)!);
       const where = parsePackName(name)!;
-      if (pack.header.device !== where.device || pack.header.seq !== where.seq)
+      if (header.device !== where.device || header.seq !== where.seq)
         throw new SyncError('tampered', `${name}: its header names another place; nothing was applied`, { object: name });
-      r.state.packs[name] = pack.header;
+      r.state.packs[name] = header;
       delete r.state.refused[name];
       if (where.device !== r.state.device) r.report.received++;
     } catch (error) {
@@ -39,5 +39,7 @@ export async function refreshCatalog(r: Round): Promise<SpaceObject[]> {
       throw error;
     }
   }
+  // what was learnt is kept at once: a round cut short (a reload, a closed tab) does not read it again
+  if (fresh.length) await r.deps.state.save(r.state);
   return listed;
 }

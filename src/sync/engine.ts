@@ -59,7 +59,7 @@ export function createEngine(deps: EngineDeps): SyncEngine {
 
   async function start(signal?: AbortSignal): Promise<Round> {
     const state = (await deps.state.load()) ?? newState();
-    return { deps, state, now, report: emptyReport(), emit, signal, opened: new Map() };
+    return { deps, state, now, report: emptyReport(), emit, signal, opened: new Map(), failed: new Map() };
   }
 
   async function run(signal?: AbortSignal): Promise<RoundReport> {

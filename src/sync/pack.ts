@@ -55,21 +55,34 @@ function checkSegment(s: Segment): boolean {
   return isStr(s.key) && isStr(s.base) && isStr(s.id) && isNum(s.from) && isNum(s.to) && s.to >= s.from && (s.path === undefined || isStr(s.path));
 }
 
-/** Reads a pack's plaintext; throws an Error naming what is wrong. */
-export function decodePack(plain: Uint8Array): Pack {
-  const head = fromUtf8(plain.subarray(0, Math.min(plain.length, 32)).slice(0, MAGIC.length));
-  if (head !== MAGIC) throw new Error('not a pack (no RHOSYNC1 mark)');
-  const nl = plain.indexOf(10, MAGIC.length);
-  const length = Number(fromUtf8(plain.subarray(MAGIC.length, nl)));
+/**
+ * A pack's header from the first bytes of its plaintext: the header and where the segments start,
+ * or how many bytes it needs when `start` stops short of it. Throws an Error naming what is wrong.
+ */
+export function packHeaderOf(start: Uint8Array): { header: PackHeader; end: number } | { need: number } {
+  if (start.length < MAGIC.length) return { need: MAGIC.length + 21 };
+  if (fromUtf8(start.subarray(0, MAGIC.length)) !== MAGIC) throw new Error('not a pack (no RHOSYNC1 mark)');
+  const nl = start.indexOf(10, MAGIC.length);
+  if (nl < 0 && start.length < MAGIC.length + 21) return { need: MAGIC.length + 21 };
+  const length = Number(fromUtf8(start.subarray(MAGIC.length, nl)));
   if (nl < 0 || !isNum(length)) throw new Error('a pack without a header length');
-  const start = nl + 1;
-  const header = JSON.parse(fromUtf8(plain.subarray(start, start + length))) as PackHeader;
+  const end = nl + 1 + length;
+  if (end > start.length) return { need: end };
+  const header = JSON.parse(fromUtf8(start.subarray(nl + 1, end))) as PackHeader;
   if (!header || !Array.isArray(header.segments) || !Array.isArray(header.trash) || !isNum(header.seq) || !isStr(header.device))
     throw new Error('a pack header without its fields');
-  let at = start + length;
+  for (const s of header.segments) if (!checkSegment(s)) throw new Error('a segment without its fields');
+  return { header, end };
+}
+
+/** Reads a pack's plaintext; throws an Error naming what is wrong. */
+export function decodePack(plain: Uint8Array): Pack {
+  const found = packHeaderOf(plain);
+  if ('need' in found) throw new Error('a pack cut short in its header');
+  const { header } = found;
+  let at = found.end;
   const segments: SegmentBytes[] = [];
   for (const s of header.segments) {
-    if (!checkSegment(s)) throw new Error('a segment without its fields');
     const end = at + (s.to - s.from);
     if (end > plain.length) throw new Error('a segment runs past the end of its pack');
     segments.push({ ...s, bytes: plain.subarray(at, end) });

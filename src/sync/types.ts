@@ -79,6 +79,11 @@ export interface Transport {
   put(name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void>;
   /** The whole object. Throws SyncError('not-found') when absent. */
   get(name: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * The object's first `bytes` bytes (a ranged GET; fewer when the object is shorter, the whole object
+   * when the server ignores ranges). Optional: without it, headers are read from whole objects.
+   */
+  head?(name: string, bytes: number, signal?: AbortSignal): Promise<Uint8Array>;
   /** Every object whose name starts with `prefix` (all pages of the listing), in no particular order. */
   list(prefix: string, signal?: AbortSignal): Promise<SpaceObject[]>;
   /** Removes an object this device wrote (no error when already absent). */

@@ -12,6 +12,8 @@ export interface Gate {
   puts: string[];
   /** Downloads (GETs of objects, not listings) that reached the server through the gate. */
   gets: string[];
+  /** Those of them that asked for a range (a pack's first bytes), with the Range asked for. */
+  ranged: { url: string; range: string }[];
   stop(): Promise<void>;
 }
 
@@ -20,6 +22,7 @@ export async function startGate(target: string): Promise<Gate> {
   let hold: ((path: string) => void) | null = null;
   const puts: string[] = [];
   const gets: string[] = [];
+  const ranged: { url: string; range: string }[] = [];
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const up = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -40,6 +43,7 @@ export async function startGate(target: string): Promise<Gate> {
     if (req.method === 'PUT') res.on('finish', () => puts.push(req.url ?? ''));
     // A listing is a GET of the bucket with a query; an object's GET names a key.
     if (req.method === 'GET' && !(req.url ?? '').includes('?')) gets.push(req.url ?? '');
+    if (req.method === 'GET' && req.headers.range) ranged.push({ url: req.url ?? '', range: req.headers.range });
     forward(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,6 +52,7 @@ export async function startGate(target: string): Promise<Gate> {
     url: `http://127.0.0.1:${port}`,
     puts,
     gets,
+    ranged,
     holdNextPut: () =>
       new Promise<string>((resolve) => {
         hold = resolve;

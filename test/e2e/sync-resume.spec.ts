@@ -47,11 +47,12 @@ test('a device paired by link receives the library and keeps it across a reload,
   // Received at pairing: in the device's own private file system, not only in its worker.
   await expect.poll(() => libraryTexts(b.page), SLOW).toEqual([first]);
 
-  // A session of a few hundred KB, so its pack is a real upload.
+  // A session of over 1 MiB, so its pack is a real upload, and the other device reads its header
+  // from its first bytes (a ranged GET through Chromium's CORS) before reading it whole.
   const text = sessionOf(
     '019e0000-5a5a-7000-8000-00000000b002',
     'Long one',
-    Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(600)}`),
+    Array.from({ length: 1900 }, (_, i) => `line ${i} ${'x'.repeat(600)}`),
   );
   await a.page.goto('/#/');
   const held = gate.holdNextPut();
@@ -67,6 +68,7 @@ test('a device paired by link receives the library and keeps it across a reload,
   await a.page.goto('/#/sync');
   const both = [first, text].sort();
   await expect.poll(() => libraryTexts(b.page), SLOW).toEqual(both);
+  expect(gate.ranged.filter((g) => g.url.includes('/resume/rs1/') && /^bytes=0-\d+$/.test(g.range))).not.toEqual([]);
 
   // The phone reloads with only itself talking to the space: its library is there, nothing is fetched again.
   await a.context.close();

@@ -31,6 +31,8 @@ export function retrying(inner: Transport, attempts = 4, firstWait = 100): Trans
     where: inner.where,
     put: (n, b, s) => again(() => inner.put(n, b, s), s),
     get: (n, s) => again(() => inner.get(n, s), s),
+    // not tried again: the caller falls back to the whole object, which is
+    ...(inner.head ? { head: inner.head } : {}),
     list: (p, s) => again(() => inner.list(p, s), s),
     delete: (n, s) => again(() => inner.delete(n, s), s),
   };

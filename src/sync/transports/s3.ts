@@ -23,11 +23,19 @@ export function s3Transport(settings: S3Settings, options: S3Options = {}): Tran
   const where = `S3 bucket ${settings.bucket} at ${settings.endpoint}`;
   const prefix = settings.prefix;
 
-  async function call(method: string, url: string, what: string, object?: string, body?: Uint8Array, signal?: AbortSignal): Promise<Response> {
+  async function call(
+    method: string,
+    url: string,
+    what: string,
+    object?: string,
+    body?: Uint8Array,
+    signal?: AbortSignal,
+    headers?: Record<string, string>,
+  ): Promise<Response> {
     const datetime = options.datetime?.();
     let res: Response;
     try {
-      res = await client.fetch(url, { method, body: body as BodyInit | undefined, signal, ...(datetime ? { aws: { datetime } } : {}) });
+      res = await client.fetch(url, { method, body: body as BodyInit | undefined, signal, headers, ...(datetime ? { aws: { datetime } } : {}) });
     } catch (error) {
       throw await classifyFetchError(error, url, where, what);
     }
@@ -47,6 +55,13 @@ export function s3Transport(settings: S3Settings, options: S3Options = {}): Tran
     },
     async get(name, signal) {
       const res = await call('GET', `${base}/${encodeKey(prefix + name)}`, `GET ${name}`, name, undefined, signal);
+      return bodyOf(res, where, `GET ${name}`);
+    },
+    async head(name, bytes, signal) {
+      // a single "bytes=0-N" range is CORS-safelisted: the bucket's CORS rule needs nothing more
+      const res = await call('GET', `${base}/${encodeKey(prefix + name)}`, `GET ${name} (its first ${bytes} bytes)`, name, undefined, signal, {
+        Range: `bytes=0-${bytes - 1}`,
+      });
       return bodyOf(res, where, `GET ${name}`);
     },
     async list(sub, signal) {

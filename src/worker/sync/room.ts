@@ -83,6 +83,7 @@ export function countedTransport(
     where: inner.where,
     put: counting(inner.put),
     get: counting(inner.get),
+    ...(inner.head ? { head: counting(inner.head) } : {}),
     list: counting(inner.list),
     delete: counting(inner.delete),
   };
