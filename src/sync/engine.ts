@@ -86,7 +86,9 @@ export function createEngine(deps: EngineDeps): SyncEngine {
       copies.set(c.key, list);
     }
     let allHere = true;
+    let applied = 0;
     for (const g of graphs.values()) {
+      emit({ type: 'progress', phase: 'apply', done: applied++, total: graphs.size, bytes: 0 });
       const list = copies.get(g.key) ?? [];
       copies.set(g.key, list);
       if (!(await applyTips(r, g, list, emptyId, (copy, size) => new CopyIds(r, { key: g.key, copy, size, path: g.path })))) allHere = false;

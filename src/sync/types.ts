@@ -205,7 +205,7 @@ export interface DeviceInfo {
 
 /** What the engine reports while it works. */
 export type SyncEvent =
-  | { type: 'progress'; phase: 'list' | 'send' | 'receive' | 'consolidate'; done: number; total: number; bytes: number }
+  | { type: 'progress'; phase: 'list' | 'send' | 'receive' | 'apply' | 'consolidate'; done: number; total: number; bytes: number }
   | { type: 'applied'; key: string; copy: string; outcome: ApplyOutcome }
   | { type: 'synced'; at: number; report: RoundReport }
   | { type: 'error'; error: SyncError };

@@ -4,7 +4,7 @@
 // with nothing of it applied; a round cut off after learning the space does not read it again.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createEngine, createSpace, newIdentity, ROOT, type SpaceKeys, spaceKeys, type Transport } from '../../src/sync/index.ts';
+import { createEngine, createSpace, newIdentity, ROOT, type SpaceKeys, spaceKeys, type SyncEvent, type Transport } from '../../src/sync/index.ts';
 import { s3Transport } from '../../src/sync/transports/s3.ts';
 import { webdavTransport } from '../../src/sync/transports/webdav.ts';
 import { memoryLocal, memoryState } from './memory-local.ts';
@@ -92,10 +92,17 @@ async function newDeviceReceives(transport: Transport) {
   const { big, mid, bigPack, midPack } = await twoLargePacks(transport, keys);
   const phoneT = counted(transport);
   const phone = memoryLocal();
-  const report = await createEngine({ transport: phoneT, keys, local: phone, state: memoryState(), deviceName: 'phone' }).round();
+  const progress: SyncEvent[] = [];
+  const onEvent = (e: SyncEvent) => e.type === 'progress' && progress.push(e);
+  const report = await createEngine({ transport: phoneT, keys, local: phone, state: memoryState(), deviceName: 'phone', onEvent }).round();
   expect(report.agreed).toBe(true);
   expect(Buffer.from(phone.copies.get('big')!.bytes).equals(Buffer.from(big))).toBe(true);
   expect(Buffer.from(phone.copies.get('mid')!.bytes).equals(Buffer.from(mid))).toBe(true);
+  // the time spent reading packs whole shows as progress through the sessions
+  expect(progress.filter((e) => e.type === 'progress' && e.phase === 'apply').map((e) => e.type === 'progress' && `${e.done}/${e.total}`)).toEqual([
+    '0/2',
+    '1/2',
+  ]);
   return { phoneT, bigPack, midPack };
 }
 
