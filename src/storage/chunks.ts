@@ -6,14 +6,22 @@ import type { ByteChunks, Disk } from './types.ts';
 export const CHUNK_SIZE = 4 * 1024 * 1024;
 
 /**
+ * Bytes `start` to `end` of a blob as a Blob: the blob itself when that is all of it. A slice is a
+ * call to the browser process that waits for its answer (it registers a new blob there, a few
+ * tenths of a millisecond of this thread each): a folder of small sessions would pay it per file.
+ */
+export function sliceOf(blob: Blob, start = 0, end = blob.size): Blob {
+  return start <= 0 && end >= blob.size ? blob : blob.slice(start, end);
+}
+
+/**
  * A Blob (or File) read in chunks, optionally from `start`. The next chunk is read while the
  * caller works on this one (a write, a scan): reading a page's File from a worker is a round trip
  * to the browser, which would otherwise wait in line with the work. At most two chunks are held.
  */
 export async function* blobChunks(blob: Blob, start = 0, chunkSize = CHUNK_SIZE, signal?: AbortSignal): ByteChunks {
   const read = (at: number) => {
-    const p = blob
-      .slice(at, Math.min(at + chunkSize, blob.size))
+    const p = sliceOf(blob, at, Math.min(at + chunkSize, blob.size))
       .arrayBuffer()
       .then((b) => new Uint8Array(b));
     // Left unread when the caller stops early: its failure is nobody's to hear.

@@ -8,6 +8,11 @@ export interface FolderFile {
   path: string;
   size: number;
   modified: number;
+  /**
+   * The file's bytes as the walk saw them (a File snapshot), when the walk had them in hand: reading
+   * it fails once the file has changed since (then `blob(path)` reads it as it is).
+   */
+  snapshot?: Blob;
 }
 
 /** The operations a linked folder allows. */

@@ -49,7 +49,7 @@ export function createFsaDisk(root: FileSystemDirectoryHandle): FolderDisk {
         for (let i = 0; i < files.length; i += LOOKS_AT_ONCE) {
           const looks = files.slice(i, i + LOOKS_AT_ONCE).map(([name, h]) =>
             h.getFile().then(
-              (f): FolderFile => ({ path: `${prefix}${name}`, size: f.size, modified: f.lastModified }),
+              (f): FolderFile => ({ path: `${prefix}${name}`, size: f.size, modified: f.lastModified, snapshot: f }),
               // Gone between the listing and the look (the agent renamed it): the next walk sees what is there.
               () => null,
             ),

@@ -127,6 +127,8 @@ export function createDigester(opts: DigestOptions = {}): SessionDigester {
   const usage = createUsageCollector({ zeroCostUnrecorded: opts.zeroCostUnrecorded });
   const dates = createSessionDate();
   const pass: LinePass = linePass({
+    // The digest keeps the number of problems and the first (the first error, else the first of all).
+    firstEntryDetailOnly: true,
     onRecord(value, kind, s) {
       opts.onValue?.(value);
       if (kind === 'title') agent = 'omp';

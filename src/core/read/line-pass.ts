@@ -21,6 +21,11 @@ import type { Entry, Header, ParsedSession, Problem, SessionRecord } from '../sc
 export interface LinePassOptions {
   /** Validate each entry against its zod schema and report `invalid-entry` (default true). */
   validate?: boolean;
+  /**
+   * Only the first `invalid-entry` problem says which fields failed; later ones name the entry's
+   * type alone (for a caller that keeps the count of problems and the first one, as the digest).
+   */
+  firstEntryDetailOnly?: boolean;
   /** Keep every record with its byte range (what `parse` gives; `serialize` needs them). */
   records?: boolean;
   /** Each record as the file holds it (before migration), its place in the file and its line's text. */
@@ -58,6 +63,7 @@ export function linePass(opts: LinePassOptions = {}): LinePass {
   let waiting: { entries: Entry[]; lines: number[] } | null = null;
   let decided = false;
   let needsV2 = false;
+  let invalidSeen = false;
 
   const finishEntry = (entry: Entry, line: number) => {
     if (typeof entry.id !== 'string' || (entry.parentId != null && typeof entry.parentId !== 'string')) {
@@ -66,8 +72,11 @@ export function linePass(opts: LinePassOptions = {}): LinePass {
       if (fixed.parentId !== entry.parentId) entry.parentId = fixed.parentId;
     }
     if (validate) {
-      const bad = entryProblem(entry, line);
-      if (bad) problems.push(bad);
+      const bad = entryProblem(entry, line, !(opts.firstEntryDetailOnly && invalidSeen));
+      if (bad) {
+        invalidSeen = true;
+        problems.push(bad);
+      }
     }
     const kept = opts.onEntry ? opts.onEntry(entry, entries.length) : entry;
     entries.push(kept);

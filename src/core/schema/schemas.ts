@@ -179,17 +179,21 @@ function validatorFor(type: unknown): z.ZodType {
 }
 
 /** Checks one entry; a failure is an `invalid-entry` warning on its line (the entry stays). */
-export function entryProblem(value: unknown, line: number): Problem | null {
+export function entryProblem(value: unknown, line: number, detail = true): Problem | null {
   const type = (value as { type?: unknown }).type;
   if (isSurelyValid(value)) return null;
   const schema = validatorFor(type);
   // validate() runs the compiled assert-only check (no output copy); issues are gathered only on failure.
   if (schema.validate(value)) return null;
+  const what = typeof type === 'string' ? clip(type, 40) : 'entry';
+  // Without detail (a caller that keeps only the count and the first problem): the issues, the
+  // costly part of a failed check, are not gathered.
+  if (!detail) return problem(line, 'invalid-entry', `${what} does not match its schema`);
   const result = schema.safeParse(value);
   if (result.success) return null;
   const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`);
   const more = result.error.issues.length > 3 ? ` (+${result.error.issues.length - 3} more)` : '';
-  return problem(line, 'invalid-entry', `${typeof type === 'string' ? clip(type, 40) : 'entry'} does not match its schema: ${issues.join('; ')}${more}`);
+  return problem(line, 'invalid-entry', `${what} does not match its schema: ${issues.join('; ')}${more}`);
 }
 
 /** The header as the schema sees it (inferred shapes take the bare name). */

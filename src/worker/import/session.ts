@@ -8,7 +8,7 @@
 import { readHeader, type Problem } from '../../core/index.ts';
 import { type Conversion, convertToPi, detectFormat, HEAD_BYTES } from '../../core/formats/index.ts';
 import { binaryKind } from '../../core/read/magic.ts';
-import { blobChunks, CHUNK_SIZE, WRITE_SIZE } from '../../storage/chunks.ts';
+import { blobChunks, CHUNK_SIZE, sliceOf, WRITE_SIZE } from '../../storage/chunks.ts';
 import { variantId } from '../../storage/names.ts';
 import type { SessionReading, SessionStore, SessionSummary, StoredRead } from '../../storage/types.ts';
 import { indexAppend, indexNewSession } from './envelopes.ts';
@@ -75,8 +75,7 @@ export async function relate(store: SessionStore, id: string, storedSize: number
     const end = Math.min(at + CHUNK_SIZE, common);
     const [a, b] = await Promise.all([
       store.readRange(id, at, end),
-      incoming
-        .slice(at, end)
+      sliceOf(incoming, at, end)
         .arrayBuffer()
         .then((x) => new Uint8Array(x)),
     ]);
@@ -101,18 +100,18 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The first bytes of a file, as one read (`FIRST_READ`, or the whole file when smaller). */
 export async function firstBytes(blob: Blob): Promise<Uint8Array> {
-  return new Uint8Array(await blob.slice(0, Math.min(blob.size, FIRST_READ)).arrayBuffer());
+  return new Uint8Array(await sliceOf(blob, 0, FIRST_READ).arrayBuffer());
 }
 
 /** The header of a file from its first bytes, and those bytes (reused as the first chunk written). */
 async function headOf(blob: Blob, first?: Uint8Array): Promise<{ found: ReturnType<typeof readHeader>; head: Uint8Array }> {
-  let head = first ?? new Uint8Array(await blob.slice(0, Math.max(HEAD_STEPS[0], Math.min(blob.size, CHUNK_SIZE))).arrayBuffer());
+  let head = first ?? new Uint8Array(await sliceOf(blob, 0, Math.max(HEAD_STEPS[0], Math.min(blob.size, CHUNK_SIZE))).arrayBuffer());
   let found = readHeader(head);
   // A header line longer than what was read: read further, up to 16 MB.
   for (const step of HEAD_STEPS) {
     if (found.problem?.code !== 'torn' || head.length >= blob.size) break;
     if (step <= head.length) continue;
-    head = new Uint8Array(await blob.slice(0, step).arrayBuffer());
+    head = new Uint8Array(await sliceOf(blob, 0, step).arrayBuffer());
     found = readHeader(head);
   }
   return { found, head };

@@ -3,6 +3,7 @@
 // the new bytes appended, diverged → a variant); a last line the agent is still writing is left for
 // the next sync. Files gone from the folder stay in the library, and the report says so.
 import type { FolderDisk, FolderFile } from '../../storage/folder.ts';
+import { sliceOf } from '../../storage/chunks.ts';
 import type { SessionStore } from '../../storage/types.ts';
 import { blobRefsIn, type ImportItem, importSessionBlob, reserveAhead } from '../import/api.ts';
 import { FIRST_READ } from '../import/session.ts';
@@ -43,10 +44,22 @@ interface Read {
   first?: Uint8Array;
 }
 
-async function readChanged(folder: FolderDisk, path: string): Promise<Read> {
-  const blob = await folder.blob(path);
+async function readChanged(folder: FolderDisk, f: FolderFile): Promise<Read> {
+  // The walk's snapshot, while the file is as the walk saw it (no second look for it); once the
+  // agent has written to it, reading the snapshot fails and the file is looked up again.
+  if (f.snapshot) {
+    try {
+      return await readTail(f.snapshot);
+    } catch {
+      // Changed since the walk: read as it is now.
+    }
+  }
+  return readTail(await folder.blob(f.path));
+}
+
+async function readTail(blob: Blob): Promise<Read> {
   const tailStart = Math.max(0, blob.size - TAIL);
-  const tail = new Uint8Array(await blob.slice(tailStart).arrayBuffer());
+  const tail = new Uint8Array(await sliceOf(blob, tailStart).arrayBuffer());
   const complete = completeLength(tail, tailStart);
   // A small file's tail is the whole file: its first bytes need no second read.
   return tailStart === 0 && complete > 0 ? { blob, complete, first: tail.subarray(0, Math.min(complete, FIRST_READ)) } : { blob, complete };
@@ -74,7 +87,7 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
   let over = false;
   const readAhead = (j: number) => {
     if (j >= plan.changed.length || reads.has(j)) return;
-    const read = readChanged(folder, plan.changed[j].path);
+    const read = readChanged(folder, plan.changed[j]);
     read.then(
       (r) => r.first && !over && j > current && reserveAhead(ctx.store, r.first, ctx.signal),
       () => undefined,
@@ -106,7 +119,7 @@ export async function syncFolder(folder: FolderDisk, state: FolderState, ctx: Sy
       // Nothing complete yet, or only the unfinished line grew: no new line to import.
       next[f.path] = { ...known, size: blob.size, modified: f.modified, complete };
     } else {
-      const lines = blob.slice(0, complete);
+      const lines = sliceOf(blob, 0, complete);
       const item = await importSessionBlob(f.path, lines, { store: ctx.store, signal: ctx.signal }, first);
       const { refs: found, ...plain } = item;
       report.items.push(plain);

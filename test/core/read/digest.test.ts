@@ -74,6 +74,19 @@ describe('the digest agrees with the core parse', () => {
     expect(got.title).toBe('Slot títle ✓');
   });
 
+  test('entries that fail their schema: the count, and the first problem with its failing fields, as the parse has them', async () => {
+    const bad = (id: string, parent: string | null) =>
+      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: 't', message: { role: 'assistant', content: [{ type: 'text', text: id }] } });
+    const b = bytes([headerLine('s1'), messageLine('a1', null, 'user', 'hi'), bad('a2', 'a1'), bad('a3', 'a2'), bad('a4', 'a3'), ''].join('\n'));
+    const parsed = parse(b);
+    const { digest } = await digestSession(chunked(b));
+    expect(digest.problems).toBe(3);
+    expect(parsed.problems.map((p) => p.code)).toEqual(['invalid-entry', 'invalid-entry', 'invalid-entry']);
+    expect(digest.firstProblem).toEqual(parsed.problems[0]);
+    // The fields that failed are named (the import report's reason).
+    expect(digest.firstProblem?.message).toMatch(/^message does not match its schema: message\./);
+  });
+
   test('v1 files get the same deterministic ids and linear chain', async () => {
     const text =
       [
