@@ -3,7 +3,8 @@
  * uploads a library (and while a second device's first sync brings it in), at 4× CPU, against s3rver
  * on loopback; prints each task of the page over 30 ms with what it spent its time on.
  *
- *   npx tsx test/bench/profile-sync-app.ts [sessions=100]
+ *   npx tsx test/bench/profile-sync-app.ts [sessions=100] [MB=sessions/50]
+ *   The second device shows its library while the sessions arrive (as the sync-app bench does).
  *   PROFILE_PORT overrides the preview's port (4306); PROFILE_OUT=dir writes the raw traces there; PROFILE_DIST=dir: where the build goes.
  */
 import { spawnSync } from 'node:child_process';
@@ -14,11 +15,12 @@ import { invite, setUpS3 } from '../e2e/sync-helpers.ts';
 import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
-import { importLibrary } from './sync-app-page.ts';
+import { importLibrary, untilTrue } from './sync-app-page.ts';
 import { type Profile, summarizeProfile } from './worker-profile.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4306);
 const sessions = Number(process.argv[2] ?? 100);
+const mb = Number(process.argv[3] ?? sessions / 50);
 
 interface TraceEvent {
   name: string;
@@ -167,7 +169,7 @@ try {
     });
   const a = await ctxA.newPage();
   a.setDefaultTimeout(120_000);
-  await importLibrary(a, sessions);
+  await importLibrary(a, sessions, mb);
   await a.goto('/#/sync');
   await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'p/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
   const create = await a.getByRole('button', { name: 'Create the space' }).elementHandle();
@@ -188,15 +190,18 @@ try {
   const pair = await b.getByRole('button', { name: 'Pair this device' }).elementHandle();
   await measured(browser, b, 'first-sync-down', async () => {
     await pair!.click();
-    await b.waitForFunction(
-      (n) =>
-        (document.querySelector('[data-testid="sync-state"]')?.textContent ?? '').startsWith('Last sync: ') &&
-        document.querySelectorAll('.session-card').length >= n,
+    await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 600_000 });
+    await b.evaluate(() => {
+      location.hash = '#/';
+    });
+    // Received: the library lists every session, and no round holds the device's sync lock.
+    await untilTrue(
+      b,
+      async (n) =>
+        (document.querySelector('.project-title')?.textContent ?? '').replace(/\D/g, '') === String(n) &&
+        !(await navigator.locks.query()).held?.some((l) => l.name?.includes('sync')),
       sessions,
-      {
-        polling: 250,
-        timeout: 600_000,
-      },
+      { polling: 1000, timeout: 600_000 },
     );
   });
 } finally {
