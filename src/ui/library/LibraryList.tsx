@@ -140,12 +140,15 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
       removeEventListener('resize', onScroll);
       ro.disconnect();
     };
-  }, [rows]);
+  }, []);
 
-  // Another list (filter, sort, import): the window is worked out again (focus is found again when it moves).
+  // Another list (filter, sort, import, sessions arriving): the window is worked out again (focus is
+  // found again when it moves) in the next frame, where the browser lays the page out anyway: not
+  // here, where reading the list's place would lay it out within the task that changed it.
   useLayoutEffect(() => {
     focused.current = -1;
-    update();
+    const frame = requestAnimationFrame(() => updateRef.current());
+    return () => cancelAnimationFrame(frame);
   }, [rows]);
 
   // Forget detached rows.

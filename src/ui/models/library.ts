@@ -5,7 +5,7 @@ import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
-import { coalesced, keepUnchanged } from './summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges } from './summaries.ts';
 
 /** How the list is ordered. */
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
@@ -89,9 +89,18 @@ export function groupByProject(list: SessionSummary[], project: ReadonlyMap<stri
 
 let refreshing: Promise<void> | null = null;
 let refreshAgain = false;
+// What the next read asks: the whole list, or only the sessions named since the last read.
+let readWhole = true;
+const named = new Set<string>();
 
-/** Reads the list again from the worker; calls during a refresh are folded into one more. */
-export function refreshLibrary(): Promise<void> {
+/**
+ * Reads the list again from the worker; calls during a refresh are folded into one more. With
+ * `ids` (a change notice's), only those sessions cross over, with the list's order: a sync writing
+ * a thousand sessions in batches costs the page each batch, not the whole list each time.
+ */
+export function refreshLibrary(ids?: Iterable<string>): Promise<void> {
+  if (ids) for (const id of ids) named.add(id);
+  else readWhole = true;
   if (refreshing) {
     refreshAgain = true;
     return refreshing;
@@ -100,19 +109,31 @@ export function refreshLibrary(): Promise<void> {
     refreshing = null;
     if (refreshAgain) {
       refreshAgain = false;
-      void refreshLibrary();
+      void refreshLibrary([]);
     }
   });
   return refreshing;
 }
 
 async function readLibrary(): Promise<void> {
+  const whole = readWhole || !loaded.peek() || listError.peek() !== null;
+  const asked = [...named];
+  readWhole = false;
+  named.clear();
   try {
-    sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
+    if (whole) sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
+    else if (asked.length) {
+      const next = mergeChanges(sessions.value, await library.listChanges({ ids: asked }));
+      // A session neither named nor known here (a notice this page missed): the whole list again.
+      if (next) sessions.value = next;
+      else sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
+    } else return;
     listError.value = null;
     const ids = new Set(sessions.value.map((s) => s.id));
     if ([...selected.value].some((id) => !ids.has(id))) selected.value = new Set([...selected.value].filter((id) => ids.has(id)));
   } catch (e) {
+    // Read whole next time (what was asked now is not lost).
+    readWhole = true;
     listError.value = isMissingMethod(e) ? null : describeError(e);
   } finally {
     loaded.value = true;
@@ -195,11 +216,18 @@ export const CHANGES_GAP_MS = 400;
 export function watchLibraryChanges(): void {
   if (!('BroadcastChannel' in window)) return;
   const channel = new BroadcastChannel('rho-sessions');
+  // The sessions named by the notices since the last refresh (null: one named none, read the whole list).
+  let ids: Set<string> | null = new Set();
   const refresh = coalesced(CHANGES_GAP_MS, () => {
-    void refreshLibrary();
+    void refreshLibrary(ids ?? undefined);
+    ids = new Set();
     void refreshStorage();
   });
-  channel.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
-    if (event.data?.type === 'changed') refresh();
+  channel.addEventListener('message', (event: MessageEvent<{ type?: string; ids?: unknown }>) => {
+    if (event.data?.type !== 'changed') return;
+    const named = event.data.ids;
+    if (ids && Array.isArray(named)) for (const id of named) if (typeof id === 'string') ids.add(id);
+    if (!Array.isArray(named)) ids = null;
+    refresh();
   });
 }

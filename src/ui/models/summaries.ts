@@ -50,3 +50,26 @@ export function coalesced(
     else timer = later(fire, wait);
   };
 }
+
+/**
+ * The list after a change notice: `order` (every stored id, in list order) drawn from the changed
+ * summaries and the objects already here (a changed summary equal to the one here keeps its object).
+ * Null when `order` names a session neither changed nor here (a notice was missed: read the whole list).
+ * The same array when nothing moved or changed.
+ */
+export function mergeChanges(before: SessionSummary[], { changed, order }: { changed: SessionSummary[]; order: string[] }): SessionSummary[] | null {
+  const old = new Map(before.map((s) => [s.id, s]));
+  const fresh = new Map(changed.map((s) => [s.id, s]));
+  const out: SessionSummary[] = [];
+  let same = order.length === before.length;
+  for (let i = 0; i < order.length; i++) {
+    const id = order[i];
+    const was = old.get(id);
+    const now = fresh.get(id);
+    const s = now && !(was && sameSummary(was, now)) ? now : was;
+    if (!s) return null;
+    if (s !== before[i]) same = false;
+    out.push(s);
+  }
+  return same ? before : out;
+}

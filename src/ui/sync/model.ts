@@ -41,7 +41,8 @@ const nextFrame = () =>
 
 async function loop(): Promise<void> {
   let after = -1;
-  let rounds = 0;
+  // The round whose changes were last seen here (null: none seen yet, the list read at boot has them).
+  let appliedRound: number | null = null;
   for (;;) {
     try {
       const status = await library.syncWatch({ after });
@@ -50,12 +51,13 @@ async function loop(): Promise<void> {
       // One status drawn per frame at most: a first sync's many changes (each request, each
       // pack) meanwhile come as one answer. A hidden page draws no frames: a timer then.
       await nextFrame();
-      // A round that changed the library here: the list and the linked folders (pure appends go back by themselves where allowed).
-      if (status.rounds !== rounds) {
-        const changed = rounds !== 0 && status.applied.length > 0;
-        rounds = status.rounds;
+      // A round that changed the library here: those sessions in the list, and the linked folders
+      // (pure appends go back by themselves where allowed). Once per such round, not per status.
+      if (status.appliedRound !== appliedRound) {
+        const changed = appliedRound !== null && status.applied.length > 0;
+        appliedRound = status.appliedRound;
         if (changed) {
-          void refreshLibrary();
+          void refreshLibrary(status.applied.map((a) => a.copy));
           void syncAllLinked();
         }
       }

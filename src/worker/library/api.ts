@@ -15,6 +15,12 @@ export type { SessionSummary } from '../../storage/types.ts';
 export type { ImportItem, ImportOutcome, ImportReport } from '../import/api.ts';
 export type { EntryHit, SearchResults, SessionResult, SnippetPart } from '../search/api.ts';
 
+/** Sessions whose summaries changed (those still stored), and every stored id in list order. */
+export interface ListChanges {
+  changed: SessionSummary[];
+  order: string[];
+}
+
 /** Where an import came from (the UI may word its report by it). */
 export type ImportSource = 'drop' | 'picker' | 'share' | 'launch' | 'paste';
 
@@ -107,6 +113,17 @@ export function createLibraryApi(env: WorkerEnv, hooks: ImportHooks = {}) {
       const q = params.query?.trim().toLowerCase();
       if (!q) return list;
       return list.filter((s) => [s.title, s.firstMessage, s.cwd].some((x) => x?.toLowerCase().includes(q)));
+    },
+
+    /**
+     * What changed in the list for the sessions `ids` (a change notice's): the summaries of those
+     * still stored, and every stored id in list order. The page updates its list from this without
+     * the whole list crossing over again (a sync bringing a thousand sessions sends its notices in batches).
+     */
+    async listChanges(params: { ids: string[] }, _ctx?: CallContext): Promise<ListChanges> {
+      const want = new Set(params.ids);
+      const list = await store.list();
+      return { changed: list.filter((s) => want.has(s.id)), order: list.map((s) => s.id) };
     },
 
     /** One session's summary (for a reader that was opened by id). */

@@ -189,6 +189,7 @@ export class SyncRoom {
         spaceBytes: report.spaceBytes,
         agreed: report.agreed,
         applied: report.applied.length ? report.applied : this.status.applied,
+        appliedRound: report.applied.length ? this.status.rounds + 1 : this.status.appliedRound,
         refused: report.refused,
         device: state?.device,
         rounds: this.status.rounds + 1,

@@ -42,6 +42,8 @@ export interface SyncStatus {
   requests: number;
   /** Rounds finished since the worker started. */
   rounds: number;
+  /** The round (its number in `rounds`) whose changes `applied` lists; 0: none yet. */
+  appliedRound: number;
   /** The wait before the next poll while nothing changes (docs/sync.md: 1 s after a change, growing to 2.5 s). */
   nextPollMs: number;
 }
@@ -71,6 +73,7 @@ export function initialStatus(): SyncStatus {
     trashed: [],
     requests: 0,
     rounds: 0,
+    appliedRound: 0,
     nextPollMs: 0,
   };
 }

@@ -2,7 +2,7 @@
 // (so their cards are not drawn again), and a stream of change notices becomes spaced refreshes.
 import { describe, expect, test } from 'vitest';
 import type { SessionSummary } from '../../../src/ui/models/calls.ts';
-import { coalesced, keepUnchanged } from '../../../src/ui/models/summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges } from '../../../src/ui/models/summaries.ts';
 
 function summary(id: string, over: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -51,6 +51,30 @@ describe('keepUnchanged', () => {
   test('a same subagent link (another object) keeps the summary', () => {
     const before = [summary('b', { subagent: { name: 'x' } as SessionSummary['subagent'] })];
     expect(keepUnchanged(before, [summary('b', { subagent: { name: 'x' } as SessionSummary['subagent'] })])[0]).toBe(before[0]);
+  });
+});
+
+describe('mergeChanges', () => {
+  test('the list follows the order given: changed sessions are the fresh objects, the others keep theirs, a gone one leaves', () => {
+    const before = [summary('a'), summary('b'), summary('c')];
+    const changes = { changed: [summary('n'), summary('b', { size: 900, modified: 3000 })], order: ['b', 'n', 'a'] };
+    const after = mergeChanges(before, changes);
+    expect(after?.map((s) => s.id)).toEqual(['b', 'n', 'a']);
+    expect(after?.[0]).toBe(changes.changed[1]);
+    expect(after?.[1]).toBe(changes.changed[0]);
+    expect(after?.[2]).toBe(before[0]);
+  });
+
+  test('a named session whose summary is the same keeps its object; nothing moved nor changed gives the same list', () => {
+    const before = [summary('a'), summary('b')];
+    expect(mergeChanges(before, { changed: [summary('b')], order: ['a', 'b'] })).toBe(before);
+    const moved = mergeChanges(before, { changed: [summary('b')], order: ['b', 'a'] });
+    expect(moved).toEqual([before[1], before[0]]);
+    expect(moved?.[0]).toBe(before[1]);
+  });
+
+  test('a session in the order that is neither named nor known here (a missed notice) asks for the whole list', () => {
+    expect(mergeChanges([summary('a')], { changed: [], order: ['x', 'a'] })).toBeNull();
   });
 });
 

@@ -362,6 +362,19 @@ describe('library writes', () => {
     expect((await api.listSessions({})).map((s) => s.id)).toEqual(['d1']);
   });
 
+  test('listChanges gives the named sessions still stored and every id in the order listSessions gives', async () => {
+    const { api } = setup();
+    await api.importFiles({ files: [file('1.jsonl', sessionText('s1')), file('2.jsonl', sessionText('s2')), file('3.jsonl', sessionText('s3'))] });
+    await api.renameSession({ id: 's2', title: 'Renamed' });
+    await api.deleteSession({ id: 's3' });
+    const list = await api.listSessions({});
+    const changes = await api.listChanges({ ids: ['s2', 's3'] });
+    expect(changes.order).toEqual(list.map((s) => s.id));
+    expect(changes.order).not.toContain('s3');
+    expect(changes.changed).toEqual(list.filter((s) => s.id === 's2'));
+    expect(changes.changed[0].title).toBe('Renamed');
+  });
+
   test('search finds titles and message text, with the entry id and the words marked', async () => {
     const { api } = setup();
     await api.importFiles({ files: [file('1.jsonl', sessionText('s1', 3)), file('2.jsonl', sessionText('s2', 1))] });
