@@ -214,6 +214,23 @@ export function createIndexState(o: IndexStateOptions) {
     return out;
   };
 
+  // Another tab may append to a session after this store made its record, and flush first: written
+  // now, this older record would hide the newer one. So a record whose size differs from the one on
+  // disk is written only while it still describes the file; else the file's last writer's record
+  // is (or will be) the one that says so. A session new to the index has no record to hide.
+  const dropOutdated = async (current: Map<string, SessionSummary>, records: Map<string, SessionSummary | null>) => {
+    const kept = new Map(records);
+    for (const [id, s] of records) {
+      const known = current.get(id);
+      if (!s || !known || known.size === s.size) continue;
+      const size = await disk.size(s.path);
+      if (size !== null && size !== s.size) kept.delete(id);
+    }
+    // What this store shows is read from disk again, without the records left out.
+    if (kept.size < records.size) changes++;
+    return kept;
+  };
+
   const flush = async () => {
     if (timer) clearTimeout(timer);
     timer = null;
@@ -230,7 +247,10 @@ export function createIndexState(o: IndexStateOptions) {
         const whole = new Map<string, SessionSummary>();
         applyChanges(whole, applied);
         await writeIndexFile(whole.values());
-      } else await appendRecords(applied);
+      } else {
+        const kept = await dropOutdated(current, applied);
+        if (kept.size) await appendRecords(kept);
+      }
       memoryIndex = false;
     });
     for (const [id, s] of applied) if (pending.get(id) === s) pending.delete(id);

@@ -133,3 +133,31 @@ test('a log that continues another index.json (rewritten by a build that keeps n
   // b's record in the old log does not come back (its file is gone); a is listed from index.json.
   expect((await reopened.list()).map((s) => s.id)).toEqual(['a']);
 });
+
+test('two stores appending to one session and flushing in the other order: the index keeps the record of the last write', async () => {
+  const disk = createMemoryDisk();
+  const a = createStore(disk, { flushDelay: 60_000 });
+  await a.create('x', once(bytes(sessionText('x'))));
+  await a.flush();
+  await a.settled();
+  const b = createStore(disk, { flushDelay: 60_000 });
+  await b.settled();
+  const more = (from: number, to: number) =>
+    bytes(
+      sessionText('x', to)
+        .split('\n')
+        .slice(1 + 2 * from, 1 + 2 * to)
+        .join('\n') + '\n',
+    );
+  // a appends, then b appends after it; b's record reaches the index first, a's (older) second.
+  await a.appendLines('x', more(2, 3));
+  await b.appendLines('x', more(3, 4));
+  await b.flush();
+  await a.flush();
+  const size = disk.files.get('sessions/x.jsonl')!.bytes.length;
+  for (const store of [a, b, createStore(disk, { flushDelay: 60_000 })]) {
+    const x = (await store.list()).find((s) => s.id === 'x');
+    expect(x?.size).toBe(size);
+    expect(x?.entryCount).toBe(8);
+  }
+});
