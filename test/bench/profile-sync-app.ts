@@ -37,15 +37,18 @@ interface TraceEvent {
 
 /**
  * The renderer main thread's tasks whose thread time is over `overMs` (the page's own work, apart
- * from a shared machine's waits; under 4× emulation the throttling pauses are left out too, so a
- * task of t ms thread time takes about 4t ms at 4× on a quiet machine), each with its longest nested events.
+ * from a shared machine's waits; under 4× emulation the throttling pauses count, so a busy machine
+ * lengthens a task's wall time, not its thread time much; a
+ * task's name is RunTask or, in newer Chromium, ThreadControllerImpl::RunTask), each with its longest nested events.
  */
 function longTasks(events: TraceEvent[], overMs = 8): string[] {
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!main) return ['no renderer main thread in the trace'];
   const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
   const own = (e: TraceEvent) => e.tdur ?? e.dur!;
-  const tasks = mine.filter((e) => e.name === 'RunTask' && own(e) > overMs * 1000).sort((x, y) => own(y) - own(x));
+  const tasks = mine
+    .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && own(e) > overMs * 1000)
+    .sort((x, y) => own(y) - own(x));
   const ms = (us: number) => (us / 1000).toFixed(1);
   return tasks.slice(0, 25).map((t) => {
     const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && own(e) > 1_000);
@@ -53,7 +56,8 @@ function longTasks(events: TraceEvent[], overMs = 8): string[] {
       .sort((x, y) => own(y) - own(x))
       .slice(0, 10)
       .map(
-        (e) => `${e.name}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''}${e.args?.data?.type ? `[${e.args.data.type}]` : ''} ${ms(own(e))}`,
+        (e) =>
+          `${e.name}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''}${e.args?.data?.type ? `[${e.args.data.type}]` : ''} ${ms(own(e))}`,
       );
     return `thread ${ms(own(t))} ms (wall ${ms(t.dur!)}): ${what.join(', ')}`;
   });
