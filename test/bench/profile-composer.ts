@@ -7,7 +7,7 @@
  *   PROFILE_PORT=4327; PROFILE_OUT=dir: serve another build; TOKENS=n (1500); FRAMES=n: long frames printed (8);
  *   END=1: record the reply's end (its turn written and read back) instead of the stream;
  *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (trace-tasks.ts) instead of the CPU profile: every main-thread task of
- *   LONG_MS (50) or more (BY_THREAD=rate: by thread time × rate, for a loaded machine), with its events' self times, its layouts, style recalcs, calls and GCs, and its JS; TRACE_OUT=file: the raw trace written there.
+ *   LONG_MS (50) or more (BY_THREAD=rate: by thread time × rate, for a loaded machine), then the frames' thread times, with its events' self times, its layouts, style recalcs, calls and GCs, and its JS; TRACE_OUT=file: the raw trace written there.
  */
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -15,7 +15,7 @@ import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { addModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
 import { type Profile, printProfile } from './cpu-profile.ts';
-import { printLongTasks, TRACE_CATEGORIES } from './trace-tasks.ts';
+import { printFrames, printLongTasks, TRACE_CATEGORIES } from './trace-tasks.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4327);
@@ -63,7 +63,9 @@ try {
     if (TRACE) {
       const buf = await browser.stopTracing();
       if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, buf);
-      printLongTasks(JSON.parse(buf.toString('utf8')).traceEvents, Number(process.env.LONG_MS ?? 50), Number(process.env.BY_THREAD ?? 0));
+      const events = JSON.parse(buf.toString('utf8')).traceEvents;
+      printLongTasks(events, Number(process.env.LONG_MS ?? 50), Number(process.env.BY_THREAD ?? 0));
+      printFrames(events);
     } else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
   };
   if (!END) await record();

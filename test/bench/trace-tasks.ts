@@ -176,3 +176,50 @@ export function printLongTasks(events: TraceEvent[], minMs = 50, threadScale = 0
         .join(' | ')}`,
     );
 }
+
+/**
+ * The main thread's frames (tasks that painted) by thread time: how many, their median, 90th
+ * percentile and longest, how many ran layout more than once, and the mean self time per frame of
+ * each kind of event (a loaded machine inflates wall times, less so thread times).
+ */
+export function printFrames(events: TraceEvent[]): void {
+  const main = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const busy = (m: TraceEvent) => events.reduce((s, e) => s + (e.pid === m.pid && e.tid === m.tid && e.name === 'RunTask' ? (e.dur ?? 0) : 0), 0);
+  const m = main.sort((a, b) => busy(b) - busy(a))[0];
+  const mine = events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const per = new Map<string, number>();
+  const times: number[] = [];
+  let relaid = 0;
+  let i = 0;
+  for (const task of mine.filter((e) => e.name === 'RunTask')) {
+    const end = task.ts + task.dur!;
+    while (i < mine.length && mine[i].ts < task.ts) i++;
+    const inside: TraceEvent[] = [];
+    for (let j = i; j < mine.length && mine[j].ts <= end; j++) if (mine[j] !== task) inside.push(mine[j]);
+    if (!inside.some((e) => e.name === 'Paint')) continue;
+    times.push((task.tdur ?? 0) / 1000);
+    if (inside.filter((e) => e.name === 'Layout').length > 1) relaid++;
+    const open: TraceEvent[] = [];
+    for (const e of inside) {
+      while (open.length && e.ts >= open[open.length - 1].ts + open[open.length - 1].dur!) open.pop();
+      const parent = open[open.length - 1];
+      const kind = (x: TraceEvent) => (x.name.startsWith('V8.GC') || x.name.endsWith('GC') ? 'GC' : x.name);
+      if (parent) per.set(kind(parent), (per.get(kind(parent)) ?? 0) - (e.tdur ?? 0));
+      per.set(kind(e), (per.get(kind(e)) ?? 0) + (e.tdur ?? 0));
+      open.push(e);
+    }
+  }
+  if (!times.length) return;
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1);
+  console.log(
+    `\nframes that painted: ${times.length}, thread time median ${at(0.5)} ms, 90th percentile ${at(0.9)}, longest ${at(1)}; ${relaid} laid out more than once`,
+  );
+  console.log(
+    `  self thread time per frame: ${[...per]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([n, s]) => `${n} ${(s / times.length / 1000).toFixed(2)}`)
+      .join(' | ')}`,
+  );
+}
