@@ -62,6 +62,17 @@ export function replyTokens(count: number): string[] {
  */
 export const PAGE_SCRIPT = `(() => {
   const last = (text) => { let max = -1; for (const m of text.slice(-400).matchAll(/[a-z](\\d+)/g)) max = Math.max(max, Number(m[1])); return max; };
+  // The last 400 characters of the element's textContent, read from its last text nodes: the whole
+  // reply's text, made again at every frame, would add the probe's own work and garbage to the page measured.
+  const end = (root) => {
+    let node = root;
+    while (node.lastChild) node = node.lastChild;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    walker.currentNode = node;
+    let text = '';
+    for (let t = node.nodeType === 3 ? node : walker.previousNode(); t && text.length < 400; t = walker.previousNode()) text = t.data + text;
+    return text;
+  };
   const probe = { arrivals: [], frames: [], longTasks: [], running: false };
   window.__stream = probe;
   const Base = window.Worker;
@@ -78,7 +89,7 @@ export const PAGE_SCRIPT = `(() => {
   let frameAt = 0;
   channel.port1.onmessage = () => {
     const reply = document.querySelector('.composer-reply');
-    probe.frames.push([frameAt, reply ? last(reply.textContent || '') : -1]);
+    probe.frames.push([frameAt, reply ? last(end(reply)) : -1]);
   };
   const loop = () => requestAnimationFrame(() => {
     if (!probe.running) return;

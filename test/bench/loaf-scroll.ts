@@ -20,6 +20,7 @@
 import type { Page } from '@playwright/test';
 import { type Profile, printProfile } from './cpu-profile.ts';
 import { openReaderSession, servePreview } from './reader-page.ts';
+import type { TraceEvent } from './trace-tasks.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4322);
 const thousands = Number(process.argv[2] ?? 10);
@@ -75,17 +76,6 @@ async function wheel(page: Page) {
   });
   await page.waitForTimeout(300);
   await gesture(-120 * PX);
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number } };
 }
 
 /**

@@ -6,8 +6,8 @@
  *   npx vite build [--minify false --outDir dir] && THROTTLE=4 npx tsx test/bench/profile-composer.ts 30
  *   PROFILE_PORT=4327; PROFILE_OUT=dir: serve another build; TOKENS=n (1500); FRAMES=n: long frames printed (8);
  *   END=1: record the reply's end (its turn written and read back) instead of the stream;
- *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (timeline events only) instead of the CPU profile: the main thread's longest tasks by thread
- *   time, with their style recalcs (elements) and layouts (dirty of all objects); TRACE_OUT=file: the raw trace written there.
+ *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (trace-tasks.ts) instead of the CPU profile: every main-thread task of
+ *   LONG_MS (50) or more (BY_THREAD=rate: by thread time × rate, for a loaded machine), then the frames' thread times, with its events' self times, its layouts, style recalcs, calls and GCs, and its JS; TRACE_OUT=file: the raw trace written there.
  */
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -15,6 +15,7 @@ import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { addModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
 import { type Profile, printProfile } from './cpu-profile.ts';
+import { printFrames, printLongTasks, TRACE_CATEGORIES } from './trace-tasks.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4327);
@@ -23,77 +24,6 @@ const TOKENS = Number(process.env.TOKENS ?? 1500);
 const TRACE = Boolean(process.env.TRACE);
 /** END=1: what the reply's end costs (the turn written and read back, the page at rest) instead of the stream. */
 const END = Boolean(process.env.END);
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: Record<string, any>;
-}
-
-/** The renderer main thread's longest tasks by thread time, with what ran inside them. */
-function printTasks(events: TraceEvent[]) {
-  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const busy = (m: TraceEvent) => events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'RunTask').reduce((s, e) => s + (e.dur ?? 0), 0);
-  const main = mains.sort((a, b) => busy(b) - busy(a))[0];
-  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
-  const tasks = mine.filter((e) => e.name === 'RunTask').sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0));
-  const ms = (us = 0) => (us / 1000).toFixed(1);
-  const over = (ms: number) => tasks.filter((t) => (t.tdur ?? 0) >= ms * 1000).length;
-  const sum = (name: string) => ms(mine.filter((e) => e.name === name).reduce((s, e) => s + (e.tdur ?? e.dur ?? 0), 0));
-  console.log(
-    `thread time ≥ 25 ms: ${over(25)} tasks, ≥ 50 ms: ${over(50)}; total ${ms(tasks.reduce((s, t) => s + (t.tdur ?? 0), 0))} ms (Paint ${sum('Paint')}, Layout ${sum('Layout')}, style ${sum('UpdateLayoutTree')}, PrePaint ${sum('PrePaint')}, Commit ${sum('Commit')})`,
-  );
-  const byName = new Map<string, number>();
-  for (const e of mine) if (e.name !== 'RunTask') byName.set(e.name, (byName.get(e.name) ?? 0) + (e.tdur ?? 0));
-  console.log(
-    `by event (thread time, nested ones counted in each): ${[...byName]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 18)
-      .map(([n, d]) => `${n} ${ms(d)}`)
-      .join(' | ')}`,
-  );
-  console.log(
-    `tasks ${tasks.length}; longest by thread time (wall): ${tasks
-      .slice(0, 10)
-      .map((t) => `${ms(t.tdur)} (${ms(t.dur)})`)
-      .join(', ')}`,
-  );
-  for (const task of tasks.slice(0, Number(process.env.TOP_TASKS ?? 6))) {
-    const end = task.ts + (task.dur ?? 0);
-    const inside = mine.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
-    const by = new Map<string, number>();
-    for (const e of inside) by.set(e.name, (by.get(e.name) ?? 0) + (e.dur ?? 0));
-    console.log(
-      `  ${ms(task.tdur)}: ${[...by]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 9)
-        .map(([n, d]) => `${n} ${ms(d)}`)
-        .join(' | ')}`,
-    );
-    const work = inside.filter(
-      (e) => ['Layout', 'UpdateLayoutTree', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'EventDispatch'].includes(e.name) && (e.dur ?? 0) > 1000,
-    );
-    console.log(
-      `    ${work
-        .map((e) => {
-          const a = e.args ?? {};
-          const what =
-            e.name === 'Layout'
-              ? `${a.beginData?.dirtyObjects}/${a.beginData?.totalObjects} objects`
-              : e.name === 'UpdateLayoutTree'
-                ? `${a.elementCount} elements`
-                : (a.data?.functionName ?? a.data?.type ?? '');
-          return `${e.name}(${what}) ${ms(e.dur)}`;
-        })
-        .join(' ; ')}`,
-    );
-  }
-}
 
 const stop = await servePreview(PORT, { outDir: process.env.PROFILE_OUT });
 const server = await startReplayServer();
@@ -122,7 +52,7 @@ try {
     (window as unknown as { __stream: { start(): void } }).__stream.start();
   });
   const record = async () => {
-    if (TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    if (TRACE) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     else {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -133,7 +63,9 @@ try {
     if (TRACE) {
       const buf = await browser.stopTracing();
       if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, buf);
-      printTasks(JSON.parse(buf.toString('utf8')).traceEvents);
+      const events = JSON.parse(buf.toString('utf8')).traceEvents;
+      printLongTasks(events, Number(process.env.LONG_MS ?? 50), Number(process.env.BY_THREAD ?? 0));
+      printFrames(events);
     } else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
   };
   if (!END) await record();

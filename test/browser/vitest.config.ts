@@ -46,6 +46,11 @@ export default defineConfig({
       '@secretlint/secretlint-rule-preset-recommend',
       'age-encryption',
       'minisearch',
+      // One copy of preact for components, hooks and signals (found late, each got its own).
+      'preact',
+      'preact/hooks',
+      '@preact/signals',
+      'preact/jsx-dev-runtime',
       ...highlightModules(),
     ],
   },

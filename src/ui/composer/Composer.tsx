@@ -1,9 +1,9 @@
 import { useSignal } from '@preact/signals';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { SendResult } from '../../worker/host/api.ts';
-import { StreamingMarkdown } from '../markdown/StreamingMarkdown.tsx';
 import { choices, loadProviders, providers } from '../settings/models-state.ts';
 import { createComposer } from './composer-state.ts';
+import { Reply } from './Reply.tsx';
 import './composer.css';
 
 export interface ComposerProps {
@@ -24,63 +24,6 @@ export interface ComposerProps {
 const usd = (n: number) => (n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 
 type ComposerState = ReturnType<typeof createComposer>;
-
-/**
- * The reply as it streams in. A component of its own: the reply changes every frame while it
- * streams, and only what shows it renders again (not the form, its model list and buttons).
- */
-function Reply({ c }: { c: ComposerState }) {
-  const reply = c.reply.value;
-  const box = useRef<HTMLDivElement>(null);
-  const full = useFull(box, reply !== null);
-  if (!reply) return null;
-  return (
-    <div class={`composer-reply${full ? ' composer-reply-full' : ''}`} ref={box}>
-      {/* One child: the box scrolls from its end (column-reverse), so it follows the reply as it grows. */}
-      <div>
-        <p class="composer-sent">{reply.sent}</p>
-        {reply.thinking && (
-          <details class="composer-thinking">
-            <summary>Thinking</summary>
-            <p>{reply.thinking}</p>
-          </details>
-        )}
-        <StreamingMarkdown text={reply.text || '…'} />
-      </div>
-    </div>
-  );
-}
-
-/**
- * Whether the reply's box is full (its content overflows it: the box stands at its largest height).
- * From then on the box's size no longer depends on the reply (`.composer-reply-full`: a fixed
- * height and size containment), so a token laid out in it lays out the box alone, not the composer,
- * the reader around it and the page. Told by a ResizeObserver (after the frame's layout): reading
- * the sizes in a render would lay the page out there.
- */
-function useFull(box: { current: HTMLDivElement | null }, shown: boolean): boolean {
-  const [full, setFull] = useState(false);
-  useLayoutEffect(() => {
-    const el = box.current;
-    const content = el?.firstElementChild;
-    if (!el || !content || typeof ResizeObserver !== 'function') return;
-    const sizes = new Map<Element, number>();
-    const observer = new ResizeObserver((entries) => {
-      for (const e of entries) sizes.set(e.target, e.contentRect.height);
-      if ((sizes.get(content) ?? 0) > (sizes.get(el) ?? Infinity)) {
-        observer.disconnect();
-        setFull(true);
-      }
-    });
-    observer.observe(el);
-    observer.observe(content);
-    return () => {
-      observer.disconnect();
-      setFull(false);
-    };
-  }, [shown]);
-  return full;
-}
 
 /** What the streaming reply has cost so far, and the session. */
 function Cost({ c, session }: { c: ComposerState; session: number | null }) {

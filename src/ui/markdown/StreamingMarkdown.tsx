@@ -1,4 +1,4 @@
-import { Component } from 'preact';
+import { Component, type VNode } from 'preact';
 import { useRef } from 'preact/hooks';
 import { type Blocks, cutBlocks, EMPTY_CUT } from './blocks.ts';
 import { Markdown } from './Markdown.tsx';
@@ -9,13 +9,21 @@ import { Markdown } from './Markdown.tsx';
  * reply has hundreds of them, each a component to render and diff again for nothing.
  */
 export class FinishedBlocks extends Component<{ blocks: readonly string[] }> {
+  /**
+   * The element made for each block, given again while the block's text is the same: preact skips
+   * an element it rendered before, so a finished block added renders that block alone, not all of them again.
+   */
+  private made: Array<{ text: string; node: VNode }> = [];
+
   shouldComponentUpdate(next: { blocks: readonly string[] }): boolean {
     const now = this.props.blocks;
     return now.length !== next.blocks.length || next.blocks.some((block, i) => block !== now[i]);
   }
 
   render({ blocks }: { blocks: readonly string[] }) {
-    return blocks.map((block, i) => <Markdown key={i} text={block} />);
+    const made = this.made;
+    this.made = blocks.map((text, i) => (made[i]?.text === text ? made[i] : { text, node: <Markdown key={i} text={text} /> }));
+    return this.made.map((m) => m.node);
   }
 }
 
