@@ -1,29 +1,9 @@
-// The in-page half of line-cpu.ts: self-contained but for the worker's client, which it takes from
-// the build being served (`/src/worker/client.ts`), so any build's worker runs the same steps.
+// The in-page half of line-cpu.ts: the worker's client is the served build's (`/src/worker/client.ts`),
+// so any build's worker runs the same steps on the same inputs (the load bench's).
 import { FULL_SIZES, hugeLine } from '../core/read/bad-input-big.ts';
+import { body } from './load-page.ts';
 
 const T = '2026-05-06T07:08:09.000Z';
-
-// The load bench's session body (load-page.ts `body`).
-function body(bytes: number): Blob {
-  const lines: string[] = [
-    JSON.stringify({ type: 'message', id: 'l0000000', parentId: null, timestamp: T, message: { role: 'user', content: 'load test question', timestamp: 1 } }),
-  ];
-  let size = lines[0].length + 1;
-  for (let i = 1; size < bytes; i++) {
-    const line = JSON.stringify({
-      type: 'custom',
-      id: `l${i.toString(16).padStart(7, '0')}`,
-      parentId: `l${(i - 1).toString(16).padStart(7, '0')}`,
-      timestamp: T,
-      customType: 'step',
-      data: { i, text: `line ${i} of a load test session `.repeat(30) },
-    });
-    lines.push(line);
-    size += line.length + 1;
-  }
-  return new Blob([`${lines.join('\n')}\n`]);
-}
 
 type Api = {
   importFiles(p: { files: File[] }, o?: { onProgress?: (p: { done: number; total: number }) => void }): Promise<{ items: Array<{ outcome: string }> }>;

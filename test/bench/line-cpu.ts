@@ -84,11 +84,9 @@ async function once(checkout: string, p: number): Promise<Round> {
   const browser = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
   try {
     const page = await browser.newPage();
-    page.on('console', (m) => m.text().startsWith('[t]') && console.log(m.text()));
     await page.goto(`http://localhost:${p}/__line_cpu__`);
     const mod = `import('/@fs${here}/line-cpu-page.ts')`;
     const libraryMs = (await page.evaluate(`${mod}.then((m) => m.library(${JSON.stringify({ sessions, totalMb })}))`)) as number;
-    await page.evaluate(`console.log('[t] ' + performance.now().toFixed(0) + ' page: library done')`);
     const before = threadCpu();
     const lineMs = (await page.evaluate(`${mod}.then((m) => m.importLine(${process.env.RACE ? 'true' : 'false'}))`)) as number;
     const after = threadCpu();
