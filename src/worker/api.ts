@@ -36,7 +36,10 @@ export function createApi(env: WorkerEnv & Partial<LinkedEnv> & SyncEnv & HostKe
   const piEnv = { ...env, store: piView(env.store) };
   const index = createSearchIndexOf(piEnv);
   // Imports make each new session's part of the search index from the bytes they write.
-  const library = createLibraryApi(env, env.indexAtImport === false ? {} : { sink: index.sinkFor, afterImport: index.commit });
+  const library = createLibraryApi(
+    env,
+    env.indexAtImport === false ? {} : { sink: index.sinkFor, beforeImport: index.importStarted, afterImport: index.commit },
+  );
   // The origins the app may reach (the service worker refuses others): the providers in Models and the sync space.
   let connect: ConnectList | null = null;
   const host = hostApiOf(

@@ -8,7 +8,7 @@ import { deepNesting, hugeLine, longChain } from '../core/read/bad-input-big.ts'
 const T = '2026-05-06T07:08:09.000Z';
 
 /** A body of `bytes` bytes or a little more: one user message then custom entries in a chain. */
-function body(bytes: number): Blob {
+export function body(bytes: number): Blob {
   const lines: string[] = [
     JSON.stringify({ type: 'message', id: 'l0000000', parentId: null, timestamp: T, message: { role: 'user', content: 'load test question', timestamp: 1 } }),
   ];

@@ -3,6 +3,7 @@ import { connectWorker } from '../../src/worker/client.ts';
 import './buffer-shim.ts';
 import { generateSessionText } from '../gen/session.ts';
 import { deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/read/bad-input-big.ts';
+import { body } from './load-page.ts';
 import { rawWriter, sessionGenerator } from './storage-page.ts';
 
 let state: { big: File[]; folder: File[]; query: string; writer: ReturnType<typeof rawWriter>; n: number } | null = null;
@@ -17,6 +18,7 @@ export async function setup(args: {
   query: string;
   gen?: { sessions: number; totalMb: number };
   bad?: 'line' | 'chain' | 'nesting';
+  load?: { sessions: number; totalMb: number };
 }) {
   const { makeSession, rand } = sessionGenerator();
   const bad =
@@ -24,7 +26,15 @@ export async function setup(args: {
   const big = bad ? [new File(bad.parts as BlobPart[], bad.name)] : [new File([makeSession('big-session', args.sizeMb * 1024 * 1024)], 'big.jsonl')];
   const folder: File[] = [];
   const gen = args.gen;
-  if (gen) {
+  if (args.load) {
+    // The load bench's library: a header per session before one shared body.
+    const shared = body(Math.floor((args.load.totalMb * 1024 * 1024) / args.load.sessions));
+    for (let i = 0; i < args.load.sessions; i++) {
+      const id = `10ad0000-0000-7000-8000-${i.toString().padStart(12, '0')}`;
+      const header = `${JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-05-06T07:08:09.000Z', cwd: `/home/u/load/p${i % 20}`, title: `Load session ${i}` })}\n`;
+      folder.push(new File([header, shared], `load-${i}.jsonl`));
+    }
+  } else if (gen) {
     const per = Math.floor((gen.totalMb * 1024 * 1024) / gen.sessions);
     for (let i = 0; i < gen.sessions; i++) {
       const text = generateSessionText({ seed: 1000 + i, targetBytes: per, flavor: i % 3 === 2 ? 'omp' : 'pi', startMs: Date.UTC(2025, 0, 1) + i * 3600_000 });
@@ -52,5 +62,7 @@ export async function raw(which: 'big' | 'folder') {
 export async function run(which: 'big' | 'folder') {
   const t = performance.now();
   await api!.importFiles({ files: state![which] });
+  // As the load bench does after its import.
+  if (which === 'folder') await api!.listSessions({});
   return performance.now() - t;
 }

@@ -32,6 +32,8 @@ const PROGRESS_EVERY = 100;
 /** What else an import feeds: the search index takes each new session's lines as they are written. */
 export interface ImportHooks {
   sink?: ImportContext['sink'];
+  /** Before every import call (`afterImport` follows it, whatever happens). */
+  beforeImport?: () => void;
   /** After every import call (its batch of index parts is written). */
   afterImport?: () => Promise<void>;
 }
@@ -65,6 +67,7 @@ export function createLibraryApi(env: WorkerEnv, hooks: ImportHooks = {}) {
       last = t;
       ctx.progress({ done: Math.min(total, done), total, label });
     };
+    hooks.beforeImport?.();
     try {
       report(0, files[0]?.path ?? '', true);
       const result = await importAll(files, {

@@ -19,15 +19,20 @@ const INDEX_DELAY = 2000;
 const READER_QUIET = 2000;
 
 /** The library's search index, built over the env's store; its parts go to `env.searchDisk`. */
-export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void } {
+export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void; importStarted(): void } {
   const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk(), env.searchReaderIdleMs);
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // Import calls under way. Their new sessions' parts are made from the bytes they write and placed
+  // by their commit: a background sync meanwhile would find a session written but not yet placed,
+  // and read its whole file again to index it (a big session: several times the import's own work).
+  // It waits for the imports to end (each end schedules it again); a query's sync does not wait.
+  let imports = 0;
   const schedule = (delay: number) => {
     if (timer) clearTimeout(timer);
     // A failure here is met again, and reported, by the next query's own sync.
     timer = setTimeout(() => {
       timer = null;
-      void index.sync().catch(() => undefined);
+      if (imports === 0) void index.sync().catch(() => undefined);
     }, delay);
   };
   return {
@@ -36,6 +41,14 @@ export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon()
     readerBusy() {
       if (timer) schedule(READER_QUIET);
     },
+    /** An import call starts (its `commit` ends it). */
+    importStarted() {
+      imports++;
+    },
+    commit: () =>
+      index.commit().finally(() => {
+        imports--;
+      }),
   };
 }
 

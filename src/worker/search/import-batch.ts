@@ -32,18 +32,28 @@ export async function freshFromFile(store: SessionStore, s: SessionSummary, sign
   const reader = blob.stream().getReader();
   const decoder = new TextDecoder();
   const print = createFingerprint();
-  let rest = '';
+  // The unfinished last line, in pieces: only each new chunk is searched for "\n", so a line of
+  // many chunks is joined once, not once per chunk.
+  let rest: string[] = [];
   for (;;) {
     signal?.throwIfAborted();
     const { done, value } = await reader.read();
     if (done) break;
     print.push(value);
-    const lines = (rest + decoder.decode(value, { stream: true })).split('\n');
-    rest = lines.pop() ?? '';
+    const text = decoder.decode(value, { stream: true });
+    const first = text.indexOf('\n');
+    if (first < 0) {
+      rest.push(text);
+      continue;
+    }
+    rest.push(text.slice(0, first));
+    const lines = text.slice(first + 1).split('\n');
+    x.line(rest.join(''));
+    rest = [lines.pop() ?? ''];
     for (const line of lines) x.line(line);
   }
-  rest += decoder.decode();
-  if (rest) x.line(rest);
+  const last = rest.join('') + decoder.decode();
+  if (last) x.line(last);
   const { meta, docs } = x.finish(s.size);
   return { meta, part: buildPart(docs), ...(s.piSize === undefined ? { carry: { ...print.finish(), state: x.state() } } : {}) };
 }
