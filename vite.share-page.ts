@@ -143,13 +143,30 @@ function asciiCss(css: string): string {
   return css.replace(/[^\x00-\x7f]/gu, (c) => `\\${(c.codePointAt(0) as number).toString(16).padStart(6, '0')}`);
 }
 
+/**
+ * The three bundles, built for production whatever the process ran before: vite takes its mode from
+ * process.env.NODE_ENV once it is set (a dev server started earlier in the same process sets it to
+ * 'development', vitest to 'test'), and the preact preset then emits its development JSX and devtools
+ * (a fifth more script: a bench that started a dev server first measured a larger page).
+ */
+async function bundleAll() {
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await Promise.all([
+      bundle('src/share-page/main.tsx', [pageWorkerLink(), noAppWorker(), ...preact()]),
+      bundle('src/share-page/worker/plain.ts', [noAppendedIndex()]),
+      bundle('src/share-page/worker/encrypted.ts', [noAppendedIndex()]),
+    ]);
+  } finally {
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
+}
+
 /** Builds the share page's script, styles and worker. */
 export async function buildSharePageAssets(): Promise<BuiltSharePage> {
-  const [page, worker, workerEncrypted] = await Promise.all([
-    bundle('src/share-page/main.tsx', [pageWorkerLink(), noAppWorker(), ...preact()]),
-    bundle('src/share-page/worker/plain.ts', [noAppendedIndex()]),
-    bundle('src/share-page/worker/encrypted.ts', [noAppendedIndex()]),
-  ]);
+  const [page, worker, workerEncrypted] = await bundleAll();
   const text = (items: typeof page, test: (name: string) => boolean) =>
     items
       .filter((o) => test(o.fileName))

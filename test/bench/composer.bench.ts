@@ -17,6 +17,7 @@
  *   COMPOSER_BENCH_OUT=dir                     serve another build (e.g. main's) for side-by-side runs
  */
 import { chromium, type Page } from '@playwright/test';
+import { addModel } from '../host/add-model.ts';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type BenchContext, observedRow } from './harness.ts';
@@ -160,15 +161,8 @@ export async function releaseOnClock(count: number, step: () => void): Promise<n
 }
 
 /** Adds the replay server's Anthropic endpoint as a model in Settings → Models. */
-export async function addModel(page: Page, baseUrl: string) {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByLabel('Provider').selectOption('anthropic');
-  await page.getByLabel('API key').fill('sk-ant-bench-key');
-  await page.getByLabel('Base URL').fill(baseUrl);
-  await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption('claude-sonnet-4-5');
-  await page.getByRole('button', { name: 'Add model' }).click();
-  await page.getByRole('button', { name: /^Remove Anthropic claude-sonnet-4-5/ }).waitFor({ timeout: 60_000 });
-}
+export const addBenchModel = (page: Page, baseUrl: string) =>
+  addModel(page, { provider: 'anthropic', key: 'sk-ant-bench-key', baseUrl, model: 'claude-sonnet-4-5' });
 
 export default {
   name: 'composer',
@@ -189,7 +183,7 @@ export default {
           const page = await context.newPage();
           await page.addInitScript(PAGE_SCRIPT);
           const id = await importReaderSession(page, PORT, entries);
-          await addModel(page, server.baseUrl('anthropic'));
+          await addBenchModel(page, server.baseUrl('anthropic'));
           await page.goto(`http://localhost:${PORT}/#/s/${encodeURIComponent(id)}`);
           const composer = page.getByRole('region', { name: 'Continue this session' });
           await composer.getByRole('textbox', { name: 'Message' }).fill('Walk me through the change, step by step.');

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { addModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
+import { addBenchModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
 import { type Profile, printProfile } from './cpu-profile.ts';
 import { printFrames, printLongTasks, TRACE_CATEGORIES } from './trace-tasks.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
@@ -34,7 +34,7 @@ try {
   const page = await context.newPage();
   await page.addInitScript(PAGE_SCRIPT);
   const id = await importReaderSession(page, PORT, thousands * 1000);
-  await addModel(page, server.baseUrl('anthropic'));
+  await addBenchModel(page, server.baseUrl('anthropic'));
   await page.goto(`http://localhost:${PORT}/#/s/${encodeURIComponent(id)}`);
   const composer = page.getByRole('region', { name: 'Continue this session' });
   await composer.getByRole('textbox', { name: 'Message' }).fill('Walk me through the change, step by step.');

@@ -16,7 +16,7 @@ import { invite, setUpS3 } from '../e2e/sync-helpers.ts';
 import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
-import { importLibrary, untilTrue } from './sync-app-page.ts';
+import { importLibrary, tasksSeen, untilTrue, watchTasks } from './sync-app-page.ts';
 import { type Profile, summarizeProfile } from './worker-profile.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4306);
@@ -89,53 +89,19 @@ const lastSync = (p: Page) =>
     timeout: 600_000,
   });
 
-/** Long tasks and long animation frames from now on (what the bench observes), read by `observed`. */
-function observe(): void {
-  const w = window as unknown as { longest: number; tasks: number[]; frames_: string[] };
-  w.longest = 0;
-  w.tasks = [];
-  w.frames_ = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      w.longest = Math.max(w.longest, e.duration);
-      w.tasks.push(Math.round(e.duration));
-    }
-  }).observe({ type: 'longtask' });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as unknown as {
-      duration: number;
-      startTime: number;
-      renderStart: number;
-      styleAndLayoutStart: number;
-      scripts: { duration: number; invoker: string; sourceURL: string; sourceFunctionName: string; forcedStyleAndLayoutDuration: number }[];
-    }[])
-      if (e.duration > 50) {
-        const end = e.startTime + e.duration;
-        const render = e.renderStart ? Math.round((e.styleAndLayoutStart || end) - e.renderStart) : 0;
-        const layout = e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0;
-        const scripts = e.scripts.map(
-          (x) =>
-            `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
-        );
-        w.frames_.push(`${Math.round(e.duration)} ms (rendering ${render}, style and layout ${layout}): ${scripts.join('; ')}`);
-      }
-  }).observe({ type: 'long-animation-frame' });
-}
-
+/** What the page's long tasks and frames were since `watchTasks` (sync-app-page.ts), printed under `label`. */
 async function observed(p: Page, label: string): Promise<void> {
-  const got = (await p.evaluate(() => {
-    const w = window as unknown as { longest: number; tasks: number[]; frames_: string[] };
-    return { longest: w.longest, tasks: w.tasks, frames: w.frames_ };
-  })) as { longest: number; tasks: number[]; frames: string[] };
-  console.log(`\n##### ${label}: longest task ${Math.round(got.longest)} ms; long tasks ${got.tasks.join(' ')}`);
-  for (const f of got.frames) console.log(`  frame ${f}`);
+  const lines: string[] = [];
+  const got = await tasksSeen(p, (m) => lines.push(m));
+  console.log(`\n##### ${label}: longest task ${Math.round(got.longest)} ms; long tasks ${got.durations.join(' ')}`);
+  for (const line of lines) console.log(line);
 }
 
 async function measured(browser: Browser, page: Page, label: string, act: () => Promise<void>): Promise<void> {
   if (process.env.TRACE) return traced(browser, page, label, act);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  await page.evaluate(observe);
+  await watchTasks(page);
   if (process.env.PROFILE) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 250 });

@@ -37,17 +37,17 @@ export async function importLibrary(page: Page, sessions: number, mb = sessions 
   await page.getByText(`Added: ${sessions}`).waitFor({ timeout: 900_000 });
 }
 
-/** Starts counting the page's long tasks (and noting animation frames over 50 ms). */
+/** Starts counting the page's long tasks (and noting animation frames over 50 ms, with the scripts in them). */
 export async function watchTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { longest: number; tasks: number; frames_: string[] };
+    const w = window as unknown as { longest: number; tasks: number[]; frames_: string[] };
     w.longest = 0;
-    w.tasks = 0;
+    w.tasks = [];
     w.frames_ = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         w.longest = Math.max(w.longest, e.duration);
-        w.tasks++;
+        w.tasks.push(Math.round(e.duration));
       }
     }).observe({ type: 'longtask' });
     new PerformanceObserver((list) => {
@@ -56,27 +56,30 @@ export async function watchTasks(page: Page): Promise<void> {
         startTime: number;
         renderStart: number;
         styleAndLayoutStart: number;
-        scripts: { duration: number; invoker: string; sourceURL: string; sourceFunctionName: string }[];
+        scripts: { duration: number; invoker: string; sourceURL: string; sourceFunctionName: string; forcedStyleAndLayoutDuration: number }[];
       }[])
         if (e.duration > 50) {
           const end = e.startTime + e.duration;
           const render = e.renderStart ? Math.round((e.styleAndLayoutStart || end) - e.renderStart) : 0;
           const layout = e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0;
-          const scripts = e.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms`);
+          const scripts = e.scripts.map(
+            (x) =>
+              `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()} ${Math.round(x.duration)} ms (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)} ms)`,
+          );
           w.frames_.push(`${Math.round(e.duration)} ms (rendering ${render} ms, style and layout ${layout} ms): ${scripts.join('; ')}`);
         }
     }).observe({ type: 'long-animation-frame' });
   });
 }
 
-/** The longest task and the count of long tasks since `watchTasks`; logs the long frames. */
-export async function tasksSeen(page: Page, log: (m: string) => void): Promise<{ longest: number; tasks: number }> {
+/** The longest task, the count of long tasks and their durations since `watchTasks`; logs the long frames. */
+export async function tasksSeen(page: Page, log: (m: string) => void): Promise<{ longest: number; tasks: number; durations: number[] }> {
   const w = await page.evaluate(() => {
-    const x = window as unknown as { longest: number; tasks: number; frames_: string[] };
+    const x = window as unknown as { longest: number; tasks: number[]; frames_: string[] };
     return { longest: x.longest, tasks: x.tasks, frames: x.frames_ };
   });
   for (const f of w.frames) log(`  long frame ${f}`);
-  return { longest: w.longest, tasks: w.tasks };
+  return { longest: w.longest, tasks: w.tasks.length, durations: w.tasks };
 }
 
 /**

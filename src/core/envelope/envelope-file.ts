@@ -173,14 +173,7 @@ export function storedParts(file: Uint8Array): StoredParts | null {
   const numbers = new Float64Array(file.slice(numbersAt, numbersAt + count * 32).buffer);
   const idLengths = new Int32Array(file.slice(numbersAt + count * 32, numbersAt + count * 36).buffer);
   const codes = new Uint16Array(file.slice(numbersAt + count * 36, baseEnd).buffer);
-  const parts = { meta, count, numbers, idLengths, codes };
-  // Only the closing block the index is written with (nothing appended since): the parts as they are.
-  const [only] = blocks;
-  if (blocks.length === 1 && only.entries.lines.length === 0 && only.state.count === count) {
-    const { size, fingerprint, lineCount } = only.state;
-    return { ...parts, meta: { ...meta, size, fingerprint, lineCount } };
-  }
-  return mergeRecords(parts, blocks);
+  return mergeRecords({ meta, count, numbers, idLengths, codes }, blocks);
 }
 
 /** Reads a stored index; null when it is not one this code wrote, or damaged. Never throws. */

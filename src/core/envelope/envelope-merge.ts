@@ -4,19 +4,15 @@
 // parent is stored as the position of the LAST entry with its id: an appended entry that repeats an
 // earlier id (or is the parent an earlier entry named without finding it) moves those references.
 import { PARENT_NONE, PARENT_NULL, PARENT_OTHER, type StoredParts } from './envelope-layout.ts';
-import type { RecordBlock } from './envelope-records.ts';
+import { type RecordBlock, withoutAppended } from './envelope-records.ts';
 
 /** `base` (the parts before the blocks) with the entries of `blocks`; null when the blocks do not follow it. */
 export function mergeRecords(base: StoredParts, blocks: RecordBlock[]): StoredParts | null {
-  let count = base.count;
-  for (const [k, { state, entries }] of blocks.entries()) {
-    const added = entries.lines.length;
-    if (k === 0 ? added !== 0 || state.count !== base.count : state.count !== count + added) return null;
-    count = state.count;
-  }
+  const plain = withoutAppended(base, blocks);
+  if (plain !== undefined) return plain;
   const last = blocks[blocks.length - 1].state;
+  const count = last.count;
   const n0 = base.count;
-  if (count === n0) return { ...base, meta: { ...base.meta, size: last.size, fingerprint: last.fingerprint, lineCount: last.lineCount } };
 
   const types: (string | undefined)[] = [];
   const ids: (string | undefined)[] = [];

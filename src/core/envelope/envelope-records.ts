@@ -5,7 +5,7 @@
 // A block is its JSON payload, then the payload's length and checksum (u32 each, little-endian) and
 // `RECORDS_MAGIC`: read from the end, a torn block (a crash mid-append) fails its length, magic or
 // checksum, and the whole stored index is refused (then made again from the session).
-import { checksum } from './envelope-layout.ts';
+import { checksum, type StoredParts } from './envelope-layout.ts';
 import type { EnvelopeIndex } from './envelopes.ts';
 
 export const RECORDS_MAGIC = 'RHOENVR\n';
@@ -122,4 +122,22 @@ export function decodeRecordBlocks(file: Uint8Array, from: number): RecordBlock[
     end = start;
   }
   return blocks.length ? blocks.reverse() : null;
+}
+
+/**
+ * `base` and the blocks after it when none of them adds an entry (an index written whole, and
+ * closed again since): its parts as of the last block. Null when the blocks do not follow `base`;
+ * undefined when they add entries (envelope-merge.ts merges those).
+ */
+export function withoutAppended(base: StoredParts, blocks: RecordBlock[]): StoredParts | null | undefined {
+  if (!blocks.length) return null;
+  let count = base.count;
+  for (const [k, { state, entries }] of blocks.entries()) {
+    const added = entries.lines.length;
+    if (k === 0 ? added !== 0 || state.count !== base.count : state.count !== count + added) return null;
+    count = state.count;
+  }
+  if (count !== base.count) return undefined;
+  const { size, fingerprint, lineCount } = blocks[blocks.length - 1].state;
+  return { ...base, meta: { ...base.meta, size, fingerprint, lineCount } };
 }

@@ -68,6 +68,11 @@ describe('buildHtmlPage', () => {
     );
   });
 
+  test('the page script is the production build whatever NODE_ENV the process has (vitest sets "test"): no preact devtools hook', () => {
+    expect(process.env.NODE_ENV).not.toBe('production');
+    expect(assets.script).not.toContain('__PREACT_DEVTOOLS__');
+  });
+
   test('a hostile title stays text: escaped in <title>, no "<" in the meta block, one closing tag per script element', async () => {
     const title = 'x</title><script>alert(1)</script></script><!-- \u2028';
     const html = await pageText(await buildHtmlPage(encoder.encode(session('s2', 2, '</script><script>alert(2)</script>')), { title }, assets));
