@@ -9,8 +9,9 @@ export interface FolderFile {
   size: number;
   modified: number;
   /**
-   * The file's bytes as the walk saw them (a File snapshot), when the walk had them in hand: reading
-   * it fails once the file has changed since (then `blob(path)` reads it as it is).
+   * The file's bytes as the walk saw them (a File snapshot), when the walk had them in hand. Where
+   * the browser refuses to read a snapshot of a file changed since (a picked folder's file written
+   * to, any file removed), `blob(path)` reads it as it is.
    */
   snapshot?: Blob;
 }

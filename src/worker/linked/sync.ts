@@ -45,8 +45,8 @@ interface Read {
 }
 
 async function readChanged(folder: FolderDisk, f: FolderFile): Promise<Read> {
-  // The walk's snapshot, while the file is as the walk saw it (no second look for it); once the
-  // agent has written to it, reading the snapshot fails and the file is looked up again.
+  // The walk's snapshot (no second look for the file); where the browser refuses it because the
+  // file changed since (a picked folder's file written to, a file removed), the file is looked up again.
   if (f.snapshot) {
     try {
       return await readTail(f.snapshot);

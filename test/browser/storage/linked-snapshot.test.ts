@@ -1,7 +1,8 @@
 // A linked folder's first sync in Chromium over a real FileSystemDirectoryHandle (an OPFS folder:
 // the interface a picked folder has, which the browser cannot be driven to pick here): each file is
-// read through the File snapshot its walk took, and a file the agent writes to between the walk and
-// its read is read again, as it is then.
+// read through the File snapshot its walk took; a file whose snapshot no longer reads (removed and
+// written anew after the walk) is looked up again, and one appended to after the walk is whole
+// after the next sync.
 import { afterEach, expect, test } from 'vitest';
 import type { FolderDisk } from '../../../src/storage/folder.ts';
 import { createFsaDisk } from '../../../src/storage/fsa-disk.ts';
