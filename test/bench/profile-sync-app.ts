@@ -16,24 +16,13 @@ import { invite, setUpS3 } from '../e2e/sync-helpers.ts';
 import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
-import { importLibrary, tasksSeen, untilTrue, watchTasks } from './sync-app-page.ts';
+import { importLibrary, tasksSeen, untilLibraryReceived, watchTasks } from './sync-app-page.ts';
+import type { TraceEvent } from './trace-tasks.ts';
 import { type Profile, summarizeProfile } from './worker-profile.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4306);
 const sessions = Number(process.argv[2] ?? 100);
 const mb = Number(process.argv[3] ?? sessions / 50);
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  /** The thread's own time in the event (what the OS gave it: a busy machine's waits left out). */
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string } };
-}
 
 /**
  * The renderer main thread's tasks whose thread time is over `overMs` (the page's own work, apart
@@ -169,18 +158,7 @@ try {
   await measured(browser, b, 'first-sync-down', async () => {
     await pair!.click();
     await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 600_000 });
-    await b.evaluate(() => {
-      location.hash = '#/';
-    });
-    // Received: the library lists every session, and no round holds the device's sync lock.
-    await untilTrue(
-      b,
-      async (n) =>
-        (document.querySelector('.project-title')?.textContent ?? '').replace(/\D/g, '') === String(n) &&
-        !(await navigator.locks.query()).held?.some((l) => l.name?.includes('sync')),
-      sessions,
-      { polling: 1000, timeout: 600_000 },
-    );
+    await untilLibraryReceived(b, sessions, 600_000);
   });
 } finally {
   await browser.close();

@@ -108,3 +108,18 @@ export async function untilTrue<A>(page: Page, fn: (arg: A) => unknown, arg: A, 
     await new Promise((resolve) => setTimeout(resolve, polling));
   }
 }
+
+/** Shows the library on `page` and waits until it lists `sessions` sessions and no round holds the device's sync lock. */
+export async function untilLibraryReceived(page: Page, sessions: number, timeout: number): Promise<void> {
+  await page.evaluate(() => {
+    location.hash = '#/';
+  });
+  await untilTrue(
+    page,
+    async (n) =>
+      (document.querySelector('.project-title')?.textContent ?? '').replace(/\D/g, '') === String(n) &&
+      !(await navigator.locks.query()).held?.some((l) => l.name?.includes('sync')),
+    sessions,
+    { polling: 1000, timeout },
+  );
+}

@@ -17,7 +17,7 @@ import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type BenchContext, type BenchSuite, observedRow } from './harness.ts';
 import { servePreview } from './reader-page.ts';
-import { importLibrary, pressable, tasksSeen, untilTrue, watchTasks } from './sync-app-page.ts';
+import { importLibrary, pressable, tasksSeen, untilLibraryReceived, untilTrue, watchTasks } from './sync-app-page.ts';
 
 const PORT = Number(process.env.SYNC_BENCH_PORT ?? 4198);
 
@@ -83,18 +83,7 @@ async function run(ctx: BenchContext): Promise<void> {
     await watchTasks(b);
     await pair();
     await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 1_800_000 });
-    await b.evaluate(() => {
-      location.hash = '#/';
-    });
-    // Received: the library lists every session, and no round holds the device's sync lock.
-    await untilTrue(
-      b,
-      async (n) =>
-        (document.querySelector('.project-title')?.textContent ?? '').replace(/\D/g, '') === String(n) &&
-        !(await navigator.locks.query()).held?.some((l) => l.name?.includes('sync')),
-      sessions,
-      { polling: 1000, timeout: 1_800_000 },
-    );
+    await untilLibraryReceived(b, sessions, 1_800_000);
     const received = await tasksSeen(b, ctx.log);
     ctx.row(
       observedRow(
