@@ -45,9 +45,11 @@ export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon()
     importStarted() {
       imports++;
     },
+    // A commit without an import call (none today) must not leave the count below zero, which
+    // would stop the background sync for the worker's life.
     commit: () =>
       index.commit().finally(() => {
-        imports--;
+        imports = Math.max(0, imports - 1);
       }),
   };
 }
