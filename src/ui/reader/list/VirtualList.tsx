@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ScrollRequest } from '../model.ts';
 import { drawAheadSoon, newReading, nextTask, takeStep, usePinRelease, useRange, useSizes } from './virtual-hooks.ts';
-import { aheadRange, indexAt, placeOf, planRange, sumOffsets, whenIdle } from './virtual-layout.ts';
+import { type Anchor, aheadRange, anchorAt, indexAt, placeOf, planRange, sumOffsets, whenIdle } from './virtual-layout.ts';
 import { drawRows, type Quiet } from './virtual-rows.tsx';
 import { useSlices } from './virtual-slices.ts';
 
@@ -65,7 +65,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
   const placed = useRef(-1);
   /** The scrollTop the anchor was last taken from (-1: none yet, or taken from a position still to be set). */
   const seen = useRef(-1);
-  const anchor = useRef({ index: 0, delta: 0 });
+  const anchor = useRef<Anchor>({ index: 0, delta: 0 });
   /**
    * Set inside a ResizeObserver callback or a worker's reply ('quiet'), or once a task has added
    * rows ('drew'), until the next task: renders then add no rows (in a reply they would be rendered,
@@ -143,7 +143,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       // A position still to be set (`at`) is not one the scroller has shown.
       seen.current = at === undefined ? top : -1;
       const plan = planRange(o, count, rangeRef.current, { top, view: viewOf(), overscan: OVERSCAN, scrolling, step });
-      anchor.current = { index: plan.first, delta: top - o[plan.first] };
+      anchor.current = anchorAt(o, count, top, viewOf(), plan.first);
       onTop?.(plan.first);
       extendLater.current?.();
       clearTimeout(realLater.current);
@@ -196,7 +196,7 @@ export function VirtualList({ count, version, resetKey, estimate = 140, hints, s
       const now = !pin.current && viewHeight.current >= 0 && seen.current >= 0 ? (early >= 0 ? early : el.scrollTop) : -1;
       if (now >= 0 && Math.abs(now - seen.current) > 1) {
         const first = indexAt(o, count, now);
-        anchor.current = { index: first, delta: now - o[first] };
+        anchor.current = anchorAt(o, count, now, view, first);
       }
       const top = placeOf(o, count, view, pin.current, anchor.current);
       // Not laid out yet: its observer settles it again right after the frame's layout.

@@ -126,15 +126,22 @@ export function aheadRange(o: Float64Array, count: number, r: Range, at: { top: 
   return next.start === r.start && next.end === r.end ? null : next;
 }
 
-/** Where the scroller belongs (within the list): the pinned item at the top or its bottom at the bottom, else the anchor item `delta` px above the top. */
-export function placeOf(
-  o: Float64Array,
-  count: number,
-  view: number,
-  pin: { index: number; align: 'start' | 'end' } | null,
-  anchor: { index: number; delta: number },
-): number {
+/**
+ * Where the scroll position holds on to when the rows' heights change: the first row on screen and
+ * how far into it the top is; at the list's end (scrolled down to its bottom), the end itself, for
+ * as long as the list has the same rows (rows measured taller keep the last one at the bottom).
+ */
+export type Anchor = { index: number; delta: number; endOf?: number };
+
+/** The anchor of a scroll position `top` whose first row on screen is `first`. */
+export function anchorAt(o: Float64Array, count: number, top: number, view: number, first: number): Anchor {
+  const atEnd = top > 0 && top + view >= o[count] - 1;
+  return { index: first, delta: top - o[first], endOf: atEnd ? count : -1 };
+}
+
+/** Where the scroller belongs (within the list): the pinned item at the top or its bottom at the bottom, else the anchor item `delta` px above the top (or the end, for an anchor taken there). */
+export function placeOf(o: Float64Array, count: number, view: number, pin: { index: number; align: 'start' | 'end' } | null, anchor: Anchor): number {
   const i = Math.min((pin ?? anchor).index, count - 1);
-  const top = !pin ? o[i] + anchor.delta : pin.align === 'start' ? o[i] : o[i + 1] - view;
+  const top = pin ? (pin.align === 'start' ? o[i] : o[i + 1] - view) : anchor.endOf === count ? o[count] - view : o[i] + anchor.delta;
   return Math.max(0, Math.min(top, o[count] - view));
 }

@@ -1,7 +1,7 @@
 // The virtual list's range arithmetic (src/ui/reader/list/virtual-layout.ts): what a scroll event
 // renders, and what the task after the frame draws ahead of a reader's scroll.
 import { describe, expect, test } from 'vitest';
-import { aheadRange, growSpan, planRange, type Range, placeOf } from '../../../../src/ui/reader/list/virtual-layout.ts';
+import { aheadRange, anchorAt, growSpan, planRange, type Range, placeOf } from '../../../../src/ui/reader/list/virtual-layout.ts';
 
 /** Offsets of `count` rows of 100 px. */
 function rows(count: number): Float64Array {
@@ -78,6 +78,22 @@ test('placeOf: the pinned item at the top or its bottom at the bottom, else the 
   expect(placeOf(o, 4, 200, null, { index: 1, delta: 30 })).toBe(130);
   expect(placeOf(o, 4, 200, null, { index: 3, delta: 300 })).toBe(800);
   expect(placeOf(o, 4, 200, { index: 9, align: 'start' }, { index: 0, delta: 0 })).toBe(600);
+});
+
+test('anchorAt / placeOf: a position at the list’s end holds to the end while the rows stay the same, else to its first row', () => {
+  const o = new Float64Array([0, 100, 300, 600, 1000]);
+  // 800 + 200 = 1000: at the end. The rows measured taller (the end now at 1400): still at the end.
+  const end = anchorAt(o, 4, 800, 200, 3);
+  expect(end).toEqual({ index: 3, delta: 200, endOf: 4 });
+  const taller = new Float64Array([0, 100, 300, 600, 1400]);
+  expect(placeOf(taller, 4, 200, null, end)).toBe(1200);
+  // More rows since (a page of rows added below): the first row's place holds, not the new end.
+  const more = new Float64Array([0, 100, 300, 600, 1000, 1500]);
+  expect(placeOf(more, 5, 200, null, end)).toBe(800);
+  // Not at the end, or at the top of a list shorter than the view: the first row on screen holds.
+  expect(anchorAt(o, 4, 700, 200, 3)).toEqual({ index: 3, delta: 100, endOf: -1 });
+  expect(anchorAt(new Float64Array([0, 50]), 1, 0, 200, 0)).toEqual({ index: 0, delta: 0, endOf: -1 });
+  expect(placeOf(taller, 4, 200, null, anchorAt(o, 4, 700, 200, 3))).toBe(700);
 });
 
 describe('growSpan', () => {
