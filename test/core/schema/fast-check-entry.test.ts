@@ -61,7 +61,8 @@ describe('isSurelyValid (the pre-check before zod)', () => {
   test('is never looser than zod on random mutations of compactions, summaries, labels, extension entries and bash messages', () => {
     const rare = new Set(['compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
     const samples = entries.filter(
-      (e) => isSurelyValid(e) && (rare.has(e.type) || (e.type === 'message' && (e as { message: { role: string } }).message.role === 'bashExecution')),
+      (e) =>
+        isSurelyValid(e) && (rare.has(e.type) || (e.type === 'message' && (e as unknown as { message: { role: string } }).message.role === 'bashExecution')),
     );
     expect(new Set(samples.map((e) => (e.type === 'message' ? 'bash' : e.type))).size).toBe(rare.size + 1);
     fc.assert(
