@@ -13,7 +13,9 @@ export const SHARE_PAGE_MODULE = 'virtual:rho-share-page';
 
 /** What an exported page is made of (the same shape as src/worker/share/page-template.ts's SharePageAssets). */
 export interface BuiltSharePage {
-  /** The page's script (an IIFE), inlined as the page's one script element. */
+  /** The page's one inline script (an IIFE, src/share-page/boot.ts): it unpacks and runs `script`. */
+  boot: string;
+  /** The page's script (an IIFE), gzip-compressed and base85-encoded (src/core/share/base85.ts). */
   script: string;
   /** The page's styles. */
   css: string;
@@ -155,6 +157,7 @@ async function bundleAll() {
   try {
     return await Promise.all([
       bundle('src/share-page/main.tsx', [pageWorkerLink(), noAppWorker(), ...preact()]),
+      bundle('src/share-page/boot.ts', []),
       bundle('src/share-page/worker/plain.ts', [noAppendedIndex()]),
       bundle('src/share-page/worker/encrypted.ts', [noAppendedIndex()]),
     ]);
@@ -166,28 +169,22 @@ async function bundleAll() {
 
 /** Builds the share page's script, styles and worker. */
 export async function buildSharePageAssets(): Promise<BuiltSharePage> {
-  const [page, worker, workerEncrypted] = await bundleAll();
+  const [page, boot, worker, workerEncrypted] = await bundleAll();
   const text = (items: typeof page, test: (name: string) => boolean) =>
     items
       .filter((o) => test(o.fileName))
       .map((o) => (o.type === 'chunk' ? o.code : typeof o.source === 'string' ? o.source : new TextDecoder().decode(o.source)))
       .join('\n');
-  const script = checkInlinable(
-    'The share page script',
-    asciiScript(
-      'The share page script',
-      text(page, (n) => n.endsWith('.js')),
-    ),
-  );
+  const js = (items: typeof page) => text(items, (n) => n.endsWith('.js'));
+  const packed = (code: string) => toBase85(gzipSync(code, { level: 9 }));
   const css = asciiCss(text(page, (n) => n.endsWith('.css'))).replace(/<\/(style)/gi, '<\\/$1');
-  const packed = (items: typeof page) =>
-    toBase85(
-      gzipSync(
-        text(items, (n) => n.endsWith('.js')),
-        { level: 9 },
-      ),
-    );
-  return { script, css, worker: packed(worker), workerEncrypted: packed(workerEncrypted) };
+  return {
+    boot: checkInlinable('The share page boot script', asciiScript('The share page boot script', js(boot))),
+    script: packed(asciiScript('The share page script', js(page))),
+    css,
+    worker: packed(js(worker)),
+    workerEncrypted: packed(js(workerEncrypted)),
+  };
 }
 
 let built: Promise<BuiltSharePage> | null = null;

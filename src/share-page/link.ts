@@ -4,6 +4,7 @@
 // block of the page; it starts once unpacked, and calls made before then wait for it.
 import type { Api } from '../worker/api.ts';
 import { connectWorker, type CallOptions, type Remote } from '../worker/client.ts';
+import { gunzipChunks } from './gunzip.ts';
 import { decodePart } from './worker/payload.ts';
 
 /** The page worker's own calls, beside the reader API. */
@@ -20,24 +21,6 @@ let started: ((link: { remote: PageWorker }) => void) | null = null;
 const ready = new Promise<{ remote: PageWorker }>((resolve) => {
   started = resolve;
 });
-
-/**
- * gzip bytes unpacked by the platform's DecompressionStream, written to it and read from it directly:
- * its steps are promise reactions, run between the parser's tasks. (Through Blob.stream() and
- * Response.blob() each step waited for a task of its own, behind the parser's: the worker of a 12 MB
- * page started only once the page was parsed.)
- */
-async function gunzipChunks(gz: Uint8Array): Promise<Uint8Array<ArrayBuffer>[]> {
-  const stream = new DecompressionStream('gzip');
-  const writer = stream.writable.getWriter();
-  // A damaged block fails the read below, which is what reports it; these would fail the same way.
-  writer.write(gz as Uint8Array<ArrayBuffer>).catch(() => undefined);
-  writer.close().catch(() => undefined);
-  const reader = stream.readable.getReader();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  return chunks;
-}
 
 /** Starts the page's worker from the code in the page's `#rho-worker` block. */
 export async function startPageWorker(): Promise<{ remote: PageWorker }> {

@@ -2,88 +2,9 @@
 // the reader, exporting the branch on screen, notice and error cards.
 import AxeBuilder from '@axe-core/playwright';
 import { type CDPSession, expect, test, type Page } from '@playwright/test';
-import { dropFiles, fixture, openEmptyLibrary, SAMPLE } from './app-helpers.ts';
-import { UX, uxSession } from './reader-ux-fixture.ts';
-
-const row = (page: Page, entryId: string) => page.locator(`.rd-row[data-entry="${entryId}"]`);
-
-/** Imports the UX session by a drop and opens it in the reader (at `entry` when given). */
-async function openUx(page: Page, entry?: string): Promise<void> {
-  await openEmptyLibrary(page);
-  await dropFiles(page, [{ name: 'ux.jsonl', text: uxSession() }]);
-  await expect(page.locator(`a[href="#/s/${encodeURIComponent(UX.id)}"]`).first()).toBeAttached({ timeout: 20_000 });
-  await page.goto(`/#/s/${encodeURIComponent(UX.id)}${entry ? `?entry=${entry}` : ''}`);
-  await expect(row(page, entry ?? UX.last)).toBeInViewport();
-}
-
-/** Shows the imported UX session in the reader afresh (a new load: nothing a step before opened stays open). */
-async function openUxAgain(page: Page, entry?: string): Promise<void> {
-  await page.goto(`/#/s/${encodeURIComponent(UX.id)}${entry ? `?entry=${entry}` : ''}`);
-  await page.reload();
-  await expect(row(page, entry ?? UX.last)).toBeInViewport();
-}
-
-/** The session's file as the library's Download gives it. */
-async function storedLines(page: Page): Promise<Array<Record<string, unknown>>> {
-  await page.goto('/');
-  await page
-    .getByRole('button', { name: `Actions for ${UX.title}` })
-    .or(page.getByLabel(`Actions for ${UX.title}`))
-    .first()
-    .click();
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download', exact: true }).click();
-  const path = await (await download).path();
-  const { readFileSync } = await import('node:fs');
-  return readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
-
-/** The ids of a downloaded branch export's entries. */
-async function idsOf(download: Promise<import('@playwright/test').Download>): Promise<string[]> {
-  const { readFileSync } = await import('node:fs');
-  return readFileSync(await (await download).path(), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l).id as string);
-}
-
-/** Colours of a card as the screen shows them (any CSS colour syntax, resolved through a canvas). */
-async function colours(page: Page, entryId: string) {
-  return row(page, entryId)
-    .locator('.rd-notice')
-    .evaluate((card) => {
-      const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
-      const rgb = (css: string) => {
-        ctx.clearRect(0, 0, 1, 1);
-        ctx.fillStyle = '#000';
-        ctx.fillStyle = css;
-        ctx.fillRect(0, 0, 1, 1);
-        return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
-      };
-      const s = getComputedStyle(card);
-      const who = card.querySelector('.rd-who')!;
-      return {
-        background: rgb(s.backgroundColor),
-        border: rgb(s.borderLeftColor),
-        who: rgb(getComputedStyle(who).color),
-        icon: who.querySelector('svg path')?.getAttribute('d') ?? null,
-      };
-    });
-}
-const luminance = (c: number[]) => {
-  const [r, g, b] = c.map((v) => {
-    const x = v / 255;
-    return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-};
-const contrast = (a: number[], b: number[]) => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-};
+import { dropFiles, fixture, SAMPLE } from './app-helpers.ts';
+import { UX } from './reader-ux-fixture.ts';
+import { row, openUx, openUxAgain, storedLines, idsOf, colours, contrast } from './reader-ux-helpers.ts';
 
 test.describe('reading', () => {
   test.describe.configure({ timeout: 180_000 });

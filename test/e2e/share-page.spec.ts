@@ -57,9 +57,9 @@ async function expectQuiet(watch: Awaited<ReturnType<typeof watchFilePage>>) {
 test('a real session opens from a file at its last message, offline, with no request and its own strict CSP', async ({ page }) => {
   const bytes = fixtureBytes('real/pi-mono-large-session.jsonl');
   const { url, size } = await writeSharePage('real-large', bytes, { title: 'pi-mono large session' });
-  // The page's fixed part (the reader, its worker and styles: ~280 KB) is most of this 974 KB
-  // session's page: 0.5× of it, with 2 KB of slack for the fixed part (docs/bench.md reports the ratio).
-  expect(size).toBeLessThanOrEqual(bytes.length * 0.5 + 2048);
+  // The page's fixed part (the reader's script and its worker, both compressed, and styles: ~225 KB)
+  // is half of this 974 KB session's page: at most 0.45× of the session (docs/bench.md reports the ratio).
+  expect(size).toBeLessThanOrEqual(bytes.length * 0.45);
   const watch = await openOffline(page, url);
   await expectAtEnd(page, lastMessageLine(bytes));
   await expect(page).toHaveTitle('pi-mono large session');
@@ -70,9 +70,10 @@ test('a real session opens from a file at its last message, offline, with no req
   await expect(page.locator('.rd-label-btn')).toHaveCount(0);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(csp).toContain("default-src 'none'");
-  expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+';/);
+  // The one inline script by its hash; 'strict-dynamic' lets only the script it adds run (the page's own, unpacked).
+  expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+' 'strict-dynamic';/);
   expect(csp).not.toMatch(/unsafe|https?:|\*/);
-  // The only requests: the file itself and the page's worker, a blob: made from the page's own bytes.
+  // The only requests: the file itself and the page's script and worker, blobs made from the page's own bytes.
   expect(watch.requests.every((u) => u.startsWith('file://') || u.startsWith('blob:null/'))).toBe(true);
   await expectQuiet(watch);
   await page.screenshot({ path: resolve(shots, 'share-page-real.png') });

@@ -7,42 +7,12 @@
  * Shapes follow docs/session-format.md §1–§3. The output is a sequence of lines
  * (without '\n'); `generateSessionText` joins them with '\n' and a final '\n'.
  */
-import type { Rng } from './prng.ts';
-import { createRng } from './prng.ts';
-import { assistantMessage, image, MODELS_PI, thinkingPart, titleSlot, toolBytes, toolCall, usage } from './session-parts.ts';
+import { MODELS_PI, titleSlot, usage } from './session-parts.ts';
 import { base64Bytes, code, paragraph, path, sentence, toolOutput } from './text.ts';
+import { type GenerateOptions, type Node, SessionWriter } from './session-writer.ts';
 
 export { titleSlot } from './session-parts.ts';
-
-/** Which tool wrote the file (decides entry shapes). */
-export type Flavor = 'pi' | 'omp' | 'rho';
-
-/** What to generate. */
-export interface GenerateOptions {
-  seed: number;
-  /** Stop after the first turn that brings the file to at least this many bytes. */
-  targetBytes: number;
-  flavor?: Flavor;
-  /** Probability that a user turn / tool result carries an image (default 0.08). */
-  imageRate?: number;
-  /** Inline image size range in decoded bytes (default 2 KiB … 48 KiB). */
-  imageBytes?: [number, number];
-  /** Roughly one compaction every this many bytes (default: 8 per file, at least every 256 KiB). */
-  compactionEvery?: number;
-  /** Probability that a user turn starts a new branch from an earlier point (default 0.06). */
-  branchRate?: number;
-  /** Probability of an aborted / errored / empty assistant turn (default 0.05). */
-  abortRate?: number;
-  /** Wall-clock start of the session (ms, default 2026-01-01). */
-  startMs?: number;
-}
-
-interface Node {
-  id: string;
-  parentId: string | null;
-  type: string;
-  role?: string;
-}
+export type { Flavor, GenerateOptions } from './session-writer.ts';
 
 /** Generates the lines of one session file. */
 export function* generateSessionLines(opts: GenerateOptions): Generator<string> {
@@ -57,39 +27,7 @@ export function generateSessionText(opts: GenerateOptions): string {
   return lines.join('\n') + '\n';
 }
 
-class SessionGen {
-  private readonly rng: Rng;
-  private readonly flavor: Flavor;
-  private readonly o: Required<Omit<GenerateOptions, 'flavor'>>;
-  private readonly ids = new Set<string>();
-  private readonly nodes: Node[] = [];
-  private readonly byId = new Map<string, Node>();
-  private leaf: string | null = null;
-  private now: number;
-  private bytes = 0;
-  private nextCompactionAt: number;
-  private modelIx = 0;
-  private toolSeq = 0;
-  private out: string[] = [];
-
-  constructor(opts: GenerateOptions) {
-    this.rng = createRng(opts.seed);
-    this.flavor = opts.flavor ?? 'pi';
-    const compactionEvery = opts.compactionEvery ?? Math.max(256 * 1024, Math.floor(opts.targetBytes / 8));
-    this.o = {
-      seed: opts.seed,
-      targetBytes: opts.targetBytes,
-      imageRate: opts.imageRate ?? 0.08,
-      imageBytes: opts.imageBytes ?? [2048, 48 * 1024],
-      compactionEvery,
-      branchRate: opts.branchRate ?? 0.06,
-      abortRate: opts.abortRate ?? 0.05,
-      startMs: opts.startMs ?? Date.UTC(2026, 0, 1, 9, 0, 0),
-    };
-    this.now = this.o.startMs;
-    this.nextCompactionAt = compactionEvery;
-  }
-
+class SessionGen extends SessionWriter {
   *run(): Generator<string> {
     const rng = this.rng;
     if (this.flavor === 'omp') this.emitLine(titleSlot(rng.pick(['Fix the parser', 'Refactor tree walk', 'Ünïcödé title 日本語', '']), this.iso()));
@@ -355,80 +293,4 @@ class SessionGen {
   }
 
   // ---- parts ----------------------------------------------------------------------------------
-
-  private toolCall() {
-    return toolCall(this.rng, this.toolSeq++);
-  }
-
-  private thinkingPart() {
-    return thinkingPart(this.rng);
-  }
-
-  private image() {
-    return image(this.rng, this.flavor, this.o.imageBytes);
-  }
-
-  private toolBytes() {
-    return toolBytes(this.rng);
-  }
-
-  private assistantMsg(content: unknown[], stopReason: string, errorMessage?: string) {
-    return assistantMessage(this.rng, MODELS_PI[this.modelIx], content, stopReason, () => this.tick(), errorMessage);
-  }
-
-  // ---- records ----------------------------------------------------------------------------------
-
-  private message(message: Record<string, unknown>): void {
-    this.entry('message', { message }, typeof message.role === 'string' ? message.role : undefined);
-  }
-
-  /** Appends an entry with pi's key order `type,id,parentId,timestamp,…payload`. */
-  private entry(type: string, payload: Record<string, unknown>, role?: string): void {
-    const id = this.newId();
-    const rec = { type, id, parentId: this.leaf, timestamp: this.iso(), ...payload };
-    this.push({ id, parentId: this.leaf, type, role }, JSON.stringify(rec));
-  }
-
-  /** `custom` and `custom_message` put the id envelope last (pi and omp key order). */
-  private customFirst(type: string, payload: Record<string, unknown>): void {
-    const id = this.newId();
-    const rec = { type, ...payload, id, parentId: this.leaf, timestamp: this.iso() };
-    this.push({ id, parentId: this.leaf, type }, JSON.stringify(rec));
-  }
-
-  private push(node: Node, line: string): void {
-    this.nodes.push(node);
-    this.byId.set(node.id, node);
-    this.leaf = node.id;
-    this.emitLine(line);
-  }
-
-  private emitLine(line: string): void {
-    this.out.push(line);
-    this.bytes += Buffer.byteLength(line) + 1;
-  }
-
-  private newId(): string {
-    for (;;) {
-      const id = this.rng.hex(8);
-      if (!this.ids.has(id)) {
-        this.ids.add(id);
-        return id;
-      }
-    }
-  }
-
-  private tick(): number {
-    this.now += this.rng.int(200, 30000);
-    return this.now;
-  }
-
-  private iso(): string {
-    return new Date(this.now).toISOString();
-  }
-
-  private uuidv7(): string {
-    const h = this.now.toString(16).padStart(12, '0') + '7' + this.rng.hex(3) + (8 + this.rng.int(0, 3)).toString(16) + this.rng.hex(15);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-  }
 }

@@ -1,5 +1,6 @@
-// A hand-written pre-check for the entries that make up almost every file (user, assistant and
-// tool-result messages, thinking-level and model changes). It says "valid" only when the zod schema
+// A hand-written pre-check for the entries that make up almost every file (user, assistant,
+// tool-result and bash messages, thinking-level and model changes, compactions, summaries, labels,
+// extension entries). It says "valid" only when the zod schema
 // surely agrees (it is never looser; a test checks that on fixtures and on random mutations); any
 // doubt goes to zod, which decides and explains. It exists because zod spends tens of µs per
 // message, which made validation cost more than JSON.parse itself.
@@ -82,6 +83,16 @@ function isMessage(m: unknown): boolean {
     }
     case 'toolResult':
       return isStr(m.toolCallId) && isStr(m.toolName) && isTextOrImageList(m.content) && typeof m.isError === 'boolean';
+    case 'bashExecution':
+      return (
+        isStr(m.command) &&
+        isStr(m.output) &&
+        (m.exitCode === undefined || m.exitCode === null || isNum(m.exitCode)) &&
+        typeof m.cancelled === 'boolean' &&
+        typeof m.truncated === 'boolean' &&
+        optStr(m.fullOutputPath) &&
+        optBool(m.excludeFromContext)
+      );
     default:
       return false;
   }
@@ -100,6 +111,32 @@ export function isSurelyValid(entry: unknown): boolean {
       );
     case 'model_change':
       return optStr(entry.provider) && optStr(entry.modelId) && optStr(entry.model) && optStr(entry.role) && optBool(entry.resolvedModelIsFallback);
+    case 'compaction':
+      return (
+        isStr(entry.summary) &&
+        isStr(entry.firstKeptEntryId) &&
+        isNum(entry.tokensBefore) &&
+        optBool(entry.fromHook) &&
+        optBool(entry.fromExtension) &&
+        optStr(entry.shortSummary) &&
+        optNum(entry.tokensAfter) &&
+        optStr(entry.method)
+      );
+    case 'branch_summary':
+      return isStr(entry.fromId) && isStr(entry.summary) && optBool(entry.fromHook) && optBool(entry.fromExtension);
+    case 'custom':
+      return isStr(entry.customType);
+    case 'custom_message':
+      return (
+        isStr(entry.customType) &&
+        (isStr(entry.content) || isTextOrImageList(entry.content)) &&
+        typeof entry.display === 'boolean' &&
+        (entry.attribution === undefined || entry.attribution === 'user' || entry.attribution === 'agent')
+      );
+    case 'label':
+      return isStr(entry.targetId) && optStr(entry.label);
+    case 'session_info':
+      return optStr(entry.name);
     default:
       return false;
   }

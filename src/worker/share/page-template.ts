@@ -1,15 +1,21 @@
 // The one-file page's HTML around its payload: a strict CSP of its own (no network at all, the one
 // inline script and style by hash, images only data:/blob:, a worker only from blob:), the page's
-// script, styles and compressed worker (built from src/share-page/), and the session as base85
-// parts (core/share/base85.ts: 1.25× the bytes where base64 is 1.33×) of at most PART_BYTES each, so
-// neither the HTML parser nor the page ever handles one huge string. The script comes before the
-// parts: it starts the worker and hands it each part as the parser finishes it, while the rest of
-// the file is still being parsed.
+// compressed script with the small script that runs it, styles and compressed worker (built from
+// src/share-page/), and the session as base85 parts (core/share/base85.ts: 1.25× the bytes where
+// base64 is 1.33×) of at most PART_BYTES each, so neither the HTML parser nor the page ever handles
+// one huge string. The scripts come before the parts: once unpacked (a few ms), the page's script
+// starts the worker and hands it each part as the parser finishes it, while the rest of the file is
+// still being parsed.
 import { toBase64 } from '../../core/write/base64.ts';
 import { toBase85 } from '../../core/share/base85.ts';
 
-/** The built share page (see vite.share-page.ts): its script, styles and gzip+base85 worker (with age decryption for encrypted pages). */
+/**
+ * The built share page (see vite.share-page.ts): its inline boot script, its gzip+base85 script
+ * (which the boot script unpacks and runs), styles and gzip+base85 worker (with age decryption for
+ * encrypted pages).
+ */
 export interface SharePageAssets {
+  boot: string;
   script: string;
   css: string;
   worker: string;
@@ -60,11 +66,14 @@ function inertJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The page's Content-Security-Policy: nothing from anywhere; only its own script and style, by hash. */
+/**
+ * The page's Content-Security-Policy: nothing from anywhere; only its own boot script and style, by
+ * hash, and ('strict-dynamic') the script the boot script adds, from the page's own block.
+ */
 export function sharePageCsp(scriptHash: string, styleHash: string): string {
   return [
     "default-src 'none'",
-    `script-src 'sha256-${scriptHash}'`,
+    `script-src 'sha256-${scriptHash}' 'strict-dynamic'`,
     `style-src 'sha256-${styleHash}'`,
     'img-src data: blob:',
     'worker-src blob:',
@@ -75,7 +84,7 @@ export function sharePageCsp(scriptHash: string, styleHash: string): string {
 
 /** The page as a Blob: the HTML around `payload` (the container of ./page-payload.ts, or an age file of it when meta.encrypted). */
 export async function assemblePage(assets: SharePageAssets, payload: Uint8Array, meta: SharePageMeta): Promise<Blob> {
-  const csp = sharePageCsp(await sha256(assets.script), await sha256(assets.css));
+  const csp = sharePageCsp(await sha256(assets.boot), await sha256(assets.css));
   const head =
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     `<meta http-equiv="Content-Security-Policy" content="${csp}">\n` +
@@ -86,7 +95,8 @@ export async function assemblePage(assets: SharePageAssets, payload: Uint8Array,
     '<div id="app"><noscript>This page shows a coding-agent session; it needs JavaScript.</noscript></div>\n' +
     `<script type="application/json" id="rho-meta">${inertJson(meta)}</script>\n` +
     `<script type="application/x-rho-worker" id="rho-worker">${meta.encrypted ? assets.workerEncrypted : assets.worker}</script>\n` +
-    `<script>${assets.script}</script>\n`;
+    `<script type="application/x-rho-script" id="rho-script">${assets.script}</script>\n` +
+    `<script>${assets.boot}</script>\n`;
   const parts: string[] = [head];
   for (let at = 0; at < payload.length; at += PART_BYTES) {
     parts.push(`<script type="application/x-rho-part" class="rho-part">${toBase85(payload.subarray(at, at + PART_BYTES))}</script>\n`);

@@ -58,6 +58,24 @@ describe('isSurelyValid (the pre-check before zod)', () => {
     );
   });
 
+  test('is never looser than zod on random mutations of compactions, summaries, labels, extension entries and bash messages', () => {
+    const rare = new Set(['compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
+    const samples = entries.filter(
+      (e) =>
+        isSurelyValid(e) && (rare.has(e.type) || (e.type === 'message' && (e as unknown as { message: { role: string } }).message.role === 'bashExecution')),
+    );
+    expect(new Set(samples.map((e) => (e.type === 'message' ? 'bash' : e.type))).size).toBe(rare.size + 1);
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.boolean(), (i, j, value, remove) => {
+        const entry = samples[i % samples.length];
+        const all = paths(entry);
+        const mutated = mutate(entry, all[j % all.length], value, remove);
+        if (isSurelyValid(mutated)) expect(zodSays(mutated)).toBe(true);
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+  });
+
   test('hands odd shapes to zod', () => {
     const base = { type: 'message', id: 'a', parentId: null, timestamp: 't' };
     expect(isSurelyValid({ ...base, message: { role: 'user', content: 'x', attachments: [] } })).toBe(false);

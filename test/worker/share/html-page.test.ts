@@ -1,8 +1,9 @@
 // The one-file page as bytes (Node): its payload (chunks + index, page-payload.ts) unpacks to exactly the session's bytes (and, with
 // a passphrase, is an age file only the passphrase opens, as `age -d` reads it); its CSP hashes
-// are those of its one script and style; nothing from the session can close a <script> element;
+// are those of its one inline script and style (which runs the page's compressed script); nothing from the session can close a <script> element;
 // and exportHtml gives the stored bytes or the branch's. The page in a browser: test/e2e/share-page.spec.ts.
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { Decrypter } from 'age-encryption';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { fromBase85 } from '../../../src/core/share/base85.ts';
@@ -25,9 +26,10 @@ function readPage(html: string) {
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
   const meta = JSON.parse(/<script type="application\/json" id="rho-meta">([^<]*)<\/script>/.exec(html)![1]) as SharePageMeta;
   const parts = [...html.matchAll(/<script type="application\/x-rho-part" class="rho-part">([^<]*)<\/script>/g)].map((m) => Buffer.from(fromBase85(m[1])));
-  const script = /<script>([\s\S]*?)<\/script>\n/.exec(html)![1];
+  const boot = /<script>([\s\S]*?)<\/script>\n/.exec(html)![1];
+  const script = gunzipSync(fromBase85(/<script type="application\/x-rho-script" id="rho-script">([^<]*)<\/script>/.exec(html)![1])).toString();
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
-  return { csp, meta, parts, payload: Buffer.concat(parts), script, style };
+  return { csp, meta, parts, payload: Buffer.concat(parts), boot, script, style };
 }
 
 /** The session inside a page's payload, read back as the page's worker reads it. */
@@ -52,25 +54,29 @@ describe('buildHtmlPage', () => {
     const noise = Array.from({ length: 8000 }, (_, i) => ((i * 2654435761) >>> 0).toString(36)).join('');
     const bytes = encoder.encode(session('s1', 30, noise));
     const html = await pageText(await buildHtmlPage(bytes, { title: 'T', leafId: 'e7' }, assets));
-    const { csp, meta, parts, payload, script, style } = readPage(html);
+    const { csp, meta, parts, payload, boot, script, style } = readPage(html);
     expect(parts.length).toBeGreaterThan(1);
     // The script runs before the parser reaches the parts (it hands each to the worker as it is
     // parsed): after the meta and worker blocks it reads, before the first part.
     const at = (text: string) => html.indexOf(text);
     expect(at('id="rho-meta"')).toBeLessThan(at('<script>'));
     expect(at('id="rho-worker"')).toBeLessThan(at('<script>'));
+    expect(at('id="rho-script"')).toBeLessThan(at('<script>'));
     expect(at('<script>')).toBeLessThan(at('class="rho-part"'));
+    // The inline script only unpacks the page's script (carried compressed) and adds it.
+    expect(boot.length).toBeLessThan(4096);
+    expect(script).toContain('rho-part');
     for (const p of parts.slice(0, -1)) expect(p.length).toBe(PART_BYTES);
     expect(Buffer.from(unpack(payload)).equals(Buffer.from(bytes))).toBe(true);
     expect(meta).toEqual({ title: 'T', encrypted: false, leafId: 'e7', bytes: bytes.length, format: 2 });
     expect(csp).toBe(
-      `default-src 'none'; script-src 'sha256-${sha256(script)}'; style-src 'sha256-${sha256(style)}'; img-src data: blob:; worker-src blob:; base-uri 'none'; form-action 'none'`,
+      `default-src 'none'; script-src 'sha256-${sha256(boot)}' 'strict-dynamic'; style-src 'sha256-${sha256(style)}'; img-src data: blob:; worker-src blob:; base-uri 'none'; form-action 'none'`,
     );
   });
 
   test('the page script is the production build whatever NODE_ENV the process has (vitest sets "test"): no preact devtools hook', () => {
     expect(process.env.NODE_ENV).not.toBe('production');
-    expect(assets.script).not.toContain('__PREACT_DEVTOOLS__');
+    expect(gunzipSync(fromBase85(assets.script)).toString()).not.toContain('__PREACT_DEVTOOLS__');
   });
 
   test('a hostile title stays text: escaped in <title>, no "<" in the meta block, one closing tag per script element', async () => {
