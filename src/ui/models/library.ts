@@ -5,7 +5,8 @@ import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
-import { coalesced, keepUnchanged, mergeChanges } from './summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges, unknownIds } from './summaries.ts';
+import { nextTask } from '../../worker/next-task.ts';
 
 /** How the list is ordered. */
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
@@ -121,12 +122,15 @@ async function readLibrary(): Promise<void> {
   readWhole = false;
   named.clear();
   try {
-    if (whole) sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
-    else if (asked.length) {
-      const next = mergeChanges(sessions.value, await library.listChanges({ ids: asked }));
-      // A session neither named nor known here (a notice this page missed): the whole list again.
+    if (whole) {
+      const list = await library.listSessions({});
+      await nextTask();
+      sessions.value = keepUnchanged(sessions.peek(), list);
+    } else if (asked.length) {
+      const next = await mergedChanges(asked);
+      // Still a session neither named nor known here (the library keeps changing under the reads): the whole list again.
       if (next) sessions.value = next;
-      else sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
+      else sessions.value = keepUnchanged(sessions.peek(), await library.listSessions({}));
     } else return;
     listError.value = null;
     const ids = new Set(sessions.value.map((s) => s.id));
@@ -139,6 +143,28 @@ async function readLibrary(): Promise<void> {
     loaded.value = true;
   }
   if (query.value.trim()) void runSearch(query.value);
+}
+
+/** Tries before the whole list is read again, while sessions keep being stored faster than their notices arrive. */
+const UNKNOWN_TRIES = 3;
+
+/**
+ * The list with the sessions `asked` names read again, and those stored meanwhile (named in the
+ * answer's order but not yet by a notice here) read in a second, small ask: never the whole list
+ * because a notice is still on its way. Each answer is merged in a task of its own (the worker's
+ * answer is decoded in the task that receives it; merging and drawing come after), so one batch
+ * costs the page two short tasks, not one long one. Null when the list kept changing under each try.
+ */
+async function mergedChanges(asked: string[]): Promise<SessionSummary[] | null> {
+  let ids = asked;
+  for (let i = 0; i < UNKNOWN_TRIES; i++) {
+    const answer = await library.listChanges({ ids });
+    await nextTask();
+    const next = mergeChanges(sessions.peek(), answer);
+    if (next) return next;
+    ids = [...new Set([...ids, ...unknownIds(sessions.peek(), answer)])];
+  }
+  return null;
 }
 
 /**

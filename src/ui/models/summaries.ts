@@ -73,3 +73,14 @@ export function mergeChanges(before: SessionSummary[], { changed, order }: { cha
   }
   return same ? before : out;
 }
+
+/**
+ * The ids `order` names that neither `before` nor `changed` holds: sessions stored after the notices
+ * that name them were sent (those notices are still on their way), or named by a notice this page
+ * missed. Asking for these alone costs the page their summaries, not the whole list again.
+ */
+export function unknownIds(before: SessionSummary[], { changed, order }: { changed: SessionSummary[]; order: string[] }): string[] {
+  const known = new Set(before.map((s) => s.id));
+  for (const s of changed) known.add(s.id);
+  return order.filter((id) => !known.has(id));
+}
