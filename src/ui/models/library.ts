@@ -6,7 +6,7 @@ import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
 import { coalesced, keepUnchanged, mergeChanges, unknownIds } from './summaries.ts';
-import { nextTask } from '../../worker/next-task.ts';
+import { nextTask } from '../idle.ts';
 
 /** How the list is ordered. */
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
