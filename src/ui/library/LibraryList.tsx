@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SessionSummary } from '../models/calls.ts';
 import { plural, projectName } from '../models/format.ts';
-import type { ProjectGroup } from '../models/library.ts';
+import { firstArrival, type ProjectGroup } from '../models/library.ts';
 import { indexAt } from '../reader/list/VirtualList.tsx';
 import { SessionCard } from './SessionCard.tsx';
 
@@ -33,18 +33,43 @@ function ProjectHead({ group }: { group: ProjectGroup }) {
 export function LibraryList({ groups }: { groups: ProjectGroup[] }) {
   const count = groups.reduce((n, g) => n + g.sessions.length, 0);
   if (count > DRAW_ALL) return <WindowedList groups={groups} />;
+  return <WholeList groups={groups} count={count} />;
+}
+
+/** Cards added to a drawn list per frame while sessions arrive (a sync or an import bringing many at once). */
+export const CARDS_PER_FRAME = 8;
+
+/**
+ * Every card, the first draw at once (a library read at boot, or shown again); cards that arrive
+ * later (a sync bringing sessions in batches) are drawn `CARDS_PER_FRAME` a frame, so a batch of
+ * a hundred costs the page a few short frames, not one long task. The project heads count every
+ * session from the start.
+ */
+function WholeList({ groups, count }: { groups: ProjectGroup[]; count: number }) {
+  // Mounted by sessions arriving into an empty library: those are drawn a few a frame too.
+  const [drawn, setDrawn] = useState(() => (firstArrival() ? Math.min(count, CARDS_PER_FRAME) : count));
+  useEffect(() => {
+    if (drawn >= count) return;
+    const frame = requestAnimationFrame(() => setDrawn((n) => Math.min(count, n + CARDS_PER_FRAME)));
+    return () => cancelAnimationFrame(frame);
+  }, [drawn, count]);
+  let left = drawn;
   return (
     <>
-      {groups.map((group) => (
-        <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
-          <ProjectHead group={group} />
-          <ul class="sessions">
-            {group.sessions.map((s) => (
-              <SessionCard key={s.id} session={s} />
-            ))}
-          </ul>
-        </section>
-      ))}
+      {groups.map((group) => {
+        const cards = left > 0 ? group.sessions.slice(0, left) : [];
+        left -= cards.length;
+        return (
+          <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
+            <ProjectHead group={group} />
+            <ul class="sessions">
+              {cards.map((s) => (
+                <SessionCard key={s.id} session={s} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
     </>
   );
 }

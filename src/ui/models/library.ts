@@ -88,6 +88,13 @@ export function groupByProject(list: SessionSummary[], project: ReadonlyMap<stri
   return [...groups.values()];
 }
 
+let arrivedIntoEmpty = false;
+
+/** Whether the list's last change brought the first sessions into an empty library from elsewhere (a sync, another tab), not a read at boot. */
+export function firstArrival(): boolean {
+  return arrivedIntoEmpty;
+}
+
 let refreshing: Promise<void> | null = null;
 let refreshAgain = false;
 // What the next read asks: the whole list, or only the sessions named since the last read.
@@ -122,12 +129,14 @@ async function readLibrary(): Promise<void> {
   readWhole = false;
   named.clear();
   try {
+    arrivedIntoEmpty = false;
     if (whole) {
       const list = await library.listSessions({});
       await nextTask();
       sessions.value = keepUnchanged(sessions.peek(), list);
     } else if (asked.length) {
       const next = await mergedChanges(asked);
+      arrivedIntoEmpty = next !== null && next.length > 0 && sessions.peek().length === 0;
       // Still a session neither named nor known here (the library keeps changing under the reads): the whole list again.
       if (next) sessions.value = next;
       else sessions.value = keepUnchanged(sessions.peek(), await library.listSessions({}));
