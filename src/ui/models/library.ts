@@ -5,7 +5,7 @@ import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
-import { coalesced, keepUnchanged, mergeChanges, unknownIds } from './summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges, mergeKnown, unknownIds } from './summaries.ts';
 import { nextTask } from '../idle.ts';
 
 /** How the list is ordered. */
@@ -136,10 +136,8 @@ async function readLibrary(): Promise<void> {
       sessions.value = keepUnchanged(sessions.peek(), list);
     } else if (asked.length) {
       const next = await mergedChanges(asked);
-      arrivedIntoEmpty = next !== null && next.length > 0 && sessions.peek().length === 0;
-      // Still a session neither named nor known here (the library keeps changing under the reads): the whole list again.
-      if (next) sessions.value = next;
-      else sessions.value = keepUnchanged(sessions.peek(), await library.listSessions({}));
+      arrivedIntoEmpty = next.length > 0 && sessions.peek().length === 0;
+      sessions.value = next;
     } else return;
     listError.value = null;
     const ids = new Set(sessions.value.map((s) => s.id));
@@ -154,26 +152,27 @@ async function readLibrary(): Promise<void> {
   if (query.value.trim()) void runSearch(query.value);
 }
 
-/** Tries before the whole list is read again, while sessions keep being stored faster than their notices arrive. */
-const UNKNOWN_TRIES = 3;
+/** Asks for sessions stored meanwhile before those still unknown are left to their own notices. */
+const UNKNOWN_TRIES = 2;
 
 /**
  * The list with the sessions `asked` names read again, and those stored meanwhile (named in the
  * answer's order but not yet by a notice here) read in a second, small ask: never the whole list
  * because a notice is still on its way. Each answer is merged in a task of its own (the worker's
  * answer is decoded in the task that receives it; merging and drawing come after), so one batch
- * costs the page two short tasks, not one long one. Null when the list kept changing under each try.
+ * costs the page two short tasks, not one long one. Sessions still unknown after the last try (the
+ * library keeps growing under the reads) wait for their own notices.
  */
-async function mergedChanges(asked: string[]): Promise<SessionSummary[] | null> {
+async function mergedChanges(asked: string[]): Promise<SessionSummary[]> {
   let ids = asked;
-  for (let i = 0; i < UNKNOWN_TRIES; i++) {
+  for (let i = 1; ; i++) {
     const answer = await library.listChanges({ ids });
     await nextTask();
+    if (i === UNKNOWN_TRIES) return mergeKnown(sessions.peek(), answer);
     const next = mergeChanges(sessions.peek(), answer);
     if (next) return next;
     ids = [...new Set([...ids, ...unknownIds(sessions.peek(), answer)])];
   }
-  return null;
 }
 
 /**

@@ -84,3 +84,14 @@ export function unknownIds(before: SessionSummary[], { changed, order }: { chang
   for (const s of changed) known.add(s.id);
   return order.filter((id) => !known.has(id));
 }
+
+/**
+ * `mergeChanges` with the ids it cannot place left out: sessions stored after the notices that name
+ * them were sent join the list when those notices arrive (a sync's round names every session it
+ * changed once more at its end).
+ */
+export function mergeKnown(before: SessionSummary[], answer: { changed: SessionSummary[]; order: string[] }): SessionSummary[] {
+  const unknown = new Set(unknownIds(before, answer));
+  const order = unknown.size ? answer.order.filter((id) => !unknown.has(id)) : answer.order;
+  return mergeChanges(before, { changed: answer.changed, order }) ?? before;
+}

@@ -2,7 +2,7 @@
 // (so their cards are not drawn again), and a stream of change notices becomes spaced refreshes.
 import { describe, expect, test } from 'vitest';
 import type { SessionSummary } from '../../../src/ui/models/calls.ts';
-import { coalesced, keepUnchanged, mergeChanges, unknownIds } from '../../../src/ui/models/summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges, mergeKnown, unknownIds } from '../../../src/ui/models/summaries.ts';
 
 function summary(id: string, over: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -128,5 +128,19 @@ describe('unknownIds', () => {
 
   test('none when every id of the order is known', () => {
     expect(unknownIds([summary('a')], { changed: [summary('b')], order: ['b', 'a'] })).toEqual([]);
+  });
+});
+
+describe('mergeKnown', () => {
+  test('places what it can in the order given and leaves out ids neither here nor changed', () => {
+    const before = [summary('a'), summary('b')];
+    const merged = mergeKnown(before, { changed: [summary('c')], order: ['d', 'c', 'a', 'e', 'b'] });
+    expect(merged.map((s) => s.id)).toEqual(['c', 'a', 'b']);
+    expect(merged[1]).toBe(before[0]);
+  });
+
+  test('the same array when nothing it can place moved or changed', () => {
+    const before = [summary('a'), summary('b')];
+    expect(mergeKnown(before, { changed: [], order: ['x', 'a', 'b'] })).toBe(before);
   });
 });
