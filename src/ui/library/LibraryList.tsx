@@ -98,6 +98,11 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
   // The row index holding focus (-1: none), kept drawn with its neighbours.
   const focused = useRef(-1);
   const observer = useRef<ResizeObserver | null>(null);
+  // The rows drawn last time (null: none yet), the row count then, and whether rows are arriving and some are held blank.
+  const drawnKeys = useRef<Set<string> | null>(null);
+  const rowCount = useRef(rows.length);
+  const arriving = useRef(false);
+  const pending = useRef(false);
 
   const offsets = useMemo(() => new Float64Array(rows.length + 1), [rows]);
   const layout = () => {
@@ -176,6 +181,13 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     return () => cancelAnimationFrame(frame);
   }, [rows]);
 
+  // Rows held blank while sessions arrive: drawn in the next frame.
+  useEffect(() => {
+    if (!pending.current) return;
+    const frame = requestAnimationFrame(() => setTick((t) => t + 1));
+    return () => cancelAnimationFrame(frame);
+  });
+
   // Forget detached rows.
   useLayoutEffect(() => {
     for (const [el] of elements.current) {
@@ -192,12 +204,28 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     observer.current?.observe(el);
   };
 
+  // Sessions arriving (a sync, an import) while the list is drawn: rows not drawn last time are
+  // drawn `CARDS_PER_FRAME` a frame, the rest held by blank rows of their height until the next.
+  if (rows.length > rowCount.current && drawnKeys.current) arriving.current = true;
+  rowCount.current = rows.length;
   const o = layout();
   const start = Math.min(range.start, rows.length);
   const end = Math.min(Math.max(range.end, start), rows.length);
   const shown = [];
+  const before = drawnKeys.current;
+  const drawnNow = new Set<string>();
+  let fresh = 0;
+  let waiting = false;
   for (let i = start; i < end; i++) {
     const r = rows[i];
+    const isNew = before !== null && !before.has(r.key);
+    if (arriving.current && isNew && fresh >= CARDS_PER_FRAME) {
+      waiting = true;
+      shown.push(<div key={r.key} class="library-row" data-index={i} style={{ height: `${o[i + 1] - o[i]}px` }} />);
+      continue;
+    }
+    if (isNew) fresh++;
+    drawnNow.add(r.key);
     shown.push(
       <div key={r.key} ref={measure(r.key, 'head' in r ? HEAD_GUESS : CARD_GUESS)} class={'head' in r ? 'library-row head' : 'library-row'} data-index={i}>
         {'head' in r ? (
@@ -210,6 +238,9 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
       </div>,
     );
   }
+  drawnKeys.current = drawnNow;
+  if (!waiting) arriving.current = false;
+  pending.current = waiting;
   // Focus moving through the cards draws the rows around it at once (before the next key press).
   const onFocusIn = (e: FocusEvent) => {
     const row = (e.target as HTMLElement | null)?.closest?.('.library-row') as HTMLElement | null;
