@@ -1,5 +1,6 @@
 // Work the page does while it has nothing else to do (chunks fetched ahead, reports computed
 // ahead), one small step an idle period so a tap never waits behind a long task.
+import { postTask } from './markdown/scheduler.ts';
 
 type IdleWindow = { requestIdleCallback?: (fn: () => void, opts?: { timeout: number }) => number };
 
@@ -18,4 +19,13 @@ export async function runWhenIdle(steps: Iterable<() => unknown>, timeout = 2000
     await whenIdle(timeout);
     step();
   }
+}
+
+let post: ((fn: () => void) => void) | null = null;
+
+/** Resolves in a new task, after the events already queued (what follows runs apart from the task that called). */
+export function nextTask(): Promise<void> {
+  post ??= postTask();
+  const queue = post;
+  return new Promise((resolve) => queue(resolve));
 }

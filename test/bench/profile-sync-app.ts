@@ -1,8 +1,8 @@
 /**
  * A diagnostic, not a bench: a Chromium trace of the page's main thread while the app's first sync
  * uploads a library (and while a second device's first sync brings it in), at 4× CPU, against s3rver
- * on loopback; prints the page's tasks longest first by thread time (TRACE=1), or the long tasks and
- * long animation frames the bench sees, with a CPU profile (PROFILE=1).
+ * on loopback; prints every top-level task of 50 ms or more with what it consists of (TRACE=1,
+ * trace-tasks.ts), or the long tasks and long animation frames the bench sees, with a CPU profile (PROFILE=1).
  *
  *   npx tsx test/bench/profile-sync-app.ts [sessions=100] [MB=sessions/50]
  *   The second device shows its library while the sessions arrive (as the sync-app bench does).
@@ -17,59 +17,26 @@ import { S3_KEY, S3_SECRET, startS3 } from '../sync/servers.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
 import { importLibrary, tasksSeen, untilLibraryReceived, watchTasks } from './sync-app-page.ts';
-import type { TraceEvent } from './trace-tasks.ts';
+import { printLongTasks, TRACE_CATEGORIES, type TraceEvent } from './trace-tasks.ts';
 import { type Profile, summarizeProfile } from './worker-profile.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4306);
 const sessions = Number(process.argv[2] ?? 100);
 const mb = Number(process.argv[3] ?? sessions / 50);
 
-/**
- * The renderer main thread's tasks whose thread time is over `overMs` (the page's own work, apart
- * from a shared machine's waits; under 4× emulation the throttling pauses count, so a busy machine
- * lengthens a task's wall time, not its thread time much; a
- * task's name is RunTask or, in newer Chromium, ThreadControllerImpl::RunTask), each with its longest nested events.
- */
-function longTasks(events: TraceEvent[], overMs = 8): string[] {
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  if (!main) return ['no renderer main thread in the trace'];
-  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
-  const own = (e: TraceEvent) => e.tdur ?? e.dur!;
-  const tasks = mine
-    .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && own(e) > overMs * 1000)
-    .sort((x, y) => own(y) - own(x));
-  const ms = (us: number) => (us / 1000).toFixed(1);
-  return tasks.slice(0, 25).map((t) => {
-    const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && own(e) > 1_000);
-    const what = inside
-      .sort((x, y) => own(y) - own(x))
-      .slice(0, 10)
-      .map(
-        (e) =>
-          `${e.name}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''}${e.args?.data?.type ? `[${e.args.data.type}]` : ''} ${ms(own(e))}`,
-      );
-    return `thread ${ms(own(t))} ms (wall ${ms(t.dur!)}): ${what.join(', ')}`;
-  });
-}
-
 async function traced(browser: Browser, page: Page, label: string, act: () => Promise<void>): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-  await cdp.send('Profiler.start');
-  await browser.startTracing(page, {
-    categories: ['devtools.timeline', 'toplevel'],
-  });
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   await act();
   const buf = await browser.stopTracing();
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   if (process.env.PROFILE_OUT) writeFileSync(resolve(process.env.PROFILE_OUT, `${label}.json`), buf);
   const { traceEvents } = JSON.parse(buf.toString()) as { traceEvents: TraceEvent[] };
-  console.log(`\n##### ${label}: page tasks over 8 ms of thread time at 4× CPU (longest first)`);
-  for (const l of longTasks(traceEvents)) console.log(`  ${l}`);
-  console.log(summarizeProfile(label, profile, 30, 60));
+  console.log(`\n##### ${label}: the page's top-level tasks of 50 ms or more at 4× CPU (wall time)`);
+  printLongTasks(traceEvents, 50);
+  console.log(`\n##### ${label}: the same by thread time × 4 (a shared machine's waits for a core left out)`);
+  printLongTasks(traceEvents, 50, 4);
 }
 
 const lastSync = (p: Page) =>

@@ -16,8 +16,10 @@ export function topsAlong<R extends { id: string }>(records: readonly R[], next:
   const tops = new Map<string, R>();
   for (const r of records) {
     let top = r;
-    const seen = new Set([r.id]);
-    for (let p = next(r); p !== undefined; ) {
+    let p = next(r);
+    // Most records name none: the set of those passed is made only for the others.
+    const seen = p === undefined ? null : new Set([r.id]);
+    while (seen && p !== undefined) {
       const up = byId.get(p);
       if (!up) break;
       if (seen.has(up.id)) {

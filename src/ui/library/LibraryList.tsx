@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SessionSummary } from '../models/calls.ts';
 import { plural, projectName } from '../models/format.ts';
-import type { ProjectGroup } from '../models/library.ts';
+import { firstArrival, type ProjectGroup } from '../models/library.ts';
 import { indexAt } from '../reader/list/VirtualList.tsx';
 import { SessionCard } from './SessionCard.tsx';
 
@@ -33,18 +33,43 @@ function ProjectHead({ group }: { group: ProjectGroup }) {
 export function LibraryList({ groups }: { groups: ProjectGroup[] }) {
   const count = groups.reduce((n, g) => n + g.sessions.length, 0);
   if (count > DRAW_ALL) return <WindowedList groups={groups} />;
+  return <WholeList groups={groups} count={count} />;
+}
+
+/** Cards added to a drawn list per frame while sessions arrive (a sync or an import bringing many at once). */
+export const CARDS_PER_FRAME = 8;
+
+/**
+ * Every card, the first draw at once (a library read at boot, or shown again); cards that arrive
+ * later (a sync bringing sessions in batches) are drawn `CARDS_PER_FRAME` a frame, so a batch of
+ * a hundred costs the page a few short frames, not one long task. The project heads count every
+ * session from the start.
+ */
+function WholeList({ groups, count }: { groups: ProjectGroup[]; count: number }) {
+  // Mounted by sessions arriving into an empty library: those are drawn a few a frame too.
+  const [drawn, setDrawn] = useState(() => (firstArrival() ? Math.min(count, CARDS_PER_FRAME) : count));
+  useEffect(() => {
+    if (drawn >= count) return;
+    const frame = requestAnimationFrame(() => setDrawn((n) => Math.min(count, n + CARDS_PER_FRAME)));
+    return () => cancelAnimationFrame(frame);
+  }, [drawn, count]);
+  let left = drawn;
   return (
     <>
-      {groups.map((group) => (
-        <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
-          <ProjectHead group={group} />
-          <ul class="sessions">
-            {group.sessions.map((s) => (
-              <SessionCard key={s.id} session={s} />
-            ))}
-          </ul>
-        </section>
-      ))}
+      {groups.map((group) => {
+        const cards = left > 0 ? group.sessions.slice(0, left) : [];
+        left -= cards.length;
+        return (
+          <section class="project" key={group.cwd} aria-label={`Project ${projectName(group.cwd)}`}>
+            <ProjectHead group={group} />
+            <ul class="sessions">
+              {cards.map((s) => (
+                <SessionCard key={s.id} session={s} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
     </>
   );
 }
@@ -73,6 +98,11 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
   // The row index holding focus (-1: none), kept drawn with its neighbours.
   const focused = useRef(-1);
   const observer = useRef<ResizeObserver | null>(null);
+  // The rows drawn last time (null: none yet), the row count then, and whether rows are arriving and some are held blank.
+  const drawnKeys = useRef<Set<string> | null>(null);
+  const rowCount = useRef(rows.length);
+  const arriving = useRef(false);
+  const pending = useRef(false);
 
   const offsets = useMemo(() => new Float64Array(rows.length + 1), [rows]);
   const layout = () => {
@@ -151,6 +181,13 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     return () => cancelAnimationFrame(frame);
   }, [rows]);
 
+  // Rows held blank while sessions arrive: drawn in the next frame.
+  useEffect(() => {
+    if (!pending.current) return;
+    const frame = requestAnimationFrame(() => setTick((t) => t + 1));
+    return () => cancelAnimationFrame(frame);
+  });
+
   // Forget detached rows.
   useLayoutEffect(() => {
     for (const [el] of elements.current) {
@@ -167,12 +204,28 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     observer.current?.observe(el);
   };
 
+  // Sessions arriving (a sync, an import) while the list is drawn: rows not drawn last time are
+  // drawn `CARDS_PER_FRAME` a frame, the rest held by blank rows of their height until the next.
+  if (rows.length > rowCount.current && drawnKeys.current) arriving.current = true;
+  rowCount.current = rows.length;
   const o = layout();
   const start = Math.min(range.start, rows.length);
   const end = Math.min(Math.max(range.end, start), rows.length);
   const shown = [];
+  const before = drawnKeys.current;
+  const drawnNow = new Set<string>();
+  let fresh = 0;
+  let waiting = false;
   for (let i = start; i < end; i++) {
     const r = rows[i];
+    const isNew = before !== null && !before.has(r.key);
+    if (arriving.current && isNew && fresh >= CARDS_PER_FRAME) {
+      waiting = true;
+      shown.push(<div key={r.key} class="library-row" data-index={i} style={{ height: `${o[i + 1] - o[i]}px` }} />);
+      continue;
+    }
+    if (isNew) fresh++;
+    drawnNow.add(r.key);
     shown.push(
       <div key={r.key} ref={measure(r.key, 'head' in r ? HEAD_GUESS : CARD_GUESS)} class={'head' in r ? 'library-row head' : 'library-row'} data-index={i}>
         {'head' in r ? (
@@ -185,6 +238,9 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
       </div>,
     );
   }
+  drawnKeys.current = drawnNow;
+  if (!waiting) arriving.current = false;
+  pending.current = waiting;
   // Focus moving through the cards draws the rows around it at once (before the next key press).
   const onFocusIn = (e: FocusEvent) => {
     const row = (e.target as HTMLElement | null)?.closest?.('.library-row') as HTMLElement | null;

@@ -5,7 +5,8 @@ import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
-import { coalesced, keepUnchanged, mergeChanges } from './summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges, mergeKnown, unknownIds } from './summaries.ts';
+import { nextTask } from '../idle.ts';
 
 /** How the list is ordered. */
 export type SortKey = 'created' | 'modified' | 'size' | 'cost' | 'title';
@@ -87,6 +88,13 @@ export function groupByProject(list: SessionSummary[], project: ReadonlyMap<stri
   return [...groups.values()];
 }
 
+let arrivedIntoEmpty = false;
+
+/** Whether the list's last change brought the first sessions into an empty library from elsewhere (a sync, another tab), not a read at boot. */
+export function firstArrival(): boolean {
+  return arrivedIntoEmpty;
+}
+
 let refreshing: Promise<void> | null = null;
 let refreshAgain = false;
 // What the next read asks: the whole list, or only the sessions named since the last read.
@@ -121,12 +129,15 @@ async function readLibrary(): Promise<void> {
   readWhole = false;
   named.clear();
   try {
-    if (whole) sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
-    else if (asked.length) {
-      const next = mergeChanges(sessions.value, await library.listChanges({ ids: asked }));
-      // A session neither named nor known here (a notice this page missed): the whole list again.
-      if (next) sessions.value = next;
-      else sessions.value = keepUnchanged(sessions.value, await library.listSessions({}));
+    arrivedIntoEmpty = false;
+    if (whole) {
+      const list = await library.listSessions({});
+      await nextTask();
+      sessions.value = keepUnchanged(sessions.peek(), list);
+    } else if (asked.length) {
+      const next = await mergedChanges(asked);
+      arrivedIntoEmpty = next.length > 0 && sessions.peek().length === 0;
+      sessions.value = next;
     } else return;
     listError.value = null;
     const ids = new Set(sessions.value.map((s) => s.id));
@@ -139,6 +150,29 @@ async function readLibrary(): Promise<void> {
     loaded.value = true;
   }
   if (query.value.trim()) void runSearch(query.value);
+}
+
+/** Asks for sessions stored meanwhile before those still unknown are left to their own notices. */
+const UNKNOWN_TRIES = 2;
+
+/**
+ * The list with the sessions `asked` names read again, and those stored meanwhile (named in the
+ * answer's order but not yet by a notice here) read in a second, small ask: never the whole list
+ * because a notice is still on its way. Each answer is merged in a task of its own (the worker's
+ * answer is decoded in the task that receives it; merging and drawing come after), so one batch
+ * costs the page two short tasks, not one long one. Sessions still unknown after the last try (the
+ * library keeps growing under the reads) wait for their own notices.
+ */
+async function mergedChanges(asked: string[]): Promise<SessionSummary[]> {
+  let ids = asked;
+  for (let i = 1; ; i++) {
+    const answer = await library.listChanges({ ids });
+    await nextTask();
+    if (i === UNKNOWN_TRIES) return mergeKnown(sessions.peek(), answer);
+    const next = mergeChanges(sessions.peek(), answer);
+    if (next) return next;
+    ids = [...new Set([...ids, ...unknownIds(sessions.peek(), answer)])];
+  }
 }
 
 /**

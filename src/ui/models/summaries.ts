@@ -73,3 +73,25 @@ export function mergeChanges(before: SessionSummary[], { changed, order }: { cha
   }
   return same ? before : out;
 }
+
+/**
+ * The ids `order` names that neither `before` nor `changed` holds: sessions stored after the notices
+ * that name them were sent (those notices are still on their way), or named by a notice this page
+ * missed. Asking for these alone costs the page their summaries, not the whole list again.
+ */
+export function unknownIds(before: SessionSummary[], { changed, order }: { changed: SessionSummary[]; order: string[] }): string[] {
+  const known = new Set(before.map((s) => s.id));
+  for (const s of changed) known.add(s.id);
+  return order.filter((id) => !known.has(id));
+}
+
+/**
+ * `mergeChanges` with the ids it cannot place left out: sessions stored after the notices that name
+ * them were sent join the list when those notices arrive (a sync's round names every session it
+ * changed once more at its end).
+ */
+export function mergeKnown(before: SessionSummary[], answer: { changed: SessionSummary[]; order: string[] }): SessionSummary[] {
+  const unknown = new Set(unknownIds(before, answer));
+  const order = unknown.size ? answer.order.filter((id) => !unknown.has(id)) : answer.order;
+  return mergeChanges(before, { changed: answer.changed, order }) ?? before;
+}

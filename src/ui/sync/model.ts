@@ -45,7 +45,7 @@ async function loop(): Promise<void> {
   let appliedRound: number | null = null;
   for (;;) {
     try {
-      const status = await library.syncWatch({ after });
+      const status = await library.syncWatch({ after, seenRound: appliedRound });
       after = status.version;
       syncStatus.value = status;
       // One status drawn per frame at most: a first sync's many changes (each request, each

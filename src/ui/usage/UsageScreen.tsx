@@ -55,6 +55,8 @@ interface Drawn {
   scopeText: string;
   branch: boolean;
   metric: 'cost' | 'tokens';
+  /** The range shown (the user's choice, else worked out from the rows). */
+  range: RangeKey;
   today: string;
   byId: Map<string, SessionSummary>;
   count: number;
@@ -93,6 +95,7 @@ export function UsageScreen({ day, hidden = false, prerender = false }: { day?: 
     scopeText: scopeLabel.value,
     branch: scope.value === 'branch',
     metric: heatMetric.value,
+    range: rangeKey.value,
     today: today.value,
     byId: sessionsById.value,
     count: sessions.value.length,
@@ -125,6 +128,7 @@ function UsageBody({
   scopeText,
   branch,
   metric,
+  range,
   today: todayDay,
   byId: titles,
   count: sessionCount,
@@ -141,7 +145,7 @@ function UsageBody({
         <a href="#/">← Library</a>
       </nav>
       <h2 class="usage-title">Usage</h2>
-      <Controls />
+      <Controls range={range} />
       <Section id="usage-totals" title="Totals" scope={scopeText}>
         <dl class="usage-totals">
           <Figure name="Cost (as recorded in the files)" value={costText(r.total)} />
@@ -200,8 +204,12 @@ function Figure({ name, value }: { name: string; value: string }) {
   );
 }
 
-/** Scope, range and the CSV export. */
-function Controls() {
+/**
+ * Scope, range and the CSV export. The range comes from the screen's drawing, not read here: a
+ * signal computed from the library read by this part would work the rows out again (and draw it)
+ * on every change of the library while the screen is hidden, as during a sync.
+ */
+function Controls({ range }: { range: RangeKey }) {
   return (
     <div class="usage-controls">
       <fieldset class="usage-choice">
@@ -220,7 +228,7 @@ function Controls() {
       </fieldset>
       <label class="usage-range">
         Range{' '}
-        <select value={rangeKey.value} onChange={(e) => (chosenRange.value = (e.currentTarget as HTMLSelectElement).value as RangeKey)}>
+        <select value={range} onChange={(e) => (chosenRange.value = (e.currentTarget as HTMLSelectElement).value as RangeKey)}>
           {RANGES.map(([value, text]) => (
             <option key={value} value={value}>
               {text}
@@ -228,12 +236,12 @@ function Controls() {
           ))}
         </select>
       </label>
-      {chosenRange.value === null && rangeKey.value !== '30' && (
+      {chosenRange.value === null && range !== '30' && (
         <p class="usage-range-note" role="note">
-          Showing {RANGES.find(([k]) => k === rangeKey.value)?.[1].toLowerCase()}: the last 30 days have no usage.
+          Showing {RANGES.find(([k]) => k === range)?.[1].toLowerCase()}: the last 30 days have no usage.
         </p>
       )}
-      {rangeKey.value === 'custom' && (
+      {range === 'custom' && (
         <div class="usage-custom">
           <label>
             From <input type="date" value={customFrom.value} onChange={(e) => (customFrom.value = (e.currentTarget as HTMLInputElement).value)} />

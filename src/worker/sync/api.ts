@@ -114,9 +114,16 @@ export function createSyncApi(room: SyncRoom, store: SessionStore, origin: strin
       return room.status;
     },
 
-    /** The status once it changed past `after` (a long poll: the page calls it again with the version it got). */
-    async syncWatch(params: { after: number }, ctx: CallContext = noContext): Promise<SyncStatus> {
-      return room.watch(params.after, ctx.signal);
+    /**
+     * The status once it changed past `after` (a long poll: the page calls it again with the version
+     * it got). `seenRound`: the round whose changes the page has taken in (null: none, the list it
+     * read at boot has them); the status then leaves out `applied` unless a later round applied
+     * changes, so a thousand sessions received are not sent again with every status after.
+     */
+    async syncWatch(params: { after: number; seenRound?: number | null }, ctx: CallContext = noContext): Promise<SyncStatus> {
+      const status = await room.watch(params.after, ctx.signal);
+      if (params.seenRound === undefined) return status;
+      return (params.seenRound ?? status.appliedRound) === status.appliedRound ? { ...status, applied: [] } : status;
     },
 
     /** The page is visible or hidden, online or offline (rounds run by themselves only while visible and online). */

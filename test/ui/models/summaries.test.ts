@@ -2,7 +2,7 @@
 // (so their cards are not drawn again), and a stream of change notices becomes spaced refreshes.
 import { describe, expect, test } from 'vitest';
 import type { SessionSummary } from '../../../src/ui/models/calls.ts';
-import { coalesced, keepUnchanged, mergeChanges } from '../../../src/ui/models/summaries.ts';
+import { coalesced, keepUnchanged, mergeChanges, mergeKnown, unknownIds } from '../../../src/ui/models/summaries.ts';
 
 function summary(id: string, over: Partial<SessionSummary> = {}): SessionSummary {
   return {
@@ -111,5 +111,36 @@ describe('coalesced', () => {
     c.advance(1000);
     notice();
     expect(runs).toEqual([0, 400, 1400]);
+  });
+});
+
+describe('unknownIds', () => {
+  test('names the ids of the order that are neither here nor among the changed summaries, in order', () => {
+    const before = [summary('a'), summary('b')];
+    const answer = { changed: [summary('c')], order: ['d', 'c', 'a', 'e', 'b'] };
+    // The merge cannot place d and e: they are what a second, small ask reads.
+    expect(mergeChanges(before, answer)).toBeNull();
+    expect(unknownIds(before, answer)).toEqual(['d', 'e']);
+    const merged = mergeChanges(before, { changed: [summary('c'), summary('d'), summary('e')], order: answer.order });
+    expect(merged?.map((s) => s.id)).toEqual(['d', 'c', 'a', 'e', 'b']);
+    expect(merged?.[2]).toBe(before[0]);
+  });
+
+  test('none when every id of the order is known', () => {
+    expect(unknownIds([summary('a')], { changed: [summary('b')], order: ['b', 'a'] })).toEqual([]);
+  });
+});
+
+describe('mergeKnown', () => {
+  test('places what it can in the order given and leaves out ids neither here nor changed', () => {
+    const before = [summary('a'), summary('b')];
+    const merged = mergeKnown(before, { changed: [summary('c')], order: ['d', 'c', 'a', 'e', 'b'] });
+    expect(merged.map((s) => s.id)).toEqual(['c', 'a', 'b']);
+    expect(merged[1]).toBe(before[0]);
+  });
+
+  test('the same array when nothing it can place moved or changed', () => {
+    const before = [summary('a'), summary('b')];
+    expect(mergeKnown(before, { changed: [], order: ['x', 'a', 'b'] })).toBe(before);
   });
 });

@@ -69,6 +69,21 @@ describe('the sync room', () => {
     expect(status.agreed).toBe(true);
   });
 
+  test('the long poll leaves out the changes of a round the page has taken in, and sends those of a later round', async () => {
+    const { a, b } = shared;
+    await a.api.importFiles({ files: [file('w1.jsonl', sessionText('w1', 1))] });
+    await a.api.syncNow({});
+    const round = await b.api.syncNow({});
+    expect(round.applied).toContainEqual({ key: 'w1', copy: 'w1', outcome: 'added' });
+    // A page that has not taken that round in gets its changes; one that has, or one that starts (null), does not.
+    const before = round.version - 1;
+    expect((await b.api.syncWatch({ after: before, seenRound: round.appliedRound - 1 })).applied).toEqual(round.applied);
+    expect((await b.api.syncWatch({ after: before, seenRound: round.appliedRound })).applied).toEqual([]);
+    expect((await b.api.syncWatch({ after: before, seenRound: null })).applied).toEqual([]);
+    expect((await b.api.syncWatch({ after: before })).applied).toEqual(round.applied);
+    expect((await b.api.syncWatch({ after: before, seenRound: round.appliedRound })).appliedRound).toBe(round.appliedRound);
+  });
+
   test('both append to the same session offline: each keeps its own and gets the other as a variant, every byte kept', async () => {
     const { a, b } = shared;
     const base = sessionText('s2', 1);
