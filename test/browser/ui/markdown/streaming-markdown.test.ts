@@ -3,7 +3,7 @@
 // the growing block's finished lines too, the reply on screen is the whole text at every step, and
 // nothing in it runs (plain text while it grows, the worker's markdown sanitized once finished).
 import { h, render } from 'preact';
-import { afterEach, expect, test } from 'vitest';
+import { afterAll, afterEach, expect, test } from 'vitest';
 import { Markdown } from '../../../../src/ui/markdown/Markdown.tsx';
 import { StreamingMarkdown } from '../../../../src/ui/markdown/StreamingMarkdown.tsx';
 import { setMarkdownSource } from '../../../../src/ui/markdown/upgrade.ts';
@@ -69,18 +69,25 @@ test('fed token by token: each finished block keeps its element, the growing one
   expect(root.querySelector('.md-stream')?.textContent).toBe('Other\n\nreply');
 });
 
-/** Markdown from the real worker (markdown-it, code coloured) for what StreamingMarkdown finishes. */
+/** Markdown from the real worker (markdown-it, code coloured) for what StreamingMarkdown finishes: one worker for the file's tests. */
+let shared: { root: string; stop(): void; render(texts: string[]): Promise<string[]> } | null = null;
+afterAll(async () => {
+  shared?.stop();
+  if (shared) await removeRoot(shared.root);
+});
 function workerSource() {
-  const root = freshRoot();
-  const w = startWorker(root);
-  cleanups.push(() => void removeRoot(root));
-  cleanups.push(() => w.stop());
-  cleanups.push(setMarkdownSource((texts) => w.api.renderMarkdown({ texts })));
+  if (!shared) {
+    const root = freshRoot();
+    const w = startWorker(root);
+    shared = { root, stop: w.stop, render: (texts) => w.api.renderMarkdown({ texts }) };
+  }
+  cleanups.push(setMarkdownSource(shared.render));
 }
 
 /** Until every markdown block under `root` shows its HTML (or stays plain for good). */
 async function settled(root: Element) {
-  await expect.poll(() => [...root.querySelectorAll('.md:not(.md-tail)')].every((el) => el.getAttribute('data-md') === 'html'), { timeout: 10_000 }).toBe(true);
+  // The worker's first answer waits for it to load its renderer (slow on a loaded machine).
+  await expect.poll(() => [...root.querySelectorAll('.md:not(.md-tail)')].every((el) => el.getAttribute('data-md') === 'html'), { timeout: 30_000 }).toBe(true);
 }
 
 /** The text fed a few characters at a time (a token is rarely a line). */
