@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { type Blocks, cutBlocks } from '../../../src/ui/markdown/blocks.ts';
+import { type Blocks, cutBlocks, LINES_PER_PIECE } from '../../../src/ui/markdown/blocks.ts';
 
 const tail = (text: string, cut: Blocks) => text.slice(cut.at);
 
@@ -39,7 +39,7 @@ describe('cutting streamed markdown into finished blocks', () => {
     ];
     let text = '';
     let cut: Blocks | undefined;
-    let finished: string[] = [];
+    let finished: readonly string[] = [];
     for (const token of tokens) {
       text += token;
       cut = cutBlocks(text, cut);
@@ -58,5 +58,36 @@ describe('cutting streamed markdown into finished blocks', () => {
     const other = cutBlocks('three\n\nfour', first);
     expect(other.done).toEqual(['three\n\n']);
     expect(tail('three\n\nfour', other)).toBe('four');
+  });
+
+  test('the growing block is gathered in pieces of whole lines, each the same string once made, the same at every step as cut from whole', () => {
+    // A code block of 40 lines streamed a few characters at a time, then closed and followed by a paragraph.
+    const code = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`).join('\n');
+    const reply = `Intro\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter`;
+    let cut: Blocks | undefined;
+    const seen: string[] = [];
+    for (let end = 1; end <= reply.length; end += 7) {
+      const text = reply.slice(0, end);
+      cut = cutBlocks(text, cut);
+      const fresh = cutBlocks(text);
+      expect([cut.pieces, cut.rest]).toEqual([fresh.pieces, fresh.rest]);
+      // The block's text is its pieces and the lines after them.
+      expect(cut.pieces.join('') + text.slice(cut.rest)).toBe(text.slice(cut.at));
+      for (const piece of cut.pieces) expect(piece.split('\n').length - 1).toBe(LINES_PER_PIECE);
+      // Pieces already made stay (while the block grows).
+      if (cut.at === fresh.at && cut.pieces.length >= seen.length) expect(cut.pieces.slice(0, seen.length)).toEqual(seen);
+      seen.splice(0, seen.length, ...cut.pieces);
+    }
+    // Fence line and 40 code lines: two whole pieces while the block grew; none once it finished.
+    expect(cutBlocks(reply.slice(0, reply.indexOf('```\n\n'))).pieces).toHaveLength(2);
+    expect(cut!.pieces).toEqual([]);
+    expect(cut!.done).toEqual(['Intro\n\n', `\`\`\`ts\n${code}\n\`\`\`\n\n`]);
+  });
+
+  test('a step that adds no block nor piece keeps the same arrays (nothing to render again)', () => {
+    const first = cutBlocks('one\n\ntwo\nthree');
+    const next = cutBlocks('one\n\ntwo\nthree four\nfive', first);
+    expect(next.done).toBe(first.done);
+    expect(next.pieces).toBe(first.pieces);
   });
 });

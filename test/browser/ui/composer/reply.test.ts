@@ -48,7 +48,7 @@ function mount() {
 /** The paragraphs whose text shows in the box (laid out inside its visible part). */
 function visible(box: HTMLElement): number[] {
   const view = box.getBoundingClientRect();
-  return [...box.querySelectorAll('.md-stream > .md')]
+  return [...box.querySelectorAll('.md-stream .md')]
     .filter((el) => {
       const r = el.getBoundingClientRect();
       return r.bottom > view.top + 1 && r.top < view.bottom - 1;
