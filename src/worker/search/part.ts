@@ -12,8 +12,10 @@ import { In, Out } from './varint.ts';
 
 /** Characters of text gathered into one chunk (compressed alone). */
 const TEXT_CHUNK = 24 * 1024;
-const KINDS: EntryKind[] = ['user', 'assistant', 'tool', 'bash', 'summary', 'compaction', 'notice', 'label', 'title'];
-const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
+/** Entry kinds by their code in the facts. */
+export const KINDS: EntryKind[] = ['user', 'assistant', 'tool', 'bash', 'summary', 'compaction', 'notice', 'label', 'title'];
+/** Each entry kind's code. */
+export const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const NONE: string[] = [];

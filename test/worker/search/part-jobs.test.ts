@@ -7,7 +7,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { EntryDoc } from '../../../src/worker/search/extract.ts';
 import { buildPart } from '../../../src/worker/search/part.ts';
 import { createPartBuilder } from '../../../src/worker/search/part-build.ts';
-import { answerPartJobs, type PartAnswer, type PartPort, type PartRequest, remoteParts } from '../../../src/worker/search/part-jobs.ts';
+import { answerPartJobs, type PartAnswer, type PartPort, type PartRequest, packDocs, packedBuffers, remoteParts, unpackDocs } from '../../../src/worker/search/part-jobs.ts';
 import { TEXT_UNITS } from './text-units.ts';
 
 const unit = fc.constantFrom(...TEXT_UNITS, 'word', 'Parse', '123456789', ' ', '\n');
@@ -16,6 +16,7 @@ const doc = fc.record({
   kind: fc.constantFrom('user', 'assistant', 'tool', 'bash', 'label') as fc.Arbitrary<EntryDoc['kind']>,
   ts: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2 ** 42 })),
   flags: fc.integer({ min: 0, max: 7 }),
+  model: fc.option(fc.constantFrom('claude', 'gpt-5'), { nil: undefined }),
   // Some texts long enough that chunks (24K characters) close between entries.
   text: fc.oneof(
     fc.array(unit, { maxLength: 40 }).map((p) => p.join('')),
@@ -26,12 +27,14 @@ const doc = fc.record({
 
 const bytesOf = (p: { words: string; facts: Uint8Array; texts: Uint8Array }) => ({ words: p.words, facts: [...p.facts], texts: [...p.texts] });
 
-test('property: a part built entry by entry has the bytes buildPart makes of the same entries', () => {
+test('property: a part built entry by entry has the bytes buildPart makes of the same entries; documents packed come back whole', () => {
   fc.assert(
     fc.property(fc.array(doc, { maxLength: 30 }), (docs) => {
       const b = createPartBuilder();
       for (const d of docs) b.add(d);
       expect(bytesOf(b.finish())).toEqual(bytesOf(buildPart(docs)));
+      // As they cross to a builder worker and back.
+      expect(unpackDocs(structuredClone(packDocs(docs)))).toEqual(docs);
     }),
     { numRuns: 150 },
   );
@@ -54,8 +57,8 @@ function overChannel() {
   answerPartJobs(side);
   const jobs = remoteParts(() => ({
     post: (request) => {
-      posted.push(request);
-      port1.postMessage(request);
+      posted.push(structuredClone(request));
+      port1.postMessage(request, packedBuffers(request.docs) as never);
     },
     listen: (onAnswer) => port1.on('message', (a: PartAnswer) => onAnswer(a)),
   }));
@@ -85,7 +88,7 @@ test('parts of sessions built at once by the builder side of a channel are each 
     const batches = posted.filter((r) => r.job === s);
     expect(batches.length).toBeGreaterThan(2);
     expect(batches.length).toBeLessThan(sessions[s].length);
-    expect(batches.flatMap((r) => r.docs.map((d) => d.id))).toEqual(sessions[s].map((d) => d.id));
+    expect(batches.flatMap((r) => unpackDocs(r.docs))).toEqual(sessions[s]);
   }
 });
 
