@@ -27,18 +27,16 @@ export interface PartRequest {
 }
 
 /**
- * Documents as they cross to a builder worker: their ids and texts as one string, the rest in typed
- * arrays (a copy of each: cloning thousands of small objects costs this worker more than building their part).
+ * Documents as they cross to a builder worker: their ids and texts in one array of strings, the rest
+ * in typed arrays (cloning thousands of small objects costs this worker more than building their part).
  */
 export interface PackedDocs {
-  /** Each document's id then text, concatenated. */
-  text: string;
-  /** Each document's id length and text length (UTF-16 units). */
-  lens: Uint32Array;
+  /** Each document's id then text. */
+  strings: string[];
   kinds: Uint8Array;
   flags: Uint8Array;
   ts: Float64Array;
-  /** The tools of the documents that have any, by index. */
+  /** The tools of the documents that have any, and the model of those that name one, by index. */
   tools: Array<[number, string[]]>;
   model: Array<[number, string]>;
 }
@@ -46,21 +44,17 @@ export interface PackedDocs {
 /** Packs documents for a builder worker (`unpackDocs` gives them back). */
 export function packDocs(docs: readonly EntryDoc[]): PackedDocs {
   const n = docs.length;
-  const strings: string[] = new Array(2 * n);
-  const p: PackedDocs = { text: '', lens: new Uint32Array(2 * n), kinds: new Uint8Array(n), flags: new Uint8Array(n), ts: new Float64Array(n), tools: [], model: [] };
+  const p: PackedDocs = { strings: new Array(2 * n), kinds: new Uint8Array(n), flags: new Uint8Array(n), ts: new Float64Array(n), tools: [], model: [] };
   for (let i = 0; i < n; i++) {
     const d = docs[i];
-    strings[2 * i] = d.id;
-    strings[2 * i + 1] = d.text;
-    p.lens[2 * i] = d.id.length;
-    p.lens[2 * i + 1] = d.text.length;
+    p.strings[2 * i] = d.id;
+    p.strings[2 * i + 1] = d.text;
     p.kinds[i] = KIND_CODE.get(d.kind) ?? 0;
     p.flags[i] = d.flags;
     p.ts[i] = d.ts;
     if (d.tools) p.tools.push([i, d.tools]);
     if (d.model !== undefined) p.model.push([i, d.model]);
   }
-  p.text = strings.join('');
   return p;
 }
 
@@ -68,19 +62,14 @@ export function packDocs(docs: readonly EntryDoc[]): PackedDocs {
 export function unpackDocs(p: PackedDocs): EntryDoc[] {
   const n = p.kinds.length;
   const docs: EntryDoc[] = new Array(n);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const id = p.text.slice(at, (at += p.lens[2 * i]));
-    const text = p.text.slice(at, (at += p.lens[2 * i + 1]));
-    docs[i] = { id, kind: KINDS[p.kinds[i]], ts: p.ts[i], flags: p.flags[i], text };
-  }
+  for (let i = 0; i < n; i++) docs[i] = { id: p.strings[2 * i], kind: KINDS[p.kinds[i]], ts: p.ts[i], flags: p.flags[i], text: p.strings[2 * i + 1] };
   for (const [i, tools] of p.tools) docs[i].tools = tools;
   for (const [i, model] of p.model) docs[i].model = model;
   return docs;
 }
 
 /** The buffers of packed documents, transferred with them. */
-export const packedBuffers = (p: PackedDocs): Transferable[] => [p.lens.buffer, p.kinds.buffer, p.flags.buffer, p.ts.buffer] as Transferable[];
+export const packedBuffers = (p: PackedDocs): Transferable[] => [p.kinds.buffer, p.flags.buffer, p.ts.buffer] as Transferable[];
 
 /** A builder worker's answer: the job's part, or why it could not be made. */
 export type PartAnswer = { job: number; part: BuiltPart } | { job: number; error: string };

@@ -7,7 +7,16 @@ import { afterEach, expect, test } from 'vitest';
 import type { EntryDoc } from '../../../src/worker/search/extract.ts';
 import { buildPart } from '../../../src/worker/search/part.ts';
 import { createPartBuilder } from '../../../src/worker/search/part-build.ts';
-import { answerPartJobs, type PartAnswer, type PartPort, type PartRequest, packDocs, packedBuffers, remoteParts, unpackDocs } from '../../../src/worker/search/part-jobs.ts';
+import {
+  answerPartJobs,
+  type PartAnswer,
+  type PartPort,
+  type PartRequest,
+  packDocs,
+  packedBuffers,
+  remoteParts,
+  unpackDocs,
+} from '../../../src/worker/search/part-jobs.ts';
 import { TEXT_UNITS } from './text-units.ts';
 
 const unit = fc.constantFrom(...TEXT_UNITS, 'word', 'Parse', '123456789', ' ', '\n');
