@@ -96,10 +96,11 @@ test.describe('reader', () => {
       await expect(user).toBeInViewport();
       await expect(user.locator('.md')).toContainText("Here is this month's data");
       await expect(user.locator('.md')).not.toContainText('<attachment');
-      const picture = user.getByRole('img', { name: 'chart.png' });
+      // exact: the placeholder shown while the blob is fetched is named "chart.png (loading)"
+      const picture = user.getByRole('img', { name: 'chart.png', exact: true });
       await expect(picture).toBeVisible();
-      expect(await picture.getAttribute('src')).toMatch(/^blob:/);
-      expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+      await expect(picture).toHaveAttribute('src', /^blob:/);
+      await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
       await user.getByText('tides-2026-11.csv', { exact: true }).click();
       await expect(user.getByText('2026-11-28,04:12,-0.4m')).toBeVisible();
     });
