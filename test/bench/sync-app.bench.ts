@@ -7,9 +7,11 @@
  *     appends, poll interval included (target ≤ 3 s);
  *   - idle cost: requests per minute to the space with nothing changing, visible and hidden (target 0).
  * Serves the production build (built first when dist/ is missing) on port 4198 (SYNC_BENCH_PORT overrides).
+ * SYNC_BENCH_BASELINE=<another build's dist folder> measures that build's first syncs too, before this
+ * one's, in the same run (served on the port after), and gives its figures as the rows' baseline.
  * `npm run bench -- sync-app [--sizes <sessions>,<library MB>]` (default 1,000 sessions, 500 MB).
  */
-import { chromium, type Page } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 import { dropFiles } from '../e2e/app-helpers.ts';
 import { invite, newDevice, sessionOf, setUpS3 } from '../e2e/sync-helpers.ts';
 import { MAX_MS } from '../../src/worker/sync/live.ts';
@@ -20,6 +22,7 @@ import { servePreview } from './reader-page.ts';
 import { importLibrary, pressable, tasksSeen, untilLibraryReceived, untilTrue, watchTasks } from './sync-app-page.ts';
 
 const PORT = Number(process.env.SYNC_BENCH_PORT ?? 4198);
+const BASELINE = process.env.SYNC_BENCH_BASELINE;
 
 const requests = async (page: Page) => Number(await page.getByTestId('sync-requests').getAttribute('data-requests'));
 
@@ -31,6 +34,60 @@ async function idle(pages: Page[], ms: number): Promise<number> {
   return after.reduce((n, x, i) => n + x - before[i], 0);
 }
 
+type Seen = { longest: number; tasks: number };
+
+/**
+ * Two devices of the build served at `base`: the first imports the library and makes the space (its
+ * first sync uploads it), the second pairs and receives it with its library shown, both at 4× CPU.
+ * Resolves with both pages and the longest page task each saw during its first sync.
+ */
+async function firstSyncs(
+  browser: Browser,
+  base: string,
+  s3: { endpoint: string; bucket: string },
+  prefix: string,
+  [sessions, mb]: [number, number],
+  log: (m: string) => void,
+): Promise<{ a: Page; b: Page; up: Seen; down: Seen }> {
+  const a = await (await browser.newContext({ baseURL: base })).newPage();
+  // A shared, busy machine: actions wait for their event longer than Playwright's 30 s.
+  a.setDefaultTimeout(120_000);
+  log(`importing ${sessions} sessions, ${mb} MB, on the first device…`);
+  await importLibrary(a, sessions, mb);
+  await a.goto('/#/sync');
+  await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix, key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
+  const create = await pressable(a, a.getByRole('button', { name: 'Create the space' }));
+  const cdp = await a.context().newCDPSession(a);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await watchTasks(a);
+  log('first sync at 4× CPU…');
+  await create();
+  await a.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, {
+    polling: 250,
+    timeout: 1_800_000,
+  });
+  const up = await tasksSeen(a, log);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+
+  log('pairing a second device: it receives the library at 4× CPU, showing the library…');
+  const { link, code } = await invite(a);
+  const b = (await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''), new URL(base).origin)).page;
+  b.setDefaultTimeout(120_000);
+  await b.getByLabel('Code (shown beside the QR code)').fill(code);
+  await b.getByRole('button', { name: 'Open the link' }).click();
+  await b.getByLabel('This device’s name', { exact: true }).fill('phone');
+  const pair = await pressable(b, b.getByRole('button', { name: 'Pair this device' }));
+  const cdpB = await b.context().newCDPSession(b);
+  await cdpB.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await watchTasks(b);
+  await pair();
+  await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 1_800_000 });
+  await untilLibraryReceived(b, sessions, 1_800_000);
+  const down = await tasksSeen(b, log);
+  await cdpB.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  return { a, b, up, down };
+}
+
 async function run(ctx: BenchContext): Promise<void> {
   const [sessions = 1000, mb = sessions / 2] = ctx.sizes ?? [];
   const s3 = await startS3({ origins: ['*'] });
@@ -38,53 +95,36 @@ async function run(ctx: BenchContext): Promise<void> {
   const base = `http://localhost:${PORT}/`;
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
-    const a = await (await browser.newContext({ baseURL: base })).newPage();
-    // A shared, busy machine: actions wait for their event longer than Playwright's 30 s.
-    a.setDefaultTimeout(120_000);
-    ctx.log(`importing ${sessions} sessions, ${mb} MB, on the first device…`);
-    await importLibrary(a, sessions, mb);
-    await a.goto('/#/sync');
-    await setUpS3(a, { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'bench/', key: S3_KEY, secret: S3_SECRET, name: 'laptop' });
-    const create = await pressable(a, a.getByRole('button', { name: 'Create the space' }));
-    const cdp = await a.context().newCDPSession(a);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await watchTasks(a);
-    ctx.log('first sync at 4× CPU…');
-    await create();
-    await a.waitForFunction(() => /Last sync: \d/.test(document.querySelector('[data-testid="sync-state"]')?.textContent ?? ''), null, {
-      polling: 250,
-      timeout: 1_800_000,
-    });
-    const { longest, tasks } = await tasksSeen(a, ctx.log);
+    // Another build (SYNC_BENCH_BASELINE=its dist folder, e.g. main's) measured first in the same
+    // run, on its own port and its own space: the page-task rows then carry its figures as baseline.
+    let before: { up: Seen; down: Seen } | null = null;
+    if (BASELINE) {
+      const stopBaseline = await servePreview(PORT + 1, { log: ctx.log, outDir: BASELINE });
+      try {
+        ctx.log(`the baseline build (${BASELINE})…`);
+        const was = await firstSyncs(browser, `http://localhost:${PORT + 1}/`, s3, 'baseline/', [sessions, mb], ctx.log);
+        before = { up: was.up, down: was.down };
+        for (const p of [was.a, was.b]) await p.context().close();
+      } finally {
+        stopBaseline();
+      }
+      ctx.log('this build…');
+    }
+    const { a, b, up, down: received } = await firstSyncs(browser, base, s3, 'bench/', [sessions, mb], ctx.log);
+    const baseline = (seen?: Seen) => (seen ? { baseline: seen.longest } : {});
     ctx.row(
       observedRow(
         {
           name: `sync: longest page task during a first sync of ${sessions} sessions, ${mb} MB, 4× CPU`,
-          value: longest,
+          value: up.longest,
           unit: 'ms',
           target: '< 50 ms',
-          ok: longest < 50,
+          ok: up.longest < 50,
+          ...baseline(before?.up),
         },
-        tasks,
+        up.tasks,
       ),
     );
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-
-    ctx.log('pairing a second device: it receives the library at 4× CPU, showing the library…');
-    const { link, code } = await invite(a);
-    const b = (await newDevice(browser, link.replace(/^https?:\/\/[^/]+/, ''), new URL(base).origin)).page;
-    b.setDefaultTimeout(120_000);
-    await b.getByLabel('Code (shown beside the QR code)').fill(code);
-    await b.getByRole('button', { name: 'Open the link' }).click();
-    await b.getByLabel('This device’s name', { exact: true }).fill('phone');
-    const pair = await pressable(b, b.getByRole('button', { name: 'Pair this device' }));
-    const cdpB = await b.context().newCDPSession(b);
-    await cdpB.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await watchTasks(b);
-    await pair();
-    await b.waitForFunction(() => document.querySelector('[data-testid="sync-where"]') !== null, null, { polling: 250, timeout: 1_800_000 });
-    await untilLibraryReceived(b, sessions, 1_800_000);
-    const received = await tasksSeen(b, ctx.log);
     ctx.row(
       observedRow(
         {
@@ -93,11 +133,11 @@ async function run(ctx: BenchContext): Promise<void> {
           unit: 'ms',
           target: '< 50 ms',
           ok: received.longest < 50,
+          ...baseline(before?.down),
         },
         received.tasks,
       ),
     );
-    await cdpB.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     // The library is drawn (a large one draws only the cards near the screen).
     await b.locator('.session-card').first().waitFor({ timeout: 600_000 });
 

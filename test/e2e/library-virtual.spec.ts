@@ -50,6 +50,7 @@ test('only cards near the screen are drawn and a scroll draws the right ones; Ta
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await tabOutrunsScrollEvents(page);
   });
+  await test.step('sessions arriving at once are drawn a few at a time, those on screen before those below it', () => arrivalsOnScreenFirst(page));
 });
 
 async function scrollDrawsTheRightCards(page: Page) {
@@ -123,4 +124,72 @@ async function tabOutrunsScrollEvents(page: Page) {
   const row = await focusedRow();
   expect(row).toBeGreaterThanOrEqual(40);
   await expect(page.locator('.library-row:focus-within .session-title')).toHaveText(`Session ${pad(row - 1)}`);
+}
+
+const ARRIVALS = 40;
+/** New cards a drawing adds at most (LibraryList.tsx's CARDS_PER_FRAME). */
+const FEW = 4;
+
+async function arrivalsOnScreenFirst(page: Page) {
+  // A fresh load (the scroll events are heard again), sorted by title, scrolled down a little:
+  // sessions titled "Arrival …" then land in rows 1 to 40, above the screen, on it and below it.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.reload();
+  await sortByTitle(page);
+  await page.evaluate(() => window.scrollTo(0, 1500));
+  await expect.poll(() => atMiddle(page).then((m) => m?.title ?? '')).toMatch(/^Session 01/);
+  // Each drawing of the list (one batch of mutation records): the arrivals' cards it added, and
+  // whether it drew one away from the screen while an arrived row on the screen was still blank.
+  await page.evaluate(() => {
+    const w = window as unknown as { drawings: string[][]; skipped: string[] };
+    w.drawings = [];
+    w.skipped = [];
+    const seen = new Set<string>();
+    const margin = 100;
+    const onScreen = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom > margin && r.top < innerHeight - margin;
+    };
+    const away = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom < -margin || r.top > innerHeight + margin;
+    };
+    new MutationObserver((records) => {
+      const added: Element[] = [];
+      for (const r of records)
+        for (const n of r.addedNodes)
+          for (const a of (n as Element).querySelectorAll?.('.session-title') ?? []) {
+            const title = a.textContent ?? '';
+            if (title.startsWith('Arrival') && !seen.has(title) && a.isConnected) {
+              seen.add(title);
+              added.push(a);
+            }
+          }
+      if (!added.length) return;
+      w.drawings.push(added.map((a) => a.textContent ?? ''));
+      const blankOnScreen = [...document.querySelectorAll('.library-row:not(.head):empty')].some(onScreen);
+      for (const a of added) if (blankOnScreen && away(a)) w.skipped.push(a.textContent ?? '');
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  // Another tab imports them: they reach this tab's list as sessions from elsewhere do.
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await dropFiles(
+    other,
+    Array.from({ length: ARRIVALS }, (_, i) => ({ name: `a${i}.jsonl`, text: makeSession(id(COUNT + i), `Arrival ${pad(i)}`) })),
+  );
+  await expect(importSummary(other)).toHaveText(`Added: ${ARRIVALS}`, { timeout: 60_000 });
+  await other.close();
+  // The list holds them all (its heading and a row a session).
+  await expect(page.locator('.library-rows')).toHaveAttribute('data-rows', String(COUNT + ARRIVALS + 1));
+  // Every row drawn is a card again (none held blank), arrivals on the screen.
+  await expect(page.locator('.library-row:not(.head):empty')).toHaveCount(0);
+  await expect.poll(() => atMiddle(page).then((m) => m?.title ?? '')).toMatch(/^Arrival/);
+  const { drawings, skipped } = await page.evaluate(() => {
+    const { drawings, skipped } = window as unknown as { drawings: string[][]; skipped: string[] };
+    return { drawings, skipped };
+  });
+  expect(drawings.flat().length).toBeGreaterThan(FEW);
+  for (const d of drawings) expect(d.length, `cards drawn at once: ${d.join(', ')}`).toBeLessThanOrEqual(FEW);
+  expect(skipped, 'arrivals drawn away from the screen while one on it was blank').toEqual([]);
 }

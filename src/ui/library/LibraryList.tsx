@@ -36,8 +36,12 @@ export function LibraryList({ groups }: { groups: ProjectGroup[] }) {
   return <WholeList groups={groups} count={count} />;
 }
 
-/** Cards added to a drawn list per frame while sessions arrive (a sync or an import bringing many at once). */
-export const CARDS_PER_FRAME = 8;
+/**
+ * Cards added to a drawn list per frame while sessions arrive (a sync or an import bringing many at
+ * once): a new card's first layout (its text shaped) is what such a frame costs, so a few a frame
+ * keep each frame short on a slow phone.
+ */
+export const CARDS_PER_FRAME = 4;
 
 /**
  * Every card, the first draw at once (a library read at boot, or shown again); cards that arrive
@@ -92,7 +96,8 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     return out;
   }, [groups]);
   const heights = useRef(new Map<string, number>());
-  const [range, setRange] = useState({ start: 0, end: Math.min(rows.length, 30) });
+  // The rows drawn (the window and its overscan) and those on screen (`seen`: drawn first while rows arrive).
+  const [range, setRange] = useState({ start: 0, end: Math.min(rows.length, 30), seenStart: 0, seenEnd: Math.min(rows.length, 10) });
   const [, setTick] = useState(0);
   const elements = useRef(new Map<Element, { key: string; guess: number }>());
   // The row index holding focus (-1: none), kept drawn with its neighbours.
@@ -120,14 +125,17 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
     if (!el?.getClientRects().length) return;
     const o = layout();
     const top = -el.getBoundingClientRect().top;
-    let start = indexAt(o, rows.length, Math.max(0, top - OVERSCAN));
-    let end = Math.min(rows.length, indexAt(o, rows.length, Math.max(0, top + innerHeight + OVERSCAN)) + 1);
+    const at = (y: number) => indexAt(o, rows.length, Math.max(0, y));
+    const seenStart = at(top);
+    const seenEnd = Math.min(rows.length, at(top + innerHeight) + 1);
+    let start = at(top - OVERSCAN);
+    let end = Math.min(rows.length, at(top + innerHeight + OVERSCAN) + 1);
     const f = focused.current;
     if (f >= 0 && f < rows.length && f >= start - FOCUS_REACH && f < end + FOCUS_REACH) {
       start = Math.min(start, Math.max(0, f - FOCUS_AHEAD));
       end = Math.max(end, Math.min(rows.length, f + FOCUS_AHEAD + 1));
     }
-    setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
+    setRange((r) => (r.start === start && r.end === end && r.seenStart === seenStart && r.seenEnd === seenEnd ? r : { start, end, seenStart, seenEnd }));
   };
   const updateRef = useRef(update);
   updateRef.current = update;
@@ -205,7 +213,8 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
   };
 
   // Sessions arriving (a sync, an import) while the list is drawn: rows not drawn last time are
-  // drawn `CARDS_PER_FRAME` a frame, the rest held by blank rows of their height until the next.
+  // drawn `CARDS_PER_FRAME` a frame, those on screen first, the rest held by blank rows of their
+  // height until the next.
   if (rows.length > rowCount.current && drawnKeys.current) arriving.current = true;
   rowCount.current = rows.length;
   const o = layout();
@@ -214,17 +223,16 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
   const shown = [];
   const before = drawnKeys.current;
   const drawnNow = new Set<string>();
-  let fresh = 0;
+  const admitted = arriving.current && before ? admit(rows, start, end, range, before) : null;
   let waiting = false;
   for (let i = start; i < end; i++) {
     const r = rows[i];
     const isNew = before !== null && !before.has(r.key);
-    if (arriving.current && isNew && fresh >= CARDS_PER_FRAME) {
+    if (admitted && isNew && !admitted.has(i)) {
       waiting = true;
       shown.push(<div key={r.key} class="library-row" data-index={i} style={{ height: `${o[i + 1] - o[i]}px` }} />);
       continue;
     }
-    if (isNew) fresh++;
     drawnNow.add(r.key);
     shown.push(
       <div key={r.key} ref={measure(r.key, 'head' in r ? HEAD_GUESS : CARD_GUESS)} class={'head' in r ? 'library-row head' : 'library-row'} data-index={i}>
@@ -257,4 +265,15 @@ function WindowedList({ groups }: { groups: ProjectGroup[] }) {
       </div>
     </div>
   );
+}
+
+/** The new rows (not in `drawn`) among `start`…`end` drawn in this frame: `CARDS_PER_FRAME`, those on screen (`seen`) first. */
+function admit(rows: Row[], start: number, end: number, seen: { seenStart: number; seenEnd: number }, drawn: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  const from = Math.max(start, seen.seenStart);
+  const to = Math.min(end, seen.seenEnd);
+  const order = [from, to, start, from, to, end];
+  for (let k = 0; k < order.length && out.size < CARDS_PER_FRAME; k += 2)
+    for (let i = order[k]; i < order[k + 1] && out.size < CARDS_PER_FRAME; i++) if (!drawn.has(rows[i].key)) out.add(i);
+  return out;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isForeignAgent } from '../../core/write/agent.ts';
 import type { SessionSummary } from '../models/calls.ts';
 import { deleteSessions } from '../models/library.ts';
@@ -6,11 +6,19 @@ import { displayTitle } from '../models/format.ts';
 import { shownBranch } from '../models/shown-branch.ts';
 import { SessionActions } from './SessionActions.tsx';
 
-/** A session's actions (SessionActions.tsx), then rename and delete. */
+/**
+ * A session's actions (SessionActions.tsx), then rename and delete. The actions are drawn when the
+ * menu opens, not with the card: a card is drawn with its ⋯ alone, so a list that draws many cards
+ * at once (a sync bringing sessions in) makes and lays out half the elements.
+ */
 export function SessionMenu({ session, onRename }: { session: SessionSummary; onRename: () => void }) {
   const details = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
   const close = () => details.current?.removeAttribute('open');
   useCloseOnOutside(details);
+  useLayoutEffect(() => {
+    if (open) keepOnScreen(details.current);
+  }, [open]);
   const act = (fn: () => unknown) => () => {
     close();
     void fn();
@@ -18,19 +26,21 @@ export function SessionMenu({ session, onRename }: { session: SessionSummary; on
   // Claude Code and Codex files are never written to: no rename.
   const foreign = isForeignAgent(session.agent);
   return (
-    <details class="menu" ref={details} onToggle={() => keepOnScreen(details.current)}>
+    <details class="menu" ref={details} onToggle={() => setOpen(details.current?.open ?? false)}>
       <summary aria-label={`Actions for ${displayTitle(session)}`}>⋯</summary>
-      <div class="menu-items" role="group" aria-label="Session actions">
-        <SessionActions session={session} leafId={shownBranch(session.id)} act={act} />
-        {!foreign && (
-          <button type="button" onClick={act(onRename)}>
-            Rename
+      {open && (
+        <div class="menu-items" role="group" aria-label="Session actions">
+          <SessionActions session={session} leafId={shownBranch(session.id)} act={act} />
+          {!foreign && (
+            <button type="button" onClick={act(onRename)}>
+              Rename
+            </button>
+          )}
+          <button type="button" class="danger" onClick={act(() => deleteSessions([session.id]))}>
+            Delete
           </button>
-        )}
-        <button type="button" class="danger" onClick={act(() => deleteSessions([session.id]))}>
-          Delete
-        </button>
-      </div>
+        </div>
+      )}
     </details>
   );
 }
