@@ -13,6 +13,7 @@ import { answer, type SearchOptions, type SearchResults, type SessionDoc } from 
 import type { SessionMeta } from './extract.ts';
 import { createImportBatch, type Fresh, freshFromFile, LOCK, titleOf } from './import-batch.ts';
 import { createManifestCache } from './manifest-cache.ts';
+import type { PartJobs } from './part-jobs.ts';
 import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
 import { tidySegments } from './segments-tidy.ts';
@@ -32,8 +33,11 @@ export interface IndexProgress {
 
 // A segment is written once this much is gathered (bounds the memory of a rebuild).
 const SEGMENT_BYTES = 8 * 1024 * 1024;
-/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts. */
-export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number) {
+/**
+ * Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts;
+ * `parts`: where an import's sessions get their parts built (part-jobs.ts; in this worker by default).
+ */
+export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number, parts?: PartJobs) {
   const ms = new MiniSearch<SessionDoc>({
     fields: ['title', 'cwd', 'words'],
     // Words were normalized when the part was made; titles and paths are split here.
@@ -208,6 +212,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
       broken.delete(f.meta.id);
     },
     settle,
+    parts,
   );
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
