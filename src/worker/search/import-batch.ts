@@ -1,7 +1,8 @@
 // How sessions become parts of the index: from their file's bytes (a sync's rebuild), or from the
 // lines an import already parsed (its sink: nothing reads the file again), gathered and written as
 // one segment with the import's next batch, and put in the manifest under the index's lock.
-// Whatever fails in a batch is only missing from the manifest, and the next sync builds it from the file.
+// A part refused by whoever built it is built here from the file; whatever else fails in a batch is
+// only missing from the manifest, and the next sync builds it from the file.
 import { withLock } from '../../storage/locks.ts';
 import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { createExtractor, type SessionMeta } from './extract.ts';
@@ -68,6 +69,7 @@ export function createImportBatch(
   manifests: ReturnType<typeof createManifestCache>,
   placed: (f: Fresh, e: ManifestEntry) => void,
   settle: () => Promise<void>,
+  sessions: SessionStore,
   parts: PartJobs = localParts(),
 ) {
   // Each session's part as it is being built (one that fails is left to the next sync).
@@ -109,19 +111,27 @@ export function createImportBatch(
       return {
         chunk: (bytes: Uint8Array) => print.push(bytes),
         value: (v: Record<string, unknown>) => x.value(v),
+        abandon: () => job.drop(),
         done: (s: SessionSummary) => {
           // The index is over the pi view, whose size for another agent's file is its conversion's.
           const { meta } = x.finish(s.piSize ?? s.size, titleOf(s));
           const carry = s.piSize === undefined ? { carry: { ...print.finish(), state: x.state() } } : {};
           gathered.push(
-            job.finish().then(
-              (part) => {
-                gatheredBytes += part.words.length + part.facts.length + part.texts.length;
-                if (gatheredBytes >= GATHER_BYTES) void flush();
-                return { meta, part, ...carry };
-              },
-              () => null,
-            ),
+            job
+              .finish()
+              .then(
+                (part): Fresh => ({ meta, part, ...carry }),
+                // Refused (its builder failed or ended): built here from the file just written.
+                () => freshFromFile(sessions, s),
+              )
+              .then(
+                (f) => {
+                  gatheredBytes += f.part.words.length + f.part.facts.length + f.part.texts.length;
+                  if (gatheredBytes >= GATHER_BYTES) void flush();
+                  return f;
+                },
+                () => null,
+              ),
           );
         },
       };

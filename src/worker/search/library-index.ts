@@ -212,6 +212,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
       broken.delete(f.meta.id);
     },
     settle,
+    store,
     parts,
   );
 

@@ -7,16 +7,9 @@ import { afterEach, expect, test } from 'vitest';
 import type { EntryDoc } from '../../../src/worker/search/extract.ts';
 import { buildPart } from '../../../src/worker/search/part.ts';
 import { createPartBuilder } from '../../../src/worker/search/part-build.ts';
-import {
-  answerPartJobs,
-  type PartAnswer,
-  type PartPort,
-  type PartRequest,
-  packDocs,
-  packedBuffers,
-  remoteParts,
-  unpackDocs,
-} from '../../../src/worker/search/part-jobs.ts';
+import { answerPartJobs, type PartPort } from '../../../src/worker/search/part-answer.ts';
+import { type PartAnswer, type PartRequest, packDocs, packedBuffers, unpackDocs } from '../../../src/worker/search/part-jobs.ts';
+import { remoteParts } from '../../../src/worker/search/part-remote.ts';
 import { TEXT_UNITS } from './text-units.ts';
 
 const unit = fc.constantFrom(...TEXT_UNITS, 'word', 'Parse', '123456789', ' ', '\n');
@@ -60,22 +53,32 @@ function overChannel() {
   ports.push(port1, port2);
   const posted: PartRequest[] = [];
   const side: PartPort = {
-    addEventListener: (_type, fn) => port2.on('message', (data: PartRequest) => fn({ data } as MessageEvent<PartRequest>)),
+    addEventListener: (type, fn) => type === 'message' && port2.on('message', (data: PartRequest) => fn({ data } as MessageEvent<PartRequest>)),
     postMessage: (answer, transfer) => port2.postMessage(answer, transfer as never),
   };
-  answerPartJobs(side);
+  // Watched by the channel's end (a browser's builder: by its life lock).
+  answerPartJobs(side, Promise.resolve('channel'));
+  let watched: () => void = () => undefined;
+  const isWatched = new Promise<void>((r) => (watched = r));
   const jobs = remoteParts(() => ({
     post: (request) => {
       posted.push(structuredClone(request));
-      port1.postMessage(request, packedBuffers(request.docs) as never);
+      port1.postMessage(request, ('docs' in request ? packedBuffers(request.docs) : []) as never);
     },
-    listen: (onAnswer) => port1.on('message', (a: PartAnswer) => onAnswer(a)),
+    listen: (onAnswer) =>
+      port1.on('message', (a: PartAnswer) => {
+        if ('life' in a) watched();
+        onAnswer(a);
+      }),
+    stop: () => port1.close(),
   }));
-  return { jobs, posted };
+  return { jobs, posted, isWatched, send: (m: unknown) => port1.postMessage(m) };
 }
 
 test('parts of sessions built at once by the builder side of a channel are each their own buildPart, batches and all', async () => {
-  const { jobs, posted } = overChannel();
+  const { jobs, posted, isWatched } = overChannel();
+  jobs.open().drop();
+  await isWatched;
   const sessions: EntryDoc[][] = [0, 1, 2].map((s) =>
     Array.from({ length: 60 + s * 30 }, (_, i) => ({
       id: `s${s}e${i}`,
@@ -92,12 +95,12 @@ test('parts of sessions built at once by the builder side of a channel are each 
   for (let i = 0; i < longest; i++) sessions.forEach((docs, s) => docs[i] && open[s].add(docs[i]));
   const parts = await Promise.all(open.map((j) => j.finish()));
   parts.forEach((p, s) => expect(bytesOf(p)).toEqual(bytesOf(buildPart(sessions[s]))));
-  // The documents went over in several batches each, not one message per document nor one per session.
+  // The documents went over (jobs 1 to 3: job 0 started the builder) in several batches each, not one message per document nor one per session.
   for (let s = 0; s < 3; s++) {
-    const batches = posted.filter((r) => r.job === s);
+    const batches = posted.filter((r) => r.job === s + 1);
     expect(batches.length).toBeGreaterThan(2);
     expect(batches.length).toBeLessThan(sessions[s].length);
-    expect(batches.flatMap((r) => unpackDocs(r.docs))).toEqual(sessions[s]);
+    expect(batches.flatMap((r) => ('docs' in r ? unpackDocs(r.docs) : []))).toEqual(sessions[s]);
   }
 });
 
@@ -106,7 +109,14 @@ test('a builder that fails rejects the parts under way, and later parts are buil
   let spawned = 0;
   const jobs = remoteParts(() => {
     spawned++;
-    return { post: () => undefined, listen: (_a, onFailure) => (fail = onFailure) };
+    return {
+      post: () => undefined,
+      listen(onAnswer, onFailure) {
+        fail = onFailure;
+        onAnswer({ life: 'test' });
+      },
+      stop: () => undefined,
+    };
   });
   const docs: EntryDoc[] = [{ id: 'a', kind: 'user', ts: 1, flags: 0, text: 'hello world' }];
   const job = jobs.open();
@@ -118,4 +128,30 @@ test('a builder that fails rejects the parts under way, and later parts are buil
   next.add(docs[0]);
   expect(bytesOf(await next.finish())).toEqual(bytesOf(buildPart(docs)));
   expect(spawned).toBe(1);
+});
+
+test('a part whose session ends before its builder is watched is built here, and the builder told to drop it', async () => {
+  const posted: PartRequest[] = [];
+  // A builder that never says it is watched (it could end unheard): nothing is waited for from it.
+  const jobs = remoteParts(() => ({ post: (r) => posted.push(r), listen: () => undefined, stop: () => undefined }));
+  const docs: EntryDoc[] = Array.from({ length: 40 }, (_, i) => ({ id: `e${i}`, kind: 'user', ts: i, flags: 0, text: `entry ${i} `.repeat(1000) }));
+  const job = jobs.open();
+  for (const d of docs) job.add(d);
+  expect(bytesOf(await job.finish())).toEqual(bytesOf(buildPart(docs)));
+  expect(posted.some((r) => 'docs' in r)).toBe(true);
+  expect(posted.at(-1)).toEqual({ job: 0, drop: true });
+});
+
+test('a request the builder cannot read is answered broken: its parts under way are refused, later ones built here', async () => {
+  const { jobs, isWatched, send } = overChannel();
+  jobs.open().drop();
+  await isWatched;
+  const docs: EntryDoc[] = [{ id: 'a', kind: 'user', ts: 1, flags: 0, text: 'hello world' }];
+  const job = jobs.open();
+  job.add(docs[0]);
+  send({ what: 'not a request' });
+  await expect(job.finish()).rejects.toThrow("The search index's builder could not read a request of an unknown shape");
+  const next = jobs.open();
+  next.add(docs[0]);
+  expect(bytesOf(await next.finish())).toEqual(bytesOf(buildPart(docs)));
 });
