@@ -4,6 +4,7 @@ import { writeConnectOrigins } from '../storage/connect-origins.ts';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
 import { openWorkerStorage } from './library/open-store.ts';
+import { webParts } from './search/part-workers.ts';
 import { webSealPool } from './sync/seal-workers.ts';
 import { idbKeeping } from './sync/settings.ts';
 import { toApiError, type Request, type Response } from './protocol.ts';
@@ -26,6 +27,8 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       searchDisk: disk,
       memoryReason,
       // `main.ts?index=later`: imports leave indexing to the sync after them (the search bench's baseline).
+      // The search index's parts of imported sessions are built in a worker of their own (another core).
+      searchParts: webParts(),
       indexAtImport: new URL(self.location.href).searchParams.get('index') !== 'later',
       linkedState,
       syncKeeping,

@@ -46,6 +46,8 @@ export interface SessionSink {
   value?(value: Record<string, unknown>): void;
   /** The file is stored under `summary`. */
   done?(summary: SessionSummary): void;
+  /** The file was not stored (its write failed): what was shown is dropped. */
+  abandon?(): void;
 }
 
 /** What an import needs from its caller. */
@@ -211,14 +213,20 @@ async function writeSession(
   const onValue = sink?.value ? (v: Record<string, unknown>) => sink.value?.(v) : undefined;
   const reading = conversion ? convertedReading(conversion, onValue) : piReading(onValue, indexed?.record);
   let read: StoredRead | null = null;
-  const created = await store.create(id, indexed?.chunks ?? chunks(), {
-    variantOf: main ? headerId : undefined,
-    signal,
-    // family() just looked, under the lock: no file is at `id`.
-    checked: true,
-    reading: { push: (c) => reading.push(c), finish: () => (read = reading.finish()) } satisfies SessionReading,
-  });
-  await indexed?.save(id);
+  let created: SessionSummary;
+  try {
+    created = await store.create(id, indexed?.chunks ?? chunks(), {
+      variantOf: main ? headerId : undefined,
+      signal,
+      // family() just looked, under the lock: no file is at `id`.
+      checked: true,
+      reading: { push: (c) => reading.push(c), finish: () => (read = reading.finish()) } satisfies SessionReading,
+    });
+    await indexed?.save(id);
+  } catch (e) {
+    sink?.abandon?.();
+    throw e;
+  }
   sink?.done?.(created);
   // Kept with problems: the report names the first one and its line (the reader shows them all).
   const result = read as StoredRead | null;

@@ -20,7 +20,7 @@ const READER_QUIET = 2000;
 
 /** The library's search index, built over the env's store; its parts go to `env.searchDisk`. */
 export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void; importStarted(): void } {
-  const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk(), env.searchReaderIdleMs);
+  const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk(), env.searchReaderIdleMs, env.searchParts);
   let timer: ReturnType<typeof setTimeout> | null = null;
   // Import calls under way. Their new sessions' parts are made from the bytes they write and placed
   // by their commit: a background sync meanwhile would find a session written but not yet placed,

@@ -170,9 +170,14 @@ export interface ExtractState {
   dates: SessionDateState;
 }
 
-/** Builds a session's documents and facts line by line; `from`: the facts and state a reading of its earlier lines ended with (only the documents of the lines read here are made). */
-export function createExtractor(id: string, title: string, from?: { meta: SessionMeta; state: ExtractState }) {
+/**
+ * Builds a session's documents and facts line by line; `from`: the facts and state a reading of its
+ * earlier lines ended with (only the documents of the lines read here are made). `emit`: each
+ * document is handed to it as it is made (and not kept: `finish` gives none).
+ */
+export function createExtractor(id: string, title: string, from?: { meta: SessionMeta; state: ExtractState }, emit?: (doc: EntryDoc) => void) {
   const docs: EntryDoc[] = [];
+  let emitted = 0;
   const models = new Set<string>(from?.meta.models);
   const tools = new Set<string>(from?.meta.tools);
   let cwd = from?.meta.cwd ?? '';
@@ -182,7 +187,7 @@ export function createExtractor(id: string, title: string, from?: { meta: Sessio
   const dates = createSessionDate(from?.state.dates);
   const x = {
     /** Where this reading leaves off (for `from`). */
-    state: (): ExtractState => ({ docs: (from?.state.docs ?? 0) + docs.length, last, dates: dates.state() }),
+    state: (): ExtractState => ({ docs: (from?.state.docs ?? 0) + docs.length + emitted, last, dates: dates.state() }),
     /** One line of the file (torn or foreign lines are skipped: they hold nothing to find). */
     line(line: string): void {
       let e: unknown;
@@ -210,7 +215,11 @@ export function createExtractor(id: string, title: string, from?: { meta: Sessio
       if (d.model) models.add(d.model.toLowerCase());
       for (const t of d.tools ?? []) tools.add(t);
       flags |= d.flags;
-      docs.push(d);
+      if (!emit) docs.push(d);
+      else {
+        emitted++;
+        emit(d);
+      }
     },
     /** The documents and the facts (`named`: the title, when it was not known at the start). */
     finish(size: number, named = title): { meta: SessionMeta; docs: EntryDoc[] } {

@@ -1,13 +1,15 @@
 // How sessions become parts of the index: from their file's bytes (a sync's rebuild), or from the
 // lines an import already parsed (its sink: nothing reads the file again), gathered and written as
 // one segment with the import's next batch, and put in the manifest under the index's lock.
-// Whatever fails in a batch is only missing from the manifest, and the next sync builds it from the file.
+// A part refused by whoever built it is built here from the file; whatever else fails in a batch is
+// only missing from the manifest, and the next sync builds it from the file.
 import { withLock } from '../../storage/locks.ts';
 import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { createExtractor, type SessionMeta } from './extract.ts';
 import { type Carry, createFingerprint } from './fingerprint.ts';
 import type { createManifestCache } from './manifest-cache.ts';
 import { type BuiltPart, buildPart } from './part.ts';
+import { localParts, type PartJobs } from './part-jobs.ts';
 import { createSegmentWriter, emptyManifest, type ManifestEntry, writeManifest } from './segments.ts';
 
 /** The index's Web Lock (between tabs and workers). */
@@ -67,8 +69,11 @@ export function createImportBatch(
   manifests: ReturnType<typeof createManifestCache>,
   placed: (f: Fresh, e: ManifestEntry) => void,
   settle: () => Promise<void>,
+  sessions: SessionStore,
+  parts: PartJobs = localParts(),
 ) {
-  let gathered: Fresh[] = [];
+  // Each session's part as it is being built (one that fails is left to the next sync).
+  let gathered: Array<Promise<Fresh | null>> = [];
   let gatheredBytes = 0;
   let storing: Promise<void> = Promise.resolve();
   const store = (batch: Fresh[]) =>
@@ -86,27 +91,48 @@ export function createImportBatch(
       await manifests.settled(manifest);
     });
   const flush = () => {
-    const batch = gathered;
+    const pending = gathered;
     gathered = [];
     gatheredBytes = 0;
-    if (batch.length) storing = storing.then(() => store(batch).catch(() => undefined));
+    // The parts are awaited before the lock is asked for (a query's sync meanwhile is not held up).
+    if (pending.length)
+      storing = storing.then(async () => {
+        const batch = (await Promise.all(pending)).filter((f): f is Fresh => f !== null);
+        if (batch.length) await store(batch).catch(() => undefined);
+      });
     return storing;
   };
   return {
     /** A new session's sink: its part is made from the parsed lines on the way. */
     sinkFor(id: string) {
-      const x = createExtractor(id, '');
+      const job = parts.open();
+      const x = createExtractor(id, '', undefined, job.add);
       const print = createFingerprint();
       return {
         chunk: (bytes: Uint8Array) => print.push(bytes),
         value: (v: Record<string, unknown>) => x.value(v),
+        abandon: () => job.drop(),
         done: (s: SessionSummary) => {
           // The index is over the pi view, whose size for another agent's file is its conversion's.
-          const { meta, docs } = x.finish(s.piSize ?? s.size, titleOf(s));
-          const part = buildPart(docs);
-          gathered.push({ meta, part, ...(s.piSize === undefined ? { carry: { ...print.finish(), state: x.state() } } : {}) });
-          gatheredBytes += part.words.length + part.facts.length + part.texts.length;
-          if (gatheredBytes >= GATHER_BYTES) void flush();
+          const { meta } = x.finish(s.piSize ?? s.size, titleOf(s));
+          const carry = s.piSize === undefined ? { carry: { ...print.finish(), state: x.state() } } : {};
+          gathered.push(
+            job
+              .finish()
+              .then(
+                (part): Fresh => ({ meta, part, ...carry }),
+                // Refused (its builder failed or ended): built here from the file just written.
+                () => freshFromFile(sessions, s),
+              )
+              .then(
+                (f) => {
+                  gatheredBytes += f.part.words.length + f.part.facts.length + f.part.texts.length;
+                  if (gatheredBytes >= GATHER_BYTES) void flush();
+                  return f;
+                },
+                () => null,
+              ),
+          );
         },
       };
     },

@@ -7,14 +7,15 @@
 // The manifest on disk is the truth between tabs: a sync (under a Web Lock) first follows it, then
 // the session files, and writes what it rebuilt as one new segment.
 import MiniSearch from 'minisearch';
-import { withLock } from '../../storage/locks.ts';
 import type { Disk, SessionStore, SessionSummary } from '../../storage/types.ts';
 import { answer, type SearchOptions, type SearchResults, type SessionDoc } from './answer.ts';
 import type { SessionMeta } from './extract.ts';
-import { createImportBatch, type Fresh, freshFromFile, LOCK, titleOf } from './import-batch.ts';
+import { createImportBatch, type Fresh, freshFromFile, titleOf } from './import-batch.ts';
 import { createManifestCache } from './manifest-cache.ts';
+import type { PartJobs } from './part-jobs.ts';
 import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
+import { createSharedSync, type IndexProgress } from './shared-sync.ts';
 import { tidySegments } from './segments-tidy.ts';
 import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, sameRecords, writeManifest } from './segments.ts';
 import { growAll, mayHaveGrown } from './grow.ts';
@@ -23,17 +24,15 @@ import { words } from './tokens.ts';
 export type { SearchOptions, SearchResults } from './answer.ts';
 export type { EntryHit, SessionResult } from './hits.ts';
 
-/** Progress of bringing the index to the files. */
-export interface IndexProgress {
-  done: number;
-  total: number;
-  label: string;
-}
+export type { IndexProgress } from './shared-sync.ts';
 
 // A segment is written once this much is gathered (bounds the memory of a rebuild).
 const SEGMENT_BYTES = 8 * 1024 * 1024;
-/** Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts. */
-export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number) {
+/**
+ * Builds the index over a store; its parts live on `disk` (the store's own, in `search/`); `readerIdleMs`: see segment-files.ts;
+ * `parts`: where an import's sessions get their parts built (part-jobs.ts; in this worker by default).
+ */
+export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs?: number, parts?: PartJobs) {
   const ms = new MiniSearch<SessionDoc>({
     fields: ['title', 'cwd', 'words'],
     // Words were normalized when the part was made; titles and paths are split here.
@@ -59,7 +58,6 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     broken.add(id);
     await sync();
   });
-  let running: Promise<void> | null = null;
   // Whether this worker has tidied the segments once.
   let tidied = false;
   // The sessions the last sync found in the store (its very records).
@@ -208,49 +206,13 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
       broken.delete(f.meta.id);
     },
     settle,
+    store,
+    parts,
   );
 
   /** Brings the index to the files (one at a time; a call during a sync waits for it, then checks again). */
-  // Everyone waiting on a sync hears its progress (a query made while an import's indexing runs
-  // shows that indexing's bar).
-  const listeners = new Set<(p: IndexProgress) => void>();
-  const tell = (p: IndexProgress) => {
-    for (const l of listeners) l(p);
-  };
-  const syncShared = async (): Promise<void> => {
-    for (;;) {
-      while (running) await running.catch(() => undefined);
-      if (await upToDate()) return;
-      // Another call may have started a sync while this one looked.
-      if (!running) break;
-    }
-    // Something changed: the open segments are closed first. Another tab's sync may hold the lock
-    // while it waits to remove one of them (its compaction); this one would otherwise wait for it.
-    files.release();
-    running = withLock(LOCK, () => syncOnce(tell));
-    try {
-      await running;
-    } finally {
-      running = null;
-    }
-  };
-  // A caller's abort (the next keystroke) ends its wait, never the sync: a rebuild that every
-  // keystroke restarted would never finish.
-  const sync = async (progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> => {
-    signal?.throwIfAborted();
-    if (progress) listeners.add(progress);
-    let stop: (() => void) | undefined;
-    try {
-      const aborted = new Promise<never>((_, reject) => {
-        stop = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
-        signal?.addEventListener('abort', stop, { once: true });
-      });
-      await Promise.race([syncShared(), aborted]);
-    } finally {
-      if (stop) signal?.removeEventListener('abort', stop);
-      if (progress) listeners.delete(progress);
-    }
-  };
+  const shared = createSharedSync(upToDate, () => files.release(), syncOnce);
+  const sync = shared.sync;
 
   /** Answers a query (after bringing the index to the files). */
   const search = async (input: string, opts: SearchOptions = {}, progress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<SearchResults> => {
@@ -259,7 +221,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     // (two looks at the disk, slow when the browser is busy) is asked while the answer is made, which
     // stands only when nothing changed; else it is dropped, and the index brought to the files first.
     signal?.throwIfAborted();
-    if (!running && tidied && followed && !broken.size) {
+    if (!shared.running() && tidied && followed && !broken.size) {
       const guess = new AbortController();
       const stop = () => guess.abort(signal?.reason);
       signal?.addEventListener('abort', stop, { once: true });

@@ -12,8 +12,10 @@ import { In, Out } from './varint.ts';
 
 /** Characters of text gathered into one chunk (compressed alone). */
 const TEXT_CHUNK = 24 * 1024;
-const KINDS: EntryKind[] = ['user', 'assistant', 'tool', 'bash', 'summary', 'compaction', 'notice', 'label', 'title'];
-const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
+/** Entry kinds by their code in the facts. */
+export const KINDS: EntryKind[] = ['user', 'assistant', 'tool', 'bash', 'summary', 'compaction', 'notice', 'label', 'title'];
+/** Each entry kind's code. */
+export const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const NONE: string[] = [];
@@ -94,30 +96,42 @@ export function readEntries(r: In, n: number, p: Pick<Part, 'kinds' | 'flags' | 
 
 /** Writes the texts of entries `docs` (entry `first` on) as compressed chunks; where each lies goes into `out`. */
 export function writeTexts(out: Out, docs: readonly EntryDoc[], first: number): Uint8Array {
-  // Chunk by chunk: a header of lengths (UTF-16 units), then the ids and texts as UTF-8.
   const chunks: Uint8Array[] = [];
   const starts: number[] = [];
   for (let a = 0; a < docs.length; ) {
     let chars = 0;
     let b = a;
-    while (b < docs.length && (b === a || chars + docs[b].text.length <= TEXT_CHUNK)) chars += docs[b++].text.length;
-    const head = new Out();
-    head.uint(b - a);
-    const body: string[] = [];
-    for (let i = a; i < b; i++) {
-      head.uint(docs[i].id.length);
-      head.uint(docs[i].text.length);
-      body.push(docs[i].id, docs[i].text);
-    }
-    const h = head.done();
-    const text = encoder.encode(body.join(''));
-    const raw = new Uint8Array(h.length + text.length);
-    raw.set(h);
-    raw.set(text, h.length);
+    while (b < docs.length && chunkTakes(chars, docs[b].text.length, b - a)) chars += docs[b++].text.length;
     starts.push(first + a);
-    chunks.push(compress(raw));
+    chunks.push(encodeChunk(docs, a, b));
     a = b;
   }
+  return writeChunkTable(out, starts, chunks);
+}
+
+/** Whether a chunk of `chars` characters (and at least one entry) takes an entry of `more` characters too (writeTexts' rule). */
+export const chunkTakes = (chars: number, more: number, entries: number) => entries === 0 || chars + more <= TEXT_CHUNK;
+
+/** Entries [a, b) of `docs` as one compressed chunk: a header of lengths (UTF-16 units), then the ids and texts as UTF-8. */
+export function encodeChunk(docs: readonly Pick<EntryDoc, 'id' | 'text'>[], a: number, b: number): Uint8Array {
+  const head = new Out();
+  head.uint(b - a);
+  const body: string[] = [];
+  for (let i = a; i < b; i++) {
+    head.uint(docs[i].id.length);
+    head.uint(docs[i].text.length);
+    body.push(docs[i].id, docs[i].text);
+  }
+  const h = head.done();
+  const text = encoder.encode(body.join(''));
+  const raw = new Uint8Array(h.length + text.length);
+  raw.set(h);
+  raw.set(text, h.length);
+  return compress(raw);
+}
+
+/** Writes where each chunk lies (its first entry, length and check) into `out`; the chunks as one region. */
+export function writeChunkTable(out: Out, starts: readonly number[], chunks: readonly Uint8Array[]): Uint8Array {
   out.uint(chunks.length);
   let total = 0;
   for (let k = 0; k < chunks.length; k++) {
@@ -155,6 +169,13 @@ export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
   const out = new Out();
   out.uint(docs.length);
   writeEntries(out, table, docs, 0);
+  writePostings(out, table);
+  const texts = writeTexts(out, docs, 0);
+  return { words: table.terms.join(' '), facts: out.done(), texts };
+}
+
+/** Writes each term's postings (a count, then entries as gaps from the last), in the table's order. */
+export function writePostings(out: Out, table: TermTable): void {
   const terms = table.terms;
   out.uint(terms.length);
   for (let t = 0; t < terms.length; t++) {
@@ -165,8 +186,6 @@ export function buildPart(docs: readonly EntryDoc[]): BuiltPart {
       prev = e;
     });
   }
-  const texts = writeTexts(out, docs, 0);
-  return { words: terms.join(' '), facts: out.done(), texts };
 }
 
 /** A session's facts as a query reads them. */
