@@ -64,6 +64,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     trashTtl: options.trashTtl ?? 7 * 24 * 3600 * 1000,
     onChange: options.onChange,
     compactLog: options.compactLog,
+    writing: (id) => locks.writing(id),
   });
   const { flush, record, rescan } = index;
 
