@@ -52,3 +52,6 @@ export function piFileName(headerId: string, created: string): string {
 export function piProjectDir(cwd: string): string {
   return cwd ? piSessionDir(cwd) : '--unknown--';
 }
+
+/** The Web Lock one writer of a session holds (variants share their base session's). */
+export const writeLockName = (id: string) => `rho-sessions:write:${baseId(id)}`;

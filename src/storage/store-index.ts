@@ -1,26 +1,21 @@
-// The library index as the store keeps it: the records written since the last flush (pending),
-// index.json and the log of records after it (index-log.ts), read once and then followed as the
-// log grows, the check of the index against the files (reconcile), and the flush that appends the
-// pending records to the log under the index's lock (compacting log and file into a new index.json
-// once the log outgrows the file). A flush costs the records it writes, not the library's size.
-import { once } from './chunks.ts';
-import { isNotFound } from './errors.ts';
-import { decodeIndexFile, encodeIndex } from './index-file.ts';
-import { applyChanges, encodeLogAppend, encodeLogStart, newLogName, readLog } from './index-log.ts';
+// The library index as the store keeps it: the records written since the last flush (pending)
+// over index.json and its log (index-disk.ts), the check of the index against the files
+// (reconcile), and the flush that appends the pending records to the log under the index's lock.
+// A flush, and a check that finds a few new files, cost the records they write, not the library's size.
+import { createIndexDisk } from './index-disk.ts';
+import { applyChanges } from './index-log.ts';
 import type { Journal } from './journal.ts';
 import type { createLinks } from './links.ts';
 import { withLock } from './locks.ts';
-import { idFromFileName, INDEX_LOG_PATH, INDEX_PATH, SESSIONS_DIR, TRASH_DIR } from './names.ts';
+import { idFromFileName, SESSIONS_DIR, TRASH_DIR } from './names.ts';
 import { readStored, summaryOf } from './summary.ts';
-import type { ChangeListener, Disk, DiskEntry, SessionReader, SessionSummary } from './types.ts';
+import type { ChangeListener, Disk, SessionReader, SessionSummary } from './types.ts';
 
 /** The Web Lock every index.json write holds (across tabs). */
 export const INDEX_LOCK = 'rho-sessions:index';
 /** Scratch files (import spools, exports). */
 export const SPOOL_DIR = 'spool';
 const SPOOL_TTL = 24 * 3600 * 1000;
-// The log is compacted into index.json once it is larger than the file, and not before this size.
-const COMPACT_BELOW = 64 * 1024;
 
 /** What the index state is built from. */
 export interface IndexStateOptions {
@@ -37,6 +32,8 @@ export interface IndexStateOptions {
   onChange?: ChangeListener;
   /** Bytes the log may reach before it is compacted into index.json (default: the larger of 64 KB and index.json's size). */
   compactLog?: number;
+  /** Whether this store is writing a new session `id` now (its write lock held here: write-locks.ts). */
+  writing?: (id: string) => boolean;
 }
 
 /** The store's index: pending records over index.json and its log. */
@@ -48,110 +45,26 @@ export function createIndexState(o: IndexStateOptions) {
   // True while index.json could not be written (quota) and `pending` holds the whole index.
   let memoryIndex = false;
 
-  // index.json and its log as last read or written here (index-log.ts), reused while index.json is
-  // the same file (size and write time) and the log has not grown; a log that grew is read from
-  // where the last read stopped. `changes` counts what others' writes changed in `map`.
-  let disked: { index: DiskEntry; name: string | null; map: Map<string, SessionSummary>; logSeen: number; logAt: number; logOk: boolean } | null = null;
-  let changes = 0;
-  const sameFile = (a: DiskEntry, b: DiskEntry) => a.size === b.size && a.modified === b.modified;
-
-  const readIndexFile = async (): Promise<Map<string, SessionSummary> | null> => {
-    // A compaction may swap index.json in between the reads of the two files: read again then.
-    for (let tries = 0; ; tries++) {
-      const index = await disk.stat(INDEX_PATH);
-      if (!index) return (disked = null);
-      const logSize = (await disk.stat(INDEX_LOG_PATH))?.size ?? 0;
-      const d = disked;
-      try {
-        if (d && sameFile(d.index, index) && (!d.name || logSize === d.logSeen)) return d.map;
-        if (d?.name && sameFile(d.index, index) && d.logOk && logSize > d.logSeen) {
-          // Records another tab appended: only they are read.
-          const read = readLog(await disk.read(INDEX_LOG_PATH, d.logAt, logSize), d.logAt, d.name);
-          const again = await disk.stat(INDEX_PATH);
-          if (again && sameFile(again, index)) {
-            applyChanges(d.map, read.changes);
-            d.logAt += read.consumed;
-            d.logSeen = logSize;
-            if (read.changes.length) changes++;
-            return d.map;
-          }
-          continue;
-        }
-        const file = decodeIndexFile(await disk.read(INDEX_PATH));
-        if (!file) return (disked = null);
-        const map = new Map(file.sessions.map((s) => [s.id, s]));
-        let logAt = 0;
-        let logOk = false;
-        if (file.log && logSize > 0) {
-          const read = readLog(await disk.read(INDEX_LOG_PATH, 0, logSize), 0, file.log);
-          applyChanges(map, read.changes);
-          logAt = read.consumed;
-          logOk = read.belongs;
-        }
-        const again = await disk.stat(INDEX_PATH);
-        if (!again || !sameFile(again, index)) {
-          if (tries < 3) continue;
-          return map;
-        }
-        disked = { index, name: file.log, map, logSeen: logSize, logAt, logOk };
-        changes++;
-        return map;
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-        // Removed between the look and the read (a swap, a compaction): look again.
-        if (tries < 3) continue;
-        return (disked = null);
-      }
-    }
-  };
-
-  // Callers hold INDEX_LOCK (every writer of index.json and its log does, across tabs), so the file
-  // just written is still this one when stat'ed: the next read reuses the records instead of
-  // decoding 1.4 MB again for 2,000 sessions. `same`: the records are what this store saw already.
-  const writeIndexFile = async (list: Iterable<SessionSummary>, same = false) => {
-    disked = null;
-    const records = new Map([...list].map((s) => [s.id, s]));
-    const name = newLogName();
-    await disk.writeNew(INDEX_PATH, once(encodeIndex(records.values(), name)));
-    // The old log names the file just replaced: ignored from now on, and removed.
-    await disk.remove(INDEX_LOG_PATH).catch(() => undefined);
-    const index = await disk.stat(INDEX_PATH);
-    disked = index ? { index, name, map: records, logSeen: 0, logAt: 0, logOk: false } : null;
-    if (!same) changes++;
-  };
-
-  // Adds records to the log (the caller holds INDEX_LOCK and has just read the index: `disked` is
-  // what is on disk); once the log outgrows index.json, both are written again as one index.json,
-  // so the bytes written stay proportional to the records written.
-  const appendRecords = async (records: Map<string, SessionSummary | null>) => {
-    const d = disked;
-    if (!d?.name) {
-      const map = new Map(d?.map ?? []);
-      applyChanges(map, records);
-      return writeIndexFile(map.values(), true);
-    }
-    disked = null;
-    const bytes = d.logOk ? encodeLogAppend(records) : encodeLogStart(d.name, records);
-    if (d.logOk) await disk.append(INDEX_LOG_PATH, bytes);
-    else await disk.writeNew(INDEX_LOG_PATH, once(bytes));
-    applyChanges(d.map, records);
-    const log = await disk.stat(INDEX_LOG_PATH);
-    if (log && log.size > (o.compactLog ?? Math.max(COMPACT_BELOW, d.index.size))) return writeIndexFile(d.map.values(), true);
-    // Read through to the end when the log is just what was read and written here (else the next read reads it).
-    if (log && log.size === (d.logOk ? d.logSeen : 0) + bytes.length) disked = { ...d, logSeen: log.size, logAt: log.size, logOk: true };
-  };
+  // index.json and its log as this store reads and writes them (index-disk.ts).
+  const files = createIndexDisk(disk, o.compactLog);
+  const readIndexFile = files.read;
+  const writeIndexFile = files.write;
 
   // Checks the index against the files. Opening compares names only (opening 2,000 files to read
-  // their sizes takes seconds): new files are read, missing ones dropped. A file that grew behind the
-  // index's back (a crash between a write and the index flush) is healed when it is next read (get).
-  // A rebuild (forceAll) reads every file.
+  // their sizes takes seconds): new files are read, missing ones dropped, and what changed is
+  // appended to the log as any flush's records (not a rewrite of the whole index). A file that grew
+  // behind the index's back (a crash between a write and the index flush) is healed when it is next
+  // read (get). A file this store is writing (its record pending, or its session's lock held here:
+  // an import running beside the check) is left to its own record. A rebuild (forceAll) reads
+  // every file and writes the whole index.
   const reconcile = async (forceAll: boolean): Promise<string[]> => {
     const old = forceAll ? null : await readIndexFile();
     const changedIds: string[] = [];
     const byPath = new Map([...(old?.values() ?? [])].map((s) => [s.path, s]));
     const next: SessionSummary[] = [];
-    let changed = old === null;
-    for (const name of await disk.names(SESSIONS_DIR)) {
+    const found = new Map<string, SessionSummary | null>();
+    const names = await disk.names(SESSIONS_DIR);
+    for (const name of names) {
       const id = idFromFileName(name);
       if (id === null) continue;
       const path = `${SESSIONS_DIR}/${name}`;
@@ -161,17 +74,26 @@ export function createIndexState(o: IndexStateOptions) {
         next.push(known);
         continue;
       }
+      if (old && (pending.has(id) || o.writing?.(id))) continue;
       const stat = await disk.stat(path);
       if (!stat) continue;
-      changed = true;
       changedIds.push(id);
-      next.push(summaryOf(links, id, path, stat.size, await readStored(disk, path, o.reader), stat.modified));
+      const s = summaryOf(links, id, path, stat.size, await readStored(disk, path, o.reader), stat.modified);
+      next.push(s);
+      found.set(id, s);
     }
-    if (byPath.size) changed = true;
-    for (const s of byPath.values()) changedIds.push(s.id);
-    if (changed) {
+    for (const s of byPath.values()) {
+      changedIds.push(s.id);
+      found.set(s.id, null);
+    }
+    if (old === null || found.size) {
       try {
-        await writeIndexFile(next);
+        if (old === null) await writeIndexFile(next);
+        else {
+          await files.append(found);
+          // What this store shows was made without them: made again.
+          files.touch();
+        }
         memoryIndex = false;
       } catch (e) {
         if ((e as DOMException)?.name !== 'QuotaExceededError') throw e;
@@ -179,7 +101,7 @@ export function createIndexState(o: IndexStateOptions) {
         memoryIndex = true;
         for (const s of next) pending.set(s.id, s);
         for (const s of byPath.values()) pending.set(s.id, null);
-        changes++;
+        files.touch();
       }
     }
     for (const t of await disk.list(TRASH_DIR)) if (now() - t.modified > o.trashTtl) await disk.remove(`${TRASH_DIR}/${t.name}`);
@@ -207,10 +129,10 @@ export function createIndexState(o: IndexStateOptions) {
         return readIndexFile();
       });
     }
-    if (view && view.base === base && view.changes === changes) return view.map;
+    if (view && view.base === base && view.changes === files.changes()) return view.map;
     const out = new Map(base ?? []);
     applyChanges(out, pending);
-    view = { base, changes, map: out };
+    view = { base, changes: files.changes(), map: out };
     return out;
   };
 
@@ -227,7 +149,7 @@ export function createIndexState(o: IndexStateOptions) {
       if (size !== null && size !== s.size) kept.delete(id);
     }
     // What this store shows is read from disk again, without the records left out.
-    if (kept.size < records.size) changes++;
+    if (kept.size < records.size) files.touch();
     return kept;
   };
 
@@ -249,7 +171,7 @@ export function createIndexState(o: IndexStateOptions) {
         await writeIndexFile(whole.values());
       } else {
         const kept = await dropOutdated(current, applied);
-        if (kept.size) await appendRecords(kept);
+        if (kept.size) await files.append(kept);
       }
       memoryIndex = false;
     });

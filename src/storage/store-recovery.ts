@@ -4,12 +4,9 @@ import type { createCreationLog } from './creations.ts';
 import { envelopePath } from './envelope-index.ts';
 import { journalPath, type Journal } from './journal.ts';
 import { withLockIfFree } from './locks.ts';
-import { baseId, idFromFileName, SESSIONS_DIR, sessionPath } from './names.ts';
+import { idFromFileName, SESSIONS_DIR, sessionPath, writeLockName } from './names.ts';
 import type { createIndexState } from './store-index.ts';
 import type { Disk } from './types.ts';
-
-/** The Web Lock one writer of a session holds (variants share their base session's). */
-export const writeLockName = (id: string) => `rho-sessions:write:${baseId(id)}`;
 
 interface RecoveryParts {
   disk: Disk;

@@ -2,9 +2,10 @@
 // sessions in trash/ (for undo), and index.json, a cache of one summary per session that is
 // checked against the files when the store opens and rebuilt whenever it is missing or unreadable.
 import { createDigester } from '../core/index.ts';
-import { once, tap } from './chunks.ts';
+import { blobFiles } from './blob-files.ts';
+import { tap } from './chunks.ts';
 import { appendEnvelopeFile, envelopePath, readEnvelopeFile, readEnvelopeState, writeEnvelopeFile } from './envelope-index.ts';
-import { isNotFound, StoreError } from './errors.ts';
+import { StoreError } from './errors.ts';
 import { dropDerived, freshDerived } from './derived.ts';
 import { sortSummaries } from './index-file.ts';
 import { createRecovery } from './store-recovery.ts';
@@ -12,7 +13,7 @@ import { createCreationLog } from './creations.ts';
 import { createJournal, JOURNAL_DIR } from './journal.ts';
 import { createLinks } from './links.ts';
 import { withLock } from './locks.ts';
-import { BLOBS_DIR, idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
+import { idFromFileName, SESSIONS_DIR, sessionPath, TRASH_DIR } from './names.ts';
 import { createIndexState, INDEX_LOCK, SPOOL_DIR } from './store-index.ts';
 import { keptRead, readStored, summaryOf } from './summary.ts';
 import type { ChangeListener, Disk, ParentLink, SessionReader, SessionStore, SessionSummary } from './types.ts';
@@ -36,8 +37,6 @@ export interface StoreOptions {
 
 /** The store (the SessionStore interface, built over a Disk). */
 export type Store = SessionStore;
-
-const SHA256 = /^[0-9a-f]{64}$/;
 
 /** Builds the store over a disk. Nothing is read until the first call. */
 export function createStore(disk: Disk, options: StoreOptions = {}): Store {
@@ -64,6 +63,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     trashTtl: options.trashTtl ?? 7 * 24 * 3600 * 1000,
     onChange: options.onChange,
     compactLog: options.compactLog,
+    writing: (id) => locks.writing(id),
   });
   const { flush, record, rescan } = index;
 
@@ -137,22 +137,7 @@ export function createStore(disk: Disk, options: StoreOptions = {}): Store {
     writeEnvelopes: (id, bytes) => writeEnvelopeFile(disk, id, bytes),
     readEnvelopeState: (id) => readEnvelopeState(disk, id),
     appendEnvelopes: (id, block) => appendEnvelopeFile(disk, id, block),
-    async readBlob(sha256) {
-      if (!SHA256.test(sha256)) return null;
-      try {
-        return await disk.blob(`${BLOBS_DIR}/${sha256}`);
-      } catch (e) {
-        if (isNotFound(e)) return null;
-        throw e;
-      }
-    },
-    async hasBlob(sha256) {
-      return SHA256.test(sha256) && (await disk.size(`${BLOBS_DIR}/${sha256}`)) !== null;
-    },
-    async writeBlob(sha256, bytes) {
-      if (!SHA256.test(sha256)) throw new StoreError('invalid-input', `Not a sha256: ${sha256}`);
-      await disk.writeNew(`${BLOBS_DIR}/${sha256}`, once(bytes));
-    },
+    ...blobFiles(disk),
 
     async get(id) {
       const s = (await indexed()).get(id) ?? null;

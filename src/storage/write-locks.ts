@@ -24,8 +24,7 @@
 import type { Creation, CreationLog } from './creations.ts';
 import type { Journal } from './journal.ts';
 import { withLock, withLockIfFree } from './locks.ts';
-import { baseId, sessionPath } from './names.ts';
-import { writeLockName } from './store-recovery.ts';
+import { baseId, sessionPath, writeLockName } from './names.ts';
 import type { Disk, InPlaceFile } from './types.ts';
 
 /** A new session's file created ahead under its lock, for `create` to write. */
@@ -157,6 +156,9 @@ export function createWriteLocks(p: WriteLockParts) {
 
   return {
     absentUnderLock,
+
+    /** Whether a new session `id` is being written under a lock held here (taken ahead, or held and its file absent). */
+    writing: (id: string) => absentUnderLock.has(id) || ahead.has(id),
 
     /** The file opened ahead for new session `id` (the caller holds its lock and creates it), once. */
     takeOpened(id: string): OpenedAhead | null {

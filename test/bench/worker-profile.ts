@@ -24,10 +24,11 @@ export function workerChannel(cdp: CDPSession, sessionId: string) {
     if (m.id !== undefined) waiting.get(m.id)?.(m.error ? Promise.reject(new Error(JSON.stringify(m.error))) : m.result);
   });
   return (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<any>((res) => {
+    new Promise<any>((res, rej) => {
       const id = next++;
       waiting.set(id, res);
-      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+      // A target that is gone (or never was) says so here: the caller hears it instead of waiting forever.
+      cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch(rej);
     });
 }
 

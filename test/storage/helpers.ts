@@ -3,6 +3,7 @@ import { concatBytes } from '../../src/storage/chunks.ts';
 import { createStore } from '../../src/storage/store.ts';
 import { readAnyFormat } from '../../src/worker/import/reading.ts';
 import { createMemoryDisk, type MemoryDiskOptions } from '../../src/storage/memory-disk.ts';
+import type { Disk } from '../../src/storage/types.ts';
 
 const encoder = new TextEncoder();
 
@@ -66,4 +67,30 @@ export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8A
   // Copied as they come: a producer may reuse its buffer for the next chunk.
   for await (const c of chunks) parts.push(c.slice());
   return concatBytes(parts);
+}
+
+/** A memory disk that counts the bytes written to each path, and the reads of each. */
+export function countingDisk() {
+  const inner = createMemoryDisk();
+  const written = new Map<string, number>();
+  const reads = new Map<string, number>();
+  const add = (path: string, n: number) => written.set(path, (written.get(path) ?? 0) + n);
+  const disk: Disk = {
+    ...inner,
+    read(path, start, end) {
+      reads.set(path, (reads.get(path) ?? 0) + 1);
+      return inner.read(path, start, end);
+    },
+    async writeNew(path, chunks, signal) {
+      const n = await inner.writeNew(path, chunks, signal);
+      add(path, n);
+      return n;
+    },
+    async append(path, input, signal) {
+      const before = (await inner.size(path)) ?? 0;
+      await inner.append(path, input, signal);
+      add(path, ((await inner.size(path)) ?? 0) - before);
+    },
+  };
+  return { disk, inner, written, reads };
 }

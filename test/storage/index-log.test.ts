@@ -6,29 +6,7 @@ import { once } from '../../src/storage/chunks.ts';
 import { createMemoryDisk } from '../../src/storage/memory-disk.ts';
 import { INDEX_LOG_PATH, INDEX_PATH } from '../../src/storage/names.ts';
 import { createStore } from '../../src/storage/store.ts';
-import type { Disk } from '../../src/storage/types.ts';
-import { bytes, sessionText } from './helpers.ts';
-
-/** A memory disk that counts the bytes written to each path. */
-function countingDisk() {
-  const inner = createMemoryDisk();
-  const written = new Map<string, number>();
-  const add = (path: string, n: number) => written.set(path, (written.get(path) ?? 0) + n);
-  const disk: Disk = {
-    ...inner,
-    async writeNew(path, chunks, signal) {
-      const n = await inner.writeNew(path, chunks, signal);
-      add(path, n);
-      return n;
-    },
-    async append(path, input, signal) {
-      const before = (await inner.size(path)) ?? 0;
-      await inner.append(path, input, signal);
-      add(path, ((await inner.size(path)) ?? 0) - before);
-    },
-  };
-  return { disk, inner, written };
-}
+import { bytes, countingDisk, sessionText } from './helpers.ts';
 
 /** A disk whose index.json lists session a, and whose log adds b. */
 async function aInIndexBInLog() {
