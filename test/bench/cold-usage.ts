@@ -96,7 +96,12 @@ async function main() {
               (e) =>
                 `${e.name.split('/').pop()} start ${(e.startTime - t0).toFixed(0)} sw ${(e.workerStart ? e.workerStart - t0 : Number.NaN).toFixed(0)} end ${(e.responseEnd - t0).toFixed(0)}`,
             );
-          return { prepared, predrawn, total: drawn - t0, shown: shown - t0, frames, before, res, sw: !!navigator.serviceWorker.controller };
+          // Where each section starts, against the window's height (what the first screenful holds).
+          const tops = [...document.querySelectorAll('main.usage:not([hidden] *) section[aria-labelledby]')].map(
+            (s) => `${s.getAttribute('aria-labelledby')} ${Math.round(s.getBoundingClientRect().top)}`,
+          );
+          const fold = `window ${innerHeight}: ${tops.join(', ')}`;
+          return { prepared, predrawn, total: drawn - t0, shown: shown - t0, frames, before, res, sw: !!navigator.serviceWorker.controller, fold };
         },
         { selector: ready },
       );
@@ -132,7 +137,7 @@ async function main() {
         );
       }
       console.log(
-        `open ${r + 1}: ${t.total.toFixed(0)} ms (in DOM at ${t.shown.toFixed(0)}, ${t.frames} frames; sw ${t.sw}; earlier usage requests ${t.before}; prepared ${t.prepared}; drawn ahead ${t.predrawn}) ${t.res.join(' | ')}`,
+        `open ${r + 1}: ${t.total.toFixed(0)} ms (in DOM at ${t.shown.toFixed(0)}, ${t.frames} frames; sw ${t.sw}; earlier usage requests ${t.before}; prepared ${t.prepared}; drawn ahead ${t.predrawn}) ${t.res.join(' | ')}\n  ${t.fold}`,
       );
     }
   } finally {
