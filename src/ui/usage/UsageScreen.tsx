@@ -131,22 +131,10 @@ function layOutAhead(main: HTMLElement | null) {
   host.classList.remove('drawing-ahead');
 }
 
-function UsageBody({
-  day,
-  r,
-  full,
-  rows,
-  scopeText,
-  branch,
-  metric,
-  range,
-  today: todayDay,
-  byId: titles,
-  count: sessionCount,
-  mainRef,
-}: Drawn & { mainRef: RefObject<HTMLElement | null> }) {
+function UsageBody(props: Drawn & { mainRef: RefObject<HTMLElement | null> }) {
+  const { r, full, byId, scopeText, range, count: sessionCount, mainRef } = props;
   return (
-    <main class="library usage" data-usage-ready={sessionCount} data-usage-whole={full && titles ? sessionCount : undefined} ref={mainRef}>
+    <main class="library usage" data-usage-ready={sessionCount} data-usage-whole={full && byId ? sessionCount : undefined} ref={mainRef}>
       <nav class="usage-nav">
         <a href="#/">← Library</a>
       </nav>
@@ -171,9 +159,7 @@ function UsageBody({
           </p>
         )}
       </Section>
-      {full && titles && (
-        <Sections day={day} r={r} full={full} rows={rows} scopeText={scopeText} branch={branch} metric={metric} today={todayDay} titles={titles} />
-      )}
+      {full && byId && <Sections {...props} full={full} titles={byId} />}
     </main>
   );
 }
