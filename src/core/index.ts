@@ -20,6 +20,7 @@ export {
   leafOf,
   withLeaf,
   checkTree,
+  arrayNodes,
   hasParent,
   childPositions,
   leafPositions,

@@ -5,6 +5,8 @@
  *
  *   USER_DIR=/tmp/x OUT=dist PROFILE_PORT=4323 THROTTLE=4 REPEAT=5 npx tsx test/bench/cold-usage.ts 2000
  * USER_DIR keeps the browser's profile (and so the imported library in OPFS) for the next run.
+ * TRACE=1: the main thread's trace events by name; TRACE=tasks: its tasks of 50 ms or more, each
+ * with what it consists of (trace-tasks.ts), for the first open's tasks.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +14,8 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
+import { printLongTasks, TRACE_CATEGORIES, type TraceEvent } from './trace-tasks.ts';
 import { generateLibrary } from './usage.bench.ts';
-
-type TraceEvent = { name: string; ph: string; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } };
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4323);
 const count = Number(process.argv[2] ?? 2000);
@@ -70,7 +71,7 @@ async function main() {
       if (process.env.TRACE) {
         collect = (d) => traceEvents.push(...(d.value as TraceEvent[]));
         cdp.on('Tracing.dataCollected', collect);
-        await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+        await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES.join(','), transferMode: 'ReportEvents' });
       }
       const t = await page.evaluate(
         async ({ selector }) => {
@@ -95,7 +96,12 @@ async function main() {
               (e) =>
                 `${e.name.split('/').pop()} start ${(e.startTime - t0).toFixed(0)} sw ${(e.workerStart ? e.workerStart - t0 : Number.NaN).toFixed(0)} end ${(e.responseEnd - t0).toFixed(0)}`,
             );
-          return { prepared, predrawn, total: drawn - t0, shown: shown - t0, frames, before, res, sw: !!navigator.serviceWorker.controller };
+          // Where each section starts, against the window's height (what the first screenful holds).
+          const tops = [...document.querySelectorAll('main.usage:not([hidden] *) section[aria-labelledby]')].map(
+            (s) => `${s.getAttribute('aria-labelledby')} ${Math.round(s.getBoundingClientRect().top)}`,
+          );
+          const fold = `window ${innerHeight}: ${tops.join(', ')}`;
+          return { prepared, predrawn, total: drawn - t0, shown: shown - t0, frames, before, res, sw: !!navigator.serviceWorker.controller, fold };
         },
         { selector: ready },
       );
@@ -105,6 +111,8 @@ async function main() {
         await done;
         cdp.off('Tracing.dataCollected', collect);
         const events = traceEvents;
+        // TRACE=tasks: the main thread's top-level tasks of 50 ms or more (thread time × the throttling), and what they are.
+        if (process.env.TRACE === 'tasks') printLongTasks(events, 50, Number(process.env.THROTTLE ?? 4));
         const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
         let best = { pid: 0, tid: 0, sum: -1 };
         for (const m of mains) {
@@ -129,7 +137,7 @@ async function main() {
         );
       }
       console.log(
-        `open ${r + 1}: ${t.total.toFixed(0)} ms (in DOM at ${t.shown.toFixed(0)}, ${t.frames} frames; sw ${t.sw}; earlier usage requests ${t.before}; prepared ${t.prepared}; drawn ahead ${t.predrawn}) ${t.res.join(' | ')}`,
+        `open ${r + 1}: ${t.total.toFixed(0)} ms (in DOM at ${t.shown.toFixed(0)}, ${t.frames} frames; sw ${t.sw}; earlier usage requests ${t.before}; prepared ${t.prepared}; drawn ahead ${t.predrawn}) ${t.res.join(' | ')}\n  ${t.fold}`,
       );
     }
   } finally {

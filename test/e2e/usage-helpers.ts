@@ -92,7 +92,8 @@ export async function openUsage(page: Page) {
   await dropFiles(page, [A, B]);
   await expect(importSummary(page)).toContainText('Added: 2', IMPORTED);
   await page.getByRole('link', { name: 'Usage', exact: true }).click();
-  await expect(page.locator('main[data-usage-ready="2"]')).toBeVisible();
+  // The whole screen: the sections under the first screenful are drawn after it.
+  await expect(page.locator('main[data-usage-whole="2"]')).toBeVisible();
   return dialogs;
 }
 

@@ -6,7 +6,7 @@ import type { EnvelopeIndex } from './envelopes.ts';
 import { checksum, ENTRY_BYTES, type Meta, PARENT_NONE, PARENT_NULL, PARENT_OTHER, type StoredParts } from './envelope-layout.ts';
 import { mergeRecords } from './envelope-merge.ts';
 import { decodeRecordBlocks, encodeRecordBlock, type IndexState } from './envelope-records.ts';
-import { checkTree } from '../tree/tree.ts';
+import { arrayNodes, checkTree } from '../tree/tree.ts';
 import type { Problem } from '../schema/types.ts';
 
 export { checksum, ENTRY_BYTES, PARENT_NONE, PARENT_NULL, PARENT_OTHER };
@@ -45,7 +45,7 @@ export const problemKey = (p: Problem) => `${p.line}\u0000${p.code}\u0000${p.mes
 
 /** The index's tree (position by id, leaf, tree problems), as indexEnvelopes computes it. */
 export function treeOf(index: Pick<EnvelopeIndex, 'ids' | 'parentIds' | 'lines'>) {
-  return checkTree({ ids: index.ids, parentIds: index.parentIds, lines: index.lines });
+  return checkTree(arrayNodes(index.ids, index.parentIds, index.lines));
 }
 
 /** The index as bytes, with the fingerprint (`fingerprintOf`) of the part of the session it covers. */

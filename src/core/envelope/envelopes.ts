@@ -8,7 +8,7 @@ import { CURRENT_SESSION_VERSION, migrateV1Entry, migrateV2Entry, v1Id } from '.
 import { classifyRecord, headerProblems, newHead, versionOf } from '../read/head.ts';
 import { checkEnvelope } from '../read/parse.ts';
 import { applyTitleSlot } from '../read/title-slot.ts';
-import { checkTree, childPositions, leafFrom, leafPositions, walkIndices, type PositionTree } from '../tree/tree.ts';
+import { arrayNodes, checkTree, childPositions, leafFrom, leafPositions, walkIndices, type PositionTree } from '../tree/tree.ts';
 import type { Entry, Header, Problem, SessionRecord, TitleSlot } from '../schema/types.ts';
 
 /** Envelopes of every entry of a file, as parallel arrays in file order (entry i = position i). */
@@ -114,7 +114,7 @@ export function indexEnvelopes(input: string | Uint8Array, opts: { file?: string
     ids[i] = fixed.id;
     parentIds[i] = fixed.parentId;
   }
-  const tree = checkTree({ ids, parentIds, lines });
+  const tree = checkTree(arrayNodes(ids, parentIds, lines));
   problems.push(...tree.problems);
   if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
   return {

@@ -184,43 +184,57 @@ export interface UsageReport {
   undated: UsageSums;
 }
 
-/** Sums rows into the report's groups. */
+/** A group being summed, with the owning sessions seen in it (`ids`: null where the key is the session). */
+interface Summing {
+  group: UsageGroup;
+  ids: Set<string> | null;
+}
+
+/** Sums rows into the report's groups (each group made once, its sessions counted as it fills). */
 export function summarizeUsage(rows: readonly UsageRow[]): UsageReport {
   const total = emptySums();
   const undated = emptySums();
-  const groups = { models: new Map(), projects: new Map(), agents: new Map(), bySession: new Map(), days: new Map() } as Record<
-    'models' | 'projects' | 'agents' | 'bySession' | 'days',
-    Map<string, UsageGroup & { ids: Set<string> }>
-  >;
-  const into = (map: Map<string, UsageGroup & { ids: Set<string> }>, key: string, row: UsageRow) => {
-    let g = map.get(key);
-    if (!g) map.set(key, (g = { key, sessions: 0, ids: new Set(), ...emptySums() }));
-    addSums(g, row);
-    g.ids.add(row.session);
+  const models = new Map<string, Summing>();
+  const projects = new Map<string, Summing>();
+  const agents = new Map<string, Summing>();
+  const bySession = new Map<string, Summing>();
+  const byDay = new Map<string, Summing>();
+  const into = (map: Map<string, Summing>, key: string, row: UsageRow, ofSession: boolean) => {
+    let s = map.get(key);
+    if (!s) {
+      const group: UsageGroup = { key, sessions: ofSession ? 1 : 0, ...emptySums() };
+      map.set(key, (s = { group, ids: ofSession ? null : new Set() }));
+    }
+    addSums(s.group, row);
+    if (s.ids && !s.ids.has(row.session)) {
+      s.ids.add(row.session);
+      s.group.sessions++;
+    }
   };
-  const all = new Set<string>();
   for (const row of rows) {
     addSums(total, row);
-    all.add(row.session);
     if (row.day === '') addSums(undated, row);
-    else into(groups.days, row.day, row);
-    into(groups.models, row.model, row);
-    into(groups.projects, row.project, row);
-    into(groups.agents, row.agent, row);
-    into(groups.bySession, row.session, row);
+    else into(byDay, row.day, row, false);
+    into(models, row.model, row, false);
+    into(projects, row.project, row, false);
+    into(agents, row.agent, row, false);
+    into(bySession, row.session, row, true);
   }
-  const list = (map: Map<string, UsageGroup & { ids: Set<string> }>) =>
-    [...map.values()].map(({ ids, ...g }) => ({ ...g, sessions: ids.size })).sort((a, b) => b.cost - a.cost || b.tokens - a.tokens || (a.key < b.key ? -1 : 1));
+  const list = (map: Map<string, Summing>) => {
+    const out: UsageGroup[] = [];
+    for (const s of map.values()) out.push(s.group);
+    return out.sort((a, b) => b.cost - a.cost || b.tokens - a.tokens || (a.key < b.key ? -1 : 1));
+  };
   const days = new Map<string, UsageGroup & { ids: string[] }>();
-  for (const [day, { ids, ...g }] of groups.days) days.set(day, { ...g, sessions: ids.size, ids: [...ids] });
+  for (const [day, { group, ids }] of byDay) days.set(day, Object.assign(group, { ids: [...ids!] }));
   return {
     total,
-    sessions: all.size,
+    sessions: bySession.size,
     days,
-    models: list(groups.models),
-    projects: list(groups.projects),
-    agents: list(groups.agents),
-    bySession: list(groups.bySession),
+    models: list(models),
+    projects: list(projects),
+    agents: list(agents),
+    bySession: list(bySession),
     undated,
   };
 }

@@ -57,8 +57,6 @@ export function linePass(opts: LinePassOptions = {}): LinePass {
   const head = newHead();
   const entries: Entry[] = [];
   const entryLines: number[] = [];
-  const ids: (string | undefined)[] = [];
-  const parentIds: (string | null | undefined)[] = [];
   // Entries left for the end (see the module description); null once entries are finished as they come.
   let waiting: { entries: Entry[]; lines: number[] } | null = null;
   let decided = false;
@@ -81,8 +79,6 @@ export function linePass(opts: LinePassOptions = {}): LinePass {
     const kept = opts.onEntry ? opts.onEntry(entry, entries.length) : entry;
     entries.push(kept);
     entryLines.push(line);
-    ids.push(kept.id);
-    parentIds.push(kept.parentId);
   };
 
   const visit: RecordVisitor = (value, line, start, end, text) => {
@@ -116,7 +112,13 @@ export function linePass(opts: LinePassOptions = {}): LinePass {
       if (header) migrate(late.entries, late.lines, version);
       for (let i = 0; i < late.entries.length; i++) finishEntry(late.entries[i], late.lines[i]);
     }
-    const tree = checkTree({ ids, parentIds, lines: entryLines });
+    // The tree reads the kept entries' envelopes (as finishEntry left them) in place.
+    const tree = checkTree({
+      count: entries.length,
+      idAt: (i) => entries[i].id as string | undefined,
+      parentAt: (i) => entries[i].parentId as string | null | undefined,
+      lines: entryLines,
+    });
     problems.push(...tree.problems);
     if (problems.length > 1) problems.sort((a, b) => a.line - b.line);
     return {

@@ -3,11 +3,20 @@
 import { clip, problem } from '../read/problems.ts';
 import type { Entry, ParsedSession, Problem } from '../schema/types.ts';
 
-/** The envelopes of the nodes, as parallel arrays (what both `parse` and the envelope index know). */
+/**
+ * The envelopes of the nodes, read by position: from parallel arrays (the envelope index,
+ * `arrayNodes`) or from the entries themselves (`parse`, which so keeps no copy of them).
+ */
 export interface TreeNodes {
-  ids: readonly (string | undefined)[];
-  parentIds: readonly (string | null | undefined)[];
+  count: number;
+  idAt(i: number): string | undefined;
+  parentAt(i: number): string | null | undefined;
   lines: readonly number[];
+}
+
+/** Nodes whose ids and parent ids are parallel arrays. */
+export function arrayNodes(ids: readonly (string | undefined)[], parentIds: readonly (string | null | undefined)[], lines: readonly number[]): TreeNodes {
+  return { count: ids.length, idAt: (i) => ids[i], parentAt: (i) => parentIds[i], lines };
 }
 
 /** What `checkTree` learns: the id index (later duplicate wins), the leaf and the tree problems. */
@@ -30,12 +39,12 @@ export function hasParent(parentId: unknown): parentId is string {
  * Shared by `parse` and `indexEnvelopes` so the two always agree.
  */
 export function checkTree(nodes: TreeNodes): TreeCheck {
-  const { ids, parentIds, lines } = nodes;
+  const { count, idAt, parentAt, lines } = nodes;
   const indexById = new Map<string, number>();
   const problems: Problem[] = [];
   let leafIndex = -1;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
+  for (let i = 0; i < count; i++) {
+    const id = idAt(i);
     if (id === undefined) continue;
     const earlier = indexById.get(id);
     if (earlier !== undefined) {
@@ -46,12 +55,15 @@ export function checkTree(nodes: TreeNodes): TreeCheck {
   }
   // A cycle needs an entry whose parent is not before it in the file; only those start a cycle walk.
   const forward: number[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const parentId = parentIds[i];
+  for (let i = 0; i < count; i++) {
+    const parentId = parentAt(i);
     if (!hasParent(parentId)) continue;
     const p = indexById.get(parentId);
     if (p === undefined) problems.push(problem(lines[i], 'missing-parent', `parent "${clip(parentId)}" does not exist; the branch starts here`));
-    else if (p >= i && ids[i] !== undefined && indexById.get(ids[i] as string) === i) forward.push(i);
+    else if (p >= i) {
+      const id = idAt(i);
+      if (id !== undefined && indexById.get(id) === i) forward.push(i);
+    }
   }
   if (forward.length) problems.push(...findCycles(nodes, indexById, forward));
   return { indexById, leafIndex, problems };
@@ -59,7 +71,7 @@ export function checkTree(nodes: TreeNodes): TreeCheck {
 
 // Colouring walk over the parent pointers of the id winners: 1 = on the current path, 2 = done.
 function findCycles(nodes: TreeNodes, indexById: Map<string, number>, starts: number[]): Problem[] {
-  const state = new Uint8Array(nodes.ids.length);
+  const state = new Uint8Array(nodes.count);
   const problems: Problem[] = [];
   const path: number[] = [];
   for (const start of starts) {
@@ -68,7 +80,7 @@ function findCycles(nodes: TreeNodes, indexById: Map<string, number>, starts: nu
     while (at !== undefined && state[at] === 0) {
       state[at] = 1;
       path.push(at);
-      const parentId: string | null | undefined = nodes.parentIds[at];
+      const parentId: string | null | undefined = nodes.parentAt(at);
       at = hasParent(parentId) ? indexById.get(parentId) : undefined;
     }
     if (at !== undefined && state[at] === 1) {
@@ -77,7 +89,7 @@ function findCycles(nodes: TreeNodes, indexById: Map<string, number>, starts: nu
         problem(
           nodes.lines[closer],
           'cycle',
-          `parent "${clip(String(nodes.parentIds[closer]))}" leads back to this entry (a parentId cycle); the walk stops there`,
+          `parent "${clip(String(nodes.parentAt(closer)))}" leads back to this entry (a parentId cycle); the walk stops there`,
         ),
       );
     }

@@ -1,12 +1,12 @@
 import { batch, computed, signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { isForeignAgent } from '../../core/write/agent.ts';
-import type { BranchImage, ContextView, ItemFilter, RenderItem, SessionView, StatsView } from '../../core/view/types.ts';
+import type { BranchImage, ItemFilter, RenderItem, SessionView } from '../../core/view/types.ts';
 import { rememberShownBranch } from '../models/shown-branch.ts';
 import { createFind } from './model-find.ts';
 import { createPages } from './model-pages.ts';
+import { createPanels } from './model-panels.ts';
 import { createJumps, createViewer } from './model-parts.ts';
-import type { SessionFamily } from '../../worker/subagents/api.ts';
 import { worker } from '../worker.ts';
 
 /** The reader's tabs. */
@@ -42,10 +42,7 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
   const scroll = signal<ScrollRequest | null>(null);
   /** Bumped when a page of items arrives. */
   const version = signal(0);
-  const context = signal<ContextView | null>(null);
-  const stats = signal<StatsView | null>(null);
-  /** The session's parent and subagent transcripts (null until read, or when the worker has no such call). */
-  const family = signal<SessionFamily | null>(null);
+  const { context, stats, family, loadContext, loadFamily, loadStats, forget } = createPanels({ id, view });
   /** A Claude Code or Codex session: shown from its pi conversion and never written to (no labels). */
   const readOnly = computed(() => isForeignAgent(family.value?.self?.agent));
   /** Whether the label buttons show: a session of this library written by pi or omp. */
@@ -82,8 +79,7 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
   function takeView(next: SessionView) {
     pages.reset(next);
     view.value = next;
-    context.value = null;
-    stats.value = null;
+    forget();
     version.value++;
   }
 
@@ -154,8 +150,7 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     const added = next.count - current.count;
     batch(() => {
       view.value = next;
-      stats.value = null;
-      context.value = null;
+      forget();
       if (pinned === true) fresh.value = null;
       else if (!pinned && added > 0) fresh.value = { count: (fresh.value?.count ?? 0) + added, from: fresh.value?.from ?? current.count };
       version.value++;
@@ -217,26 +212,6 @@ export function createReaderModel(id: string, { labels, composer = false }: { la
     await worker.labelEntry({ id, entryId, label: text });
     labelling.value = null;
     await refresh();
-  }
-
-  async function loadContext() {
-    const current = view.value;
-    if (!current || context.value?.leafId === current.leafId) return;
-    context.value = await worker.sessionContext({ id, leafId: current.leafId });
-  }
-
-  async function loadFamily() {
-    try {
-      family.value = await worker.sessionFamily({ id });
-    } catch {
-      // An older worker without subagents: nothing to link.
-    }
-  }
-
-  async function loadStats() {
-    const current = view.value;
-    if (!current || stats.value) return;
-    stats.value = await worker.sessionStats({ id, leafId: current.leafId });
   }
 
   const { query, hits, hitAt, foundFor, find, stepHit } = createFind({ id, view, topIndex, error, scrollTo });

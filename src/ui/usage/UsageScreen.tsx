@@ -1,6 +1,6 @@
 import { type Agent, agentLabel } from '../../core/write/agent.ts';
 import type { RefObject, VNode } from 'preact';
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { whenIdle } from '../idle.ts';
 import type { UsageGroup, UsageReport, UsageRow, UsageScope } from '../../core/library-usage/index.ts';
 import type { SessionSummary } from '../models/calls.ts';
@@ -50,7 +50,8 @@ export function prepareSteps(): Array<() => unknown> {
 interface Drawn {
   day?: string;
   r: UsageReport;
-  full: UsageReport;
+  /** The whole history's report and the records by id: what the sections under the first screenful draw (absent until then). */
+  full?: UsageReport;
   rows: UsageRow[];
   scopeText: string;
   branch: boolean;
@@ -58,7 +59,7 @@ interface Drawn {
   /** The range shown (the user's choice, else worked out from the rows). */
   range: RangeKey;
   today: string;
-  byId: Map<string, SessionSummary>;
+  byId?: Map<string, SessionSummary>;
   count: number;
 }
 
@@ -75,6 +76,14 @@ export function UsageScreen({ day, hidden = false, prerender = false }: { day?: 
   }, [hidden]);
   const kept = useRef<{ drawn: Drawn; vnode: VNode } | null>(null);
   const main = useRef<HTMLElement | null>(null);
+  // Shown before it was drawn: the first screenful (controls and totals) first, the sections under
+  // it (heatmap, breakdowns) in the task after that frame; drawn ahead while hidden, all at once.
+  const [rest, drawRest] = useState(false);
+  const drewRest = useRef(false);
+  useEffect(() => {
+    if (drewRest.current || hidden || !loaded.peek()) return;
+    requestAnimationFrame(() => setTimeout(() => drawRest(true)));
+  });
   // Drawn while hidden: styled and laid out in an idle period of its own.
   const ahead = useRef(false);
   useLayoutEffect(() => {
@@ -87,17 +96,19 @@ export function UsageScreen({ day, hidden = false, prerender = false }: { day?: 
   if (hidden && (kept.current || !prerender || !loaded.peek())) return kept.current?.vnode ?? null;
   ahead.current = hidden;
   if (!loaded.value) return <main class="library usage" aria-busy="true" />;
+  if (hidden || rest) drewRest.current = true;
+  const whole = drewRest.current;
   const drawn: Drawn = {
     day,
     r: report.value,
-    full: fullReport.value,
+    full: whole ? fullReport.value : undefined,
     rows: allRows.value,
     scopeText: scopeLabel.value,
     branch: scope.value === 'branch',
     metric: heatMetric.value,
     range: rangeKey.value,
     today: today.value,
-    byId: sessionsById.value,
+    byId: whole ? sessionsById.value : undefined,
     count: sessions.value.length,
   };
   const last = kept.current?.drawn;
@@ -120,27 +131,10 @@ function layOutAhead(main: HTMLElement | null) {
   host.classList.remove('drawing-ahead');
 }
 
-function UsageBody({
-  day,
-  r,
-  full,
-  rows,
-  scopeText,
-  branch,
-  metric,
-  range,
-  today: todayDay,
-  byId: titles,
-  count: sessionCount,
-  mainRef,
-}: Drawn & { mainRef: RefObject<HTMLElement | null> }) {
-  const sessionName = (g: UsageGroup) => {
-    const s = titles.get(g.key);
-    return <a href={formatRoute({ name: 'reader', id: g.key })}>{s ? displayTitle(s) : g.key}</a>;
-  };
-  const yearScope = `${branch ? 'Active branch of each session' : 'All branches'} · the last year`;
+function UsageBody(props: Drawn & { mainRef: RefObject<HTMLElement | null> }) {
+  const { r, full, byId, scopeText, range, count: sessionCount, mainRef } = props;
   return (
-    <main class="library usage" data-usage-ready={sessionCount} ref={mainRef}>
+    <main class="library usage" data-usage-ready={sessionCount} data-usage-whole={full && byId ? sessionCount : undefined} ref={mainRef}>
       <nav class="usage-nav">
         <a href="#/">← Library</a>
       </nav>
@@ -165,6 +159,30 @@ function UsageBody({
           </p>
         )}
       </Section>
+      {full && byId && <Sections {...props} full={full} titles={byId} />}
+    </main>
+  );
+}
+
+/** The sections under the first screenful: the year's heatmap and days, and the breakdowns. */
+function Sections({
+  day,
+  r,
+  full,
+  rows,
+  scopeText,
+  branch,
+  metric,
+  today: todayDay,
+  titles,
+}: Pick<Drawn, 'day' | 'r' | 'rows' | 'scopeText' | 'branch' | 'metric' | 'today'> & { full: UsageReport; titles: Map<string, SessionSummary> }) {
+  const sessionName = (g: UsageGroup) => {
+    const s = titles.get(g.key);
+    return <a href={formatRoute({ name: 'reader', id: g.key })}>{s ? displayTitle(s) : g.key}</a>;
+  };
+  const yearScope = `${branch ? 'Active branch of each session' : 'All branches'} · the last year`;
+  return (
+    <>
       <Section id="usage-days" title="Per day" scope={yearScope}>
         <fieldset class="usage-choice">
           <legend>Colour by</legend>
@@ -191,7 +209,7 @@ function UsageBody({
       <Section id="usage-agents" title="Per agent" scope={scopeText}>
         <Breakdown groups={r.agents} name={(g) => <span>{agentLabel(g.key as Agent)}</span>} />
       </Section>
-    </main>
+    </>
   );
 }
 

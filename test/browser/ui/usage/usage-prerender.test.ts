@@ -100,12 +100,29 @@ test('drawn ahead at idle: hidden and unfocusable, laid out at idle, and the fir
   expect(figure?.querySelector('dd')?.textContent).toBe('30 · 30');
 });
 
-test('control: a screen not drawn ahead draws its DOM when it opens', async () => {
+test('control: a screen not drawn ahead draws its first screenful when it opens, the sections under it after that frame', async () => {
   sessions.value = records(31);
   loaded.value = true;
   const host = mountHidden(false);
   expect(host.querySelector('main')).toBeNull();
   const changes = changesDuring(host, () => open(host, false));
   expect(changes.some((c) => c.type === 'childList' && [...c.addedNodes].some((n) => n.nodeName === 'MAIN'))).toBe(true);
-  expect(host.querySelector('main[data-usage-ready="31"]')).not.toBeNull();
+  const screen = host.querySelector<HTMLElement>('main[data-usage-ready="31"]');
+  expect(screen).not.toBeNull();
+  // The first screenful (controls and totals) by the render of the open; the heatmap and the
+  // breakdowns under it after that frame, in a render of their own.
+  expect(screen!.querySelector('#usage-totals')).not.toBeNull();
+  expect(screen!.querySelector('svg.heatmap')).toBeNull();
+  expect(screen!.dataset.usageWhole).toBeUndefined();
+  await new Promise<void>((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (screen!.dataset.usageWhole === undefined) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(screen!, { attributes: true, attributeFilter: ['data-usage-whole'] });
+  });
+  expect(screen!.dataset.usageWhole).toBe('31');
+  expect(screen!.querySelectorAll('svg.heatmap a').length).toBe(31);
+  expect(screen!.querySelector('#usage-models')).not.toBeNull();
 });
