@@ -94,7 +94,7 @@ test('a key added in Models (the app then reaches that provider and no other ori
   expect(blocks[2].source.data).toBe(PNG.toString('base64'));
 
   // A slow reply stopped halfway: what arrived stays, as an aborted reply.
-  // Its third piece is longer than the reply's box: the box keeps its one height (45% of the
+  // Its third piece is longer than the reply's box: the box stays at its largest height (45% of the
   // window's) and shows the reply's end, the start scrolled out above.
   const long = Array.from({ length: 40 }, (_, i) => `\n\nLine ${i} of the long part.`).join('');
   server.script({ kind: 'slow', reply: { text: ['Half of ', 'a reply ', long, 'that never ends.'] }, after: 6 });
@@ -104,6 +104,7 @@ test('a key added in Models (the app then reaches that provider and no other ori
   await expect(box).toContainText('Half of a reply');
   await expect(box.getByText('Line 39 of the long part.')).toBeInViewport();
   await expect(box.getByText('Line 0 of the long part.')).not.toBeInViewport();
+  await expect(box).toHaveClass(/composer-reply-full/);
   const [height, largest] = await box.evaluate((el) => [el.getBoundingClientRect().height, window.innerHeight * 0.45]);
   expect(Math.abs(height - largest)).toBeLessThan(1);
   await composer.getByRole('button', { name: 'Stop' }).click();
