@@ -16,6 +16,7 @@ import { type CDPSession, chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { servePreview } from './reader-page.ts';
 import { generateLibrary } from './usage.bench.ts';
+import { routeMs } from './usage-routes.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4323);
 const count = Number(process.argv[2] ?? 2000);
@@ -99,22 +100,6 @@ function scopeSwitch(page: Page): () => Promise<number> {
       await new Promise((res) => requestAnimationFrame(res));
       return performance.now() - t;
     });
-}
-
-function routeMs(page: Page, hash: string, selector: string): Promise<number> {
-  return page.evaluate(
-    async ({ hash, selector }) => {
-      const t0 = performance.now();
-      location.hash = hash;
-      for (;;) {
-        await new Promise((r) => requestAnimationFrame(r));
-        if (document.querySelector(selector)) break;
-      }
-      await new Promise((r) => requestAnimationFrame(r));
-      return performance.now() - t0;
-    },
-    { hash, selector },
-  );
 }
 
 async function main() {

@@ -14,7 +14,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CDPSession, chromium, type Page } from '@playwright/test';
+import { type CDPSession, chromium } from '@playwright/test';
 import { createUsageCollector, parse } from '../../src/core/index.ts';
 import { encodeIndex } from '../../src/storage/index-file.ts';
 import { digestSession } from '../../src/core/read/digest.ts';
@@ -23,6 +23,7 @@ import { generateSessionText } from '../gen/session.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { atMost, type BenchContext, type BenchSuite, median } from './harness.ts';
 import { servePreview } from './reader-page.ts';
+import { openMs, routeMs } from './usage-routes.ts';
 
 const PORT = Number(process.env.USAGE_BENCH_PORT ?? 4206);
 const DAY = 86_400_000;
@@ -114,48 +115,6 @@ async function nodeFigures(ctx: BenchContext, texts: string[]): Promise<void> {
     baseline: median(scanMs),
     note: `baseline = the whole scan, which includes the collection (${((100 * median(collectMs)) / median(scanMs)).toFixed(1)} % of it)`,
   });
-}
-
-/** Milliseconds from a route change to the selector present and the next frame drawn. */
-function routeMs(page: Page, hash: string, selector: string): Promise<number> {
-  return page.evaluate(
-    async ({ hash, selector }) => {
-      const t0 = performance.now();
-      location.hash = hash;
-      for (;;) {
-        await new Promise((r) => requestAnimationFrame(r));
-        if (document.querySelector(selector)) break;
-      }
-      await new Promise((r) => requestAnimationFrame(r));
-      return performance.now() - t0;
-    },
-    { hash, selector },
-  );
-}
-
-/**
- * Milliseconds from choosing Usage to its first screenful drawn (`ready`, then the next frame) and
- * to the whole screen drawn (`whole`: the sections under the first screenful too, then the next frame).
- */
-function openMs(page: Page, ready: string, whole: string): Promise<{ first: number; whole: number }> {
-  return page.evaluate(
-    async ({ ready, whole }) => {
-      // No named inner function: tsx wraps those in a `__name` helper that the page does not have.
-      const t0 = performance.now();
-      location.hash = '#/usage';
-      const at: number[] = [];
-      for (const selector of [ready, whole]) {
-        for (;;) {
-          await new Promise((r) => requestAnimationFrame(r));
-          if (document.querySelector(selector)) break;
-        }
-        await new Promise((r) => requestAnimationFrame(r));
-        at.push(performance.now() - t0);
-      }
-      return { first: at[0], whole: at[1] };
-    },
-    { ready, whole },
-  );
 }
 
 async function browserFigures(ctx: BenchContext, paths: string[], count: number): Promise<void> {

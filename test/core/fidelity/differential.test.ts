@@ -13,7 +13,8 @@ import { branch, context, displayTitle, leaves, parse, type ContextOptions, type
 import { applyPiOps, piFileText } from '../../gen/pi-ops.ts';
 import { createRng } from '../../gen/prng.ts';
 import { randomPiOps } from '../../gen/random-ops.ts';
-import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from './normalize.ts';
+import { expectedFromPi, fromModelMessages } from './normalize.ts';
+import { piPath, summarizedAttachments } from './pi-path.ts';
 import { fixtureFiles, readBytes, ROOT } from './support.ts';
 
 // The machine is shared: a test that waits for CPU must not fail on vitest's 5 s default.

@@ -26,7 +26,8 @@ import {
 } from '../../../src/core/index.ts';
 import { createRng } from '../../gen/prng.ts';
 import { paragraph, sentence } from '../../gen/text.ts';
-import { expectedFromPi, fromModelMessages, piPath, summarizedAttachments } from './normalize.ts';
+import { expectedFromPi, fromModelMessages } from './normalize.ts';
+import { piPath, summarizedAttachments } from './pi-path.ts';
 
 // The machine is shared: a test that waits for CPU must not fail on vitest's 5 s default.
 vi.setConfig({ testTimeout: 120_000 });
