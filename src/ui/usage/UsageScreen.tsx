@@ -80,10 +80,20 @@ export function UsageScreen({ day, hidden = false, prerender = false }: { day?: 
   // it (heatmap, breakdowns) in the task after that frame; drawn ahead while hidden, all at once.
   const [rest, drawRest] = useState(false);
   const drewRest = useRef(false);
+  // Waits for the screen to be shown with the library loaded (read without subscribing: the render
+  // below subscribes once shown); a frame or task still pending when either changes is cancelled.
+  const isLoaded = loaded.peek();
   useEffect(() => {
-    if (drewRest.current || hidden || !loaded.peek()) return;
-    requestAnimationFrame(() => setTimeout(() => drawRest(true)));
-  });
+    if (drewRest.current || hidden || !isLoaded) return;
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => drawRest(true));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, [hidden, isLoaded]);
   // Drawn while hidden: styled and laid out in an idle period of its own.
   const ahead = useRef(false);
   useLayoutEffect(() => {
