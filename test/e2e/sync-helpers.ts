@@ -80,6 +80,32 @@ export async function joinByLink(browser: Browser, a: Page, name: string): Promi
 }
 
 /**
+ * The pairing QR code as `page` draws it, as PNG bytes: its SVG drawn into a canvas at the size it
+ * has on the page. Not a screenshot of the element: a sync round finishing meanwhile changes the
+ * layout above it, and the capture then holds the page shifted, the code cut off.
+ */
+export async function pairingPicture(page: Page): Promise<Buffer> {
+  const base64 = await page.getByRole('img', { name: 'Pairing QR code' }).evaluate(async (svg) => {
+    const { width, height } = svg.getBoundingClientRect();
+    const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(svg)], { type: 'image/svg+xml' }));
+    try {
+      const img = new Image();
+      img.src = url;
+      await img.decode();
+      const canvas = new OffscreenCanvas(Math.round(width), Math.round(height));
+      canvas.getContext('2d')?.drawImage(img, 0, 0, canvas.width, canvas.height);
+      const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      let text = '';
+      for (const b of bytes) text += String.fromCharCode(b);
+      return btoa(text);
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  });
+  return Buffer.from(base64, 'base64');
+}
+
+/**
  * A picture (PNG bytes) as a one-frame Y4M video (4:2:0), the format Chromium's fake camera plays
  * (`--use-file-for-fake-video-capture`): the pixels are read by `page` (createImageBitmap), the
  * planes computed here (BT.601, full range; odd edges dropped).

@@ -12,7 +12,7 @@ import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { card, dropFiles } from './app-helpers.ts';
 import { type FaultProxy, type S3Server, S3_KEY, S3_SECRET, startFaultProxy, startS3 } from '../sync/servers.ts';
 import { port } from './playwright.config.ts';
-import { type Device, invite, libraryTexts, newDevice, pictureAsY4m, sessionOf, setUpS3 } from './sync-helpers.ts';
+import { type Device, invite, libraryTexts, newDevice, pairingPicture, pictureAsY4m, sessionOf, setUpS3 } from './sync-helpers.ts';
 
 const ORIGIN = `http://localhost:${port}`;
 const ID = '019e0000-5a5a-7000-8000-00000000a001';
@@ -81,8 +81,8 @@ test('pair by link: a wrong code is refused, the right one shows where sessions 
 });
 
 test('a picture of the QR code gives the pairing link (the bundled decoder, where the browser has no BarcodeDetector)', async ({ browser }) => {
-  // The camera cannot be driven here: the same decoder reads a real picture of the code, taken of the screen.
-  const shot = await a.page.getByRole('img', { name: 'Pairing QR code' }).screenshot();
+  // The camera cannot be driven here: the same decoder reads a real picture of the code as the app drew it.
+  const shot = await pairingPicture(a.page);
   const link = await a.page.getByTestId('pair-link').inputValue();
   const d = await newDevice(browser);
   // This Chromium (Linux) has no BarcodeDetector, so the bundled decoder is what reads it.
@@ -96,7 +96,7 @@ test('the camera reads the QR code (a video of it played by Chromium’s fake ca
   // The camera cannot be driven here: Chromium's fake capture device plays a real picture of the
   // code this app rendered on the other device, and the app reads it from getUserMedia's frames
   // with its bundled decoder (this Chromium has no BarcodeDetector).
-  const shot = await a.page.getByRole('img', { name: 'Pairing QR code' }).screenshot();
+  const shot = await pairingPicture(a.page);
   const link = await a.page.getByTestId('pair-link').inputValue();
   const video = test.info().outputPath('qr.y4m');
   mkdirSync(dirname(video), { recursive: true });
