@@ -19,6 +19,9 @@ export function PairPanel({ initialLink, onPaired }: { initialLink?: string; onP
   const folder = useSignal<FileSystemDirectoryHandle | null>(null);
   const video = useRef<HTMLVideoElement>(null);
   const scanning = useRef<AbortController | null>(null);
+  const linkField = useRef<HTMLInputElement>(null);
+  // What the camera scan suggests while it goes on (scan.ts `ScanWatch`).
+  const hint = useSignal<'no-code' | 'no-picture' | null>(null);
 
   const found = (text: string | null) => {
     if (text && /#pair=/.test(text)) {
@@ -26,6 +29,24 @@ export function PairPanel({ initialLink, onPaired }: { initialLink?: string; onP
       error.value = null;
     } else error.value = text ? 'That QR code is not a pairing link.' : 'No QR code was found in that picture.';
   };
+
+  const scan = async () => {
+    const controller = new AbortController();
+    scanning.current = controller;
+    busy.value = 'scan';
+    hint.value = null;
+    try {
+      const watch = { noCodeYet: () => (hint.value = 'no-code'), noPicture: () => (hint.value = 'no-picture') };
+      if (video.current) found(await scanCamera(video.current, controller.signal, watch));
+    } catch (e) {
+      if (!controller.signal.aborted) error.value = `The camera could not be used: ${describeError(e)}`;
+    } finally {
+      scanning.current = null;
+      busy.value = null;
+      hint.value = null;
+    }
+  };
+  const stopScan = () => scanning.current?.abort();
 
   const open = async () => {
     busy.value = 'open';
@@ -66,26 +87,16 @@ export function PairPanel({ initialLink, onPaired }: { initialLink?: string; onP
         >
           <label class="sync-field">
             <span>Pairing link</span>
-            <input name="link" value={link.value} placeholder="…/#pair=e.…" onInput={(e) => (link.value = (e.currentTarget as HTMLInputElement).value)} />
+            <input
+              ref={linkField}
+              name="link"
+              value={link.value}
+              placeholder="…/#pair=e.…"
+              onInput={(e) => (link.value = (e.currentTarget as HTMLInputElement).value)}
+            />
           </label>
           <div class="sync-actions">
-            <button
-              type="button"
-              onClick={async () => {
-                if (scanning.current) return scanning.current.abort();
-                const controller = new AbortController();
-                scanning.current = controller;
-                busy.value = 'scan';
-                try {
-                  if (video.current) found(await scanCamera(video.current, controller.signal));
-                } catch (e) {
-                  if (!controller.signal.aborted) error.value = `The camera could not be used: ${describeError(e)}`;
-                } finally {
-                  scanning.current = null;
-                  busy.value = null;
-                }
-              }}
-            >
+            <button type="button" onClick={() => (scanning.current ? stopScan() : void scan())}>
               {busy.value === 'scan' ? 'Stop the camera' : 'Scan with the camera'}
             </button>
             <label class="button">
@@ -103,6 +114,29 @@ export function PairPanel({ initialLink, onPaired }: { initialLink?: string; onP
             </label>
           </div>
           <video ref={video} class="sync-camera" hidden={busy.value !== 'scan'} muted playsInline />
+          {busy.value === 'scan' && hint.value && (
+            <div class="sync-scan-hint" role="status">
+              <p>
+                {hint.value === 'no-code'
+                  ? 'Still looking for a code. Hold it steady, let it fill the frame, and add more light — or paste the link instead.'
+                  : 'The camera gives no picture. Check that no other app is using it — or paste the link instead.'}
+              </p>
+              <div class="sync-actions">
+                <button type="button" onClick={stopScan}>
+                  Cancel
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    stopScan();
+                    linkField.current?.focus();
+                  }}
+                >
+                  Paste the link
+                </button>
+              </div>
+            </div>
+          )}
           <label class="sync-field">
             <span>Code (shown beside the QR code)</span>
             <input

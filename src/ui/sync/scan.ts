@@ -49,22 +49,42 @@ export async function decodePicture(file: Blob, forceBundled = false): Promise<s
   return decodeCanvas(canvas, forceBundled);
 }
 
+/** Camera frames read without finding a code before the scan suggests what to try (it goes on). */
+export const HINT_AFTER_FRAMES = 120;
+/** Animation frames the page shows with the camera giving no picture before the scan says so. */
+export const NO_PICTURE_AFTER_FRAMES = 300;
+
+/** What a scan tells while it goes on, each once. */
+export interface ScanWatch {
+  /** `HINT_AFTER_FRAMES` frames were read and none held a code. */
+  noCodeYet?(): void;
+  /** The camera has given no picture for `NO_PICTURE_AFTER_FRAMES` animation frames. */
+  noPicture?(): void;
+}
+
 /** Watches the camera until a code is read (or `signal` aborts); the video shows in `video`. */
-export async function scanCamera(video: HTMLVideoElement, signal: AbortSignal): Promise<string> {
+export async function scanCamera(video: HTMLVideoElement, signal: AbortSignal, watch: ScanWatch = {}): Promise<string> {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
   try {
     video.srcObject = stream;
-    await video.play();
+    // Not awaited: a camera that never gives a frame never starts playing, and the loop below says so.
+    video.play().catch(() => undefined);
     const canvas = document.createElement('canvas');
+    let read = 0;
+    let blank = 0;
     for (;;) {
       signal.throwIfAborted();
       await new Promise((r) => requestAnimationFrame(r));
-      if (!video.videoWidth) continue;
+      if (!video.videoWidth) {
+        if (++blank === NO_PICTURE_AFTER_FRAMES) watch.noPicture?.();
+        continue;
+      }
       canvas.width = video.videoWidth;
       canvas.height = video.videoHeight;
       canvas.getContext('2d')?.drawImage(video, 0, 0);
       const text = await decodeCanvas(canvas);
       if (text) return text;
+      if (++read === HINT_AFTER_FRAMES) watch.noCodeYet?.();
     }
   } finally {
     for (const t of stream.getTracks()) t.stop();
