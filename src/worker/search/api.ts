@@ -19,7 +19,9 @@ const INDEX_DELAY = 2000;
 const READER_QUIET = 2000;
 
 /** The library's search index, built over the env's store; its parts go to `env.searchDisk`. */
-export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon(): void; readerBusy(): void; importStarted(): void } {
+export function createSearchIndexOf(
+  env: WorkerEnv,
+): LibraryIndex & { syncSoon(): void; readerBusy(): void; importStarted(): void; commitGathered(): Promise<void> } {
   const index = createLibraryIndex(env.store, env.searchDisk ?? createMemoryDisk(), env.searchReaderIdleMs, env.searchParts);
   let timer: ReturnType<typeof setTimeout> | null = null;
   // Import calls under way. Their new sessions' parts are made from the bytes they write and placed
@@ -45,6 +47,8 @@ export function createSearchIndexOf(env: WorkerEnv): LibraryIndex & { syncSoon()
     importStarted() {
       imports++;
     },
+    /** Writes what the sink gathered outside an import call (a sync round's new sessions): no import ends. */
+    commitGathered: () => index.commit(),
     // A commit without an import call (none today) must not leave the count below zero, which
     // would stop the background sync for the worker's life.
     commit: () =>

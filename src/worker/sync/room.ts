@@ -30,8 +30,8 @@ export interface RoomDeps {
   keeping: SyncKeeping;
   /** The search index's sink for sessions a round adds. */
   sink?: (id: string) => SessionSink | null;
-  /** After a round changed the library (the search index follows). */
-  onLibraryChanged?: () => void;
+  /** After a round changed the library, before its status says so (the search index takes in what the round's sink gathered). */
+  onLibraryChanged?: () => void | Promise<void>;
   /** The lock's name differs per OPFS root, so test workers of separate libraries do not wait on each other. */
   lockName?: string;
   timers?: Timers;
@@ -179,6 +179,7 @@ export class SyncRoom {
     try {
       const report = await withLock(this.deps.lockName ?? 'rho-sessions:sync', () => engine.round(signal), 'exclusive', signal);
       const changed = report.applied.length > 0 || report.sentObjects > 0;
+      if (report.applied.length) await this.deps.onLibraryChanged?.();
       const state = await this.deps.keeping.state.load();
       this.set({
         state: 'idle',
@@ -194,7 +195,6 @@ export class SyncRoom {
         device: state?.device,
         rounds: this.status.rounds + 1,
       });
-      if (report.applied.length) this.deps.onLibraryChanged?.();
       return changed ? 'changed' : 'quiet';
     } catch (error) {
       if (!(error instanceof SyncError)) {

@@ -1,5 +1,6 @@
-// The sync room inside the worker API: built over the library's store, fed by the search index's
-// sink, and told of the user's deletions (each becomes a trash record for the other devices).
+// The sync room inside the worker API: built over the library's store, feeding the search index's
+// sink (what it gathered is written after each round that changed the library), and told of the
+// user's deletions (each becomes a trash record for the other devices).
 import { baseId } from '../../storage/names.ts';
 import type { WorkerEnv } from '../env.ts';
 import type { createLibraryApi } from '../library/api.ts';
@@ -24,13 +25,18 @@ export interface SyncEnv {
 export function wireSync(
   env: WorkerEnv & SyncEnv,
   library: ReturnType<typeof createLibraryApi>,
-  index: Pick<LibraryIndex, 'sinkFor'> & { syncSoon(): void },
+  index: Pick<LibraryIndex, 'sinkFor'> & { syncSoon(): void; commitGathered(): Promise<void> },
 ): SyncRoom {
   const room = new SyncRoom({
     store: env.store,
     keeping: env.syncKeeping ?? memoryKeeping(),
     sink: index.sinkFor,
-    onLibraryChanged: () => index.syncSoon(),
+    // The parts of the sessions the round added (made from the bytes it wrote, as an import's are)
+    // go into the index now: otherwise they wait for the next import, and indexing reads those files again.
+    onLibraryChanged: async () => {
+      await index.commitGathered().catch(() => undefined);
+      index.syncSoon();
+    },
     lockName: env.syncLock,
     seal: env.syncSeal,
     reach: env.syncReach,
