@@ -1,5 +1,5 @@
 /**
- * A diagnostic, not a bench: the composer bench's stream (composer.bench.ts) with a CPU profile of
+ * A diagnostic, not a bench: the composer bench's stream (composer-stream.ts) with a CPU profile of
  * the main thread and its long animation frames, to see what the frames spend their time on while
  * a reply streams into an open session.
  *
@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { addBenchModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
+import { addBenchModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer-stream.ts';
 import { type Profile, printProfile } from './cpu-profile.ts';
 import { printFrames, printLongTasks, TRACE_CATEGORIES } from './trace-tasks.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
