@@ -57,7 +57,7 @@ export const PAGE_SCRIPT = `(() => {
     for (let t = node.nodeType === 3 ? node : walker.previousNode(); t && text.length < 400; t = walker.previousNode()) text = t.data + text;
     return text;
   };
-  const probe = { arrivals: [], frames: [], longTasks: [], running: false };
+  const probe = { arrivals: [], frames: [], longTasks: [], longFrames: [], running: false };
   window.__stream = probe;
   const Base = window.Worker;
   window.Worker = class extends Base {
@@ -84,6 +84,17 @@ export const PAGE_SCRIPT = `(() => {
   probe.start = () => {
     probe.running = true;
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (probe.running) probe.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+    // Long animation frames of 50 ms or more, with what their time went to (see attribute()).
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        if (probe.running && e.duration >= 50)
+          probe.longFrames.push({
+            duration: e.duration,
+            rendering: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+            styleAndLayout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
+            scripts: e.scripts.map((s) => [s.invoker || s.invokerType, s.duration, s.forcedStyleAndLayoutDuration]),
+          });
+    }).observe({ type: 'long-animation-frame' });
     loop();
   };
 })()`;
@@ -92,6 +103,44 @@ export interface Probe {
   arrivals: Array<[number, number]>;
   frames: Array<[number, number]>;
   longTasks: Array<[number, number]>;
+  longFrames: LongFrame[];
+}
+
+/** A long animation frame as the probe keeps it: its time, its rendering's, and its scripts (invoker, time, forced style and layout). */
+export interface LongFrame {
+  duration: number;
+  rendering: number;
+  styleAndLayout: number;
+  scripts: Array<[string, number, number]>;
+}
+
+/**
+ * What a long frame's time went to, by the largest share: one kind of script (its invoker: the
+ * worker's message with tokens, the frame's callback, a scheduler's task, an observer), the frame's
+ * rendering (style, layout, paint), or neither (garbage collection, the browser's own work, or a
+ * wait for a core on a loaded machine).
+ */
+export function attribute(frame: LongFrame): string {
+  const parts = new Map<string, number>();
+  let scripts = 0;
+  for (const [invoker, ms, forced] of frame.scripts) {
+    parts.set(`script ${invoker}`, (parts.get(`script ${invoker}`) ?? 0) + ms);
+    scripts += ms;
+    if (forced > ms / 2) parts.set(`forced layout in ${invoker}`, (parts.get(`forced layout in ${invoker}`) ?? 0) + forced);
+  }
+  parts.set('rendering (style, layout, paint)', frame.styleAndLayout);
+  parts.set('unattributed (GC, browser, waiting)', Math.max(0, frame.duration - scripts - frame.styleAndLayout));
+  return [...parts].sort((a, b) => b[1] - a[1])[0][0];
+}
+
+/** Long frames counted by what their time went to, commonest first. */
+export function attribution(frames: LongFrame[]): string {
+  const by = new Map<string, number[]>();
+  for (const f of frames) by.set(attribute(f), [...(by.get(attribute(f)) ?? []), f.duration]);
+  return [...by]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([what, ds]) => `${what} ${ds.length} (longest ${Math.max(...ds).toFixed(0)} ms)`)
+    .join('; ');
 }
 
 /** Token latencies (ms and frames) from the arrivals and the frames' last shown token. */
@@ -158,6 +207,8 @@ export interface StreamFigures {
   /** Frames seen while streaming, and how long the stream took (ms). */
   frameCount: number;
   streamedMs: number;
+  /** Animation frames of 50 ms or more while the reply streamed, with what their time went to. */
+  longFrames: LongFrame[];
   /** Tasks of 50 ms or more from the reply's end to the page at rest (turn written and read back). */
   endTasks: number[];
 }
@@ -200,7 +251,7 @@ export async function measureStream(
     );
     const streamed = await page.evaluate(() => {
       const p = (window as unknown as { __stream: Probe }).__stream;
-      return { arrivals: [...p.arrivals], frames: [...p.frames], longTasks: [...p.longTasks] };
+      return { arrivals: [...p.arrivals], frames: [...p.frames], longTasks: [...p.longTasks], longFrames: [...p.longFrames] };
     });
     // The rest of the stream (its end frames), the turn written and read back from disk; then the page at rest.
     for (let i = 0; i < 3; i++) server.step();
@@ -215,6 +266,7 @@ export async function measureStream(
     const { ms, frames, missing } = latencies(streamed, tokens.length);
     return {
       longTasks: streamed.longTasks.map((t) => t[1]),
+      longFrames: streamed.longFrames,
       ms,
       frames,
       missing,

@@ -25,7 +25,7 @@
 import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { measureStream, p95, PER_SECOND, type StreamFigures, replyTokens } from './composer-stream.ts';
+import { attribution, measureStream, p95, PER_SECOND, type StreamFigures, replyTokens } from './composer-stream.ts';
 import { type BenchContext, type BenchRow, observedRow } from './harness.ts';
 import { servePreview } from './reader-page.ts';
 
@@ -123,6 +123,7 @@ export default {
               const figures = await measureStream(browser, server, { port: which === 'base' ? PORT + 1 : PORT, entries, rate, tokens });
               (which === 'base' ? base : runs).push(figures);
               ctx.log(`  longest task ${longest(figures.longTasks).toFixed(0)} ms, ${figures.longTasks.length} of 50 ms or more`);
+              ctx.log(`  frames of 50 ms or more: ${figures.longFrames.length}; by what took most of each: ${attribution(figures.longFrames) || 'none'}`);
             }
           }
           for (const row of rowsOf(label, rate, runs, BASELINE ? base : null)) ctx.row(row);
