@@ -41,9 +41,9 @@ const median = (xs: number[]) => {
 const longest = (tasks: number[]) => Math.max(0, ...tasks);
 
 /** One figure of a stream, by run: its median over the runs, and the runs listed (with their range). */
-function overRuns(runs: StreamFigures[], figure: (f: StreamFigures) => number, digits = 0): { value: number; note: string } {
+function overRuns(runs: StreamFigures[], figure: (f: StreamFigures) => number, digits = 0, zero?: string): { value: number; note: string } {
   const values = runs.map(figure);
-  const shown = values.map((v) => v.toFixed(digits));
+  const shown = values.map((v) => (v === 0 && zero ? zero : v.toFixed(digits)));
   const note = runs.length > 1 ? `runs ${shown.join(', ')} (range ${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '';
   return { value: median(values), note };
 }
@@ -52,8 +52,10 @@ function overRuns(runs: StreamFigures[], figure: (f: StreamFigures) => number, d
 function rowsOf(label: string, rate: number, runs: StreamFigures[], base: StreamFigures[] | null): BenchRow[] {
   const phone = rate > 1;
   const beside = (row: BenchRow, figure: (f: StreamFigures) => number, seen: number, digits = 0): BenchRow => {
-    const mine = overRuns(runs, figure, digits);
-    const theirs = base && overRuns(base, figure, digits);
+    // A longest task of 0: none of 50 ms or more in that run.
+    const zero = row.name.includes('longest') ? 'none' : undefined;
+    const mine = overRuns(runs, figure, digits, zero);
+    const theirs = base && overRuns(base, figure, digits, zero);
     const notes = [row.note, mine.note, theirs && `baseline ${theirs.note || theirs.value.toFixed(digits)}`].filter(Boolean);
     const out = { ...row, value: mine.value, ...(theirs ? { baseline: theirs.value } : {}), ...(notes.length ? { note: notes.join('; ') } : {}) };
     return row.unit === 'frames' ? out : observedRow(out, seen);
