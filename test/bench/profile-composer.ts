@@ -1,5 +1,5 @@
 /**
- * A diagnostic, not a bench: the composer bench's stream (composer.bench.ts) with a CPU profile of
+ * A diagnostic, not a bench: the composer bench's stream (composer-stream.ts) with a CPU profile of
  * the main thread and its long animation frames, to see what the frames spend their time on while
  * a reply streams into an open session.
  *
@@ -7,15 +7,16 @@
  *   PROFILE_PORT=4327; PROFILE_OUT=dir: serve another build; TOKENS=n (1500); FRAMES=n: long frames printed (8);
  *   END=1: record the reply's end (its turn written and read back) instead of the stream;
  *   EXTRA_CSS=rules: CSS added before the stream; TRACE=1: a trace (trace-tasks.ts) instead of the CPU profile: every main-thread task of
- *   LONG_MS (50) or more (BY_THREAD=rate: by thread time × rate, for a loaded machine), then the frames' thread times, with its events' self times, its layouts, style recalcs, calls and GCs, and its JS; TRACE_OUT=file: the raw trace written there.
+ *   LONG_MS (50) or more (BY_THREAD=rate: by thread time × rate, for a loaded machine), then the frames' thread times and the stream's tasks by kind, with its events' self times, its layouts, style recalcs, calls and GCs, and its JS; TRACE_OUT=file: the raw trace written there;
+ *   TRACE_CATEGORIES=a,b: other trace categories (e.g. devtools.timeline,v8 alone: less of the tracing's own cost).
  */
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { startReplayServer } from '../host/replay-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
-import { addBenchModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer.bench.ts';
+import { addBenchModel, PAGE_SCRIPT, releaseOnClock, replyTokens } from './composer-stream.ts';
 import { type Profile, printProfile } from './cpu-profile.ts';
-import { printFrames, printLongTasks, TRACE_CATEGORIES } from './trace-tasks.ts';
+import { printFrames, printLongTasks, printTaskKinds, TRACE_CATEGORIES } from './trace-tasks.ts';
 import { importReaderSession, servePreview } from './reader-page.ts';
 
 const PORT = Number(process.env.PROFILE_PORT ?? 4327);
@@ -52,7 +53,7 @@ try {
     (window as unknown as { __stream: { start(): void } }).__stream.start();
   });
   const record = async () => {
-    if (TRACE) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    if (TRACE) await browser.startTracing(page, { categories: process.env.TRACE_CATEGORIES?.split(',') ?? TRACE_CATEGORIES });
     else {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -66,6 +67,9 @@ try {
       const events = JSON.parse(buf.toString('utf8')).traceEvents;
       printLongTasks(events, Number(process.env.LONG_MS ?? 50), Number(process.env.BY_THREAD ?? 0));
       printFrames(events);
+      // The stream's tasks by kind: from the reply box's first paint to its last.
+      const paints = events.filter((e: { name: string; args?: any }) => e.name === 'Paint' && String(e.args?.data?.nodeName).includes('composer-reply'));
+      if (paints.length) printTaskKinds(events, paints[0].ts, paints[paints.length - 1].ts);
     } else printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile);
   };
   if (!END) await record();

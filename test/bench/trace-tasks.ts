@@ -223,3 +223,45 @@ export function printFrames(events: TraceEvent[]): void {
       .join(' | ')}`,
   );
 }
+
+/**
+ * The main thread's tasks by kind, in thread time (what a loaded machine inflates least): frames
+ * (tasks that painted), tasks that parsed HTML (markdown swapped in; with the layout done in them),
+ * worker messages, the rest; each with its count, total, 90th percentile and longest, and how many
+ * tasks of all kinds took 10 and 20 ms or more. `from`/`to` (µs, the trace's clock) bound the tasks
+ * counted. For comparing two builds traced one after the other.
+ */
+export function printTaskKinds(events: TraceEvent[], from = -Infinity, to = Infinity): void {
+  const main = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const busy = (m: TraceEvent) => events.reduce((s, e) => s + (e.pid === m.pid && e.tid === m.tid && e.name === 'RunTask' ? (e.dur ?? 0) : 0), 0);
+  const m = main.sort((a, b) => busy(b) - busy(a))[0];
+  const mine = events
+    .filter((e) => e.pid === m.pid && e.tid === m.tid && e.ph === 'X' && e.dur !== undefined && e.ts >= from && e.ts <= to)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const kinds = new Map<string, { times: number[]; layout: number }>();
+  const all: number[] = [];
+  let i = 0;
+  for (const task of mine) {
+    if (task.name !== 'RunTask' || (all.length && task.ts < i)) continue;
+    const end = task.ts + task.dur!;
+    const inside = mine.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur! <= end);
+    i = end;
+    const has = (name: string) => inside.some((e) => e.name === name);
+    const kind = has('Paint') ? 'frames' : has('ParseHTML') ? 'HTML parsed (markdown swaps)' : has('HandlePostMessage') ? 'messages' : 'other';
+    const k = kinds.get(kind) ?? { times: [], layout: 0 };
+    const thread = (task.tdur ?? 0) / 1000;
+    k.times.push(thread);
+    k.layout += inside.filter((e) => e.name === 'Layout').reduce((s, e) => s + (e.tdur ?? 0) / 1000, 0);
+    kinds.set(kind, k);
+    all.push(thread);
+  }
+  const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  console.log(
+    `\ntasks by kind (thread time): ${all.length} tasks, ${sum(all).toFixed(0)} ms; ${all.filter((t) => t >= 10).length} of 10 ms or more, ${all.filter((t) => t >= 20).length} of 20 ms or more, longest ${Math.max(0, ...all).toFixed(1)}`,
+  );
+  for (const [kind, { times, layout }] of kinds)
+    console.log(
+      `  ${kind}: ${times.length}, ${sum(times).toFixed(0)} ms (layout ${layout.toFixed(0)}), 90th percentile ${q(times, 0.9).toFixed(1)}, longest ${Math.max(...times).toFixed(1)}`,
+    );
+}
