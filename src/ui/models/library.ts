@@ -104,10 +104,13 @@ const named = new Set<string>();
 // Ids the gate let in: read now, not held again.
 const taking = new Set<string>();
 // New sessions named by notices while a stream of them goes on: taken in a few at a time (arrivals.ts).
-const gate = arrivalGate((ids) => {
-  for (const id of ids) taking.add(id);
-  void refreshLibrary(ids);
-});
+const gate = arrivalGate(
+  (ids) => {
+    for (const id of ids) taking.add(id);
+    void refreshLibrary(ids);
+  },
+  (id) => !idsOf(sessions.peek()).has(id),
+);
 
 /**
  * Reads the list again from the worker; calls during a refresh are folded into one more. With
@@ -165,17 +168,16 @@ async function readLibrary(): Promise<void> {
 }
 
 /**
- * Of the ids a notice named, those to read now: sessions new to a list that shows some, arriving in
- * a stream, are held by the gate (counted, not read) until it lets them in together.
+ * Of the ids notices named, those to read now: while notices come in a stream (a sync writing a
+ * library) and the list shows some sessions, the gate holds them (new ones counted, none read) until
+ * it lets them in together.
  */
 function holdArrivals(asked: string[]): string[] {
-  const list = sessions.peek();
   const letIn = taking.size ? new Set(taking) : null;
   taking.clear();
-  if (!list.length) return asked;
-  const known = idsOf(list);
-  const fresh = asked.filter((id) => !known.has(id) && !letIn?.has(id));
-  return fresh.length && gate.hold(fresh) ? asked.filter((id) => !gate.holds(id)) : asked;
+  if (!sessions.peek().length) return asked;
+  const rest = letIn ? asked.filter((id) => !letIn.has(id)) : asked;
+  return rest.length && gate.hold(rest) ? asked.filter((id) => !gate.holds(id)) : asked;
 }
 
 /** Asks for sessions stored meanwhile before those still unknown are left to their own notices. */
