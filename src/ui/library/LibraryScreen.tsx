@@ -3,6 +3,7 @@ import { useRef } from 'preact/hooks';
 import { groups, listError, loaded, query, sessions } from '../models/library.ts';
 import { route } from '../router.ts';
 import { storage } from '../models/storage.ts';
+import { Arriving } from './Arriving.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { ImportActions } from './ImportActions.tsx';
 import { LibraryList } from './LibraryList.tsx';
@@ -53,6 +54,7 @@ function drawLibrary(): VNode {
       <ImportActions compact />
       <SelectionBar />
       {query.value.trim() ? <SearchResults /> : <LibraryList groups={shown} />}
+      <Arriving />
     </main>
   );
 }

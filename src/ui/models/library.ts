@@ -5,7 +5,8 @@ import { projectsOf } from '../../core/library-usage/projects.ts';
 import { showToast } from './toasts.ts';
 import { refreshStorage } from './storage.ts';
 import { search } from './search.ts';
-import { coalesced, keepUnchanged, mergeChanges, mergeKnown, unknownIds } from './summaries.ts';
+import { coalesced, idsOf, keepUnchanged, mergeChanges, mergeKnown, unknownIds } from './summaries.ts';
+import { arrivalGate, arriving } from './arrivals.ts';
 import { nextTask } from '../idle.ts';
 
 /** How the list is ordered. */
@@ -100,6 +101,16 @@ let refreshAgain = false;
 // What the next read asks: the whole list, or only the sessions named since the last read.
 let readWhole = true;
 const named = new Set<string>();
+// Ids the gate let in: read now, not held again.
+const taking = new Set<string>();
+// New sessions named by notices while a stream of them goes on: taken in a few at a time (arrivals.ts).
+const gate = arrivalGate(
+  (ids) => {
+    for (const id of ids) taking.add(id);
+    void refreshLibrary(ids);
+  },
+  (id) => !idsOf(sessions.peek()).has(id),
+);
 
 /**
  * Reads the list again from the worker; calls during a refresh are folded into one more. With
@@ -131,16 +142,20 @@ async function readLibrary(): Promise<void> {
   try {
     arrivedIntoEmpty = false;
     if (whole) {
+      gate.clear();
       const list = await library.listSessions({});
       await nextTask();
       sessions.value = keepUnchanged(sessions.peek(), list);
     } else if (asked.length) {
-      const next = await mergedChanges(asked);
+      const ids = holdArrivals(asked);
+      if (!ids.length) return;
+      const next = await mergedChanges(ids);
       arrivedIntoEmpty = next.length > 0 && sessions.peek().length === 0;
       sessions.value = next;
     } else return;
+    arriving.value = gate.count();
     listError.value = null;
-    const ids = new Set(sessions.value.map((s) => s.id));
+    const ids = idsOf(sessions.value);
     if ([...selected.value].some((id) => !ids.has(id))) selected.value = new Set([...selected.value].filter((id) => ids.has(id)));
   } catch (e) {
     // Read whole next time (what was asked now is not lost).
@@ -150,6 +165,19 @@ async function readLibrary(): Promise<void> {
     loaded.value = true;
   }
   if (query.value.trim()) void runSearch(query.value);
+}
+
+/**
+ * Of the ids notices named, those to read now: while notices come in a stream (a sync writing a
+ * library) and the list shows some sessions, the gate holds them (new ones counted, none read) until
+ * it lets them in together.
+ */
+function holdArrivals(asked: string[]): string[] {
+  const letIn = taking.size ? new Set(taking) : null;
+  taking.clear();
+  if (!sessions.peek().length) return asked;
+  const rest = letIn ? asked.filter((id) => !letIn.has(id)) : asked;
+  return rest.length && gate.hold(rest) ? asked.filter((id) => !gate.holds(id)) : asked;
 }
 
 /** Asks for sessions stored meanwhile before those still unknown are left to their own notices. */
@@ -168,10 +196,12 @@ async function mergedChanges(asked: string[]): Promise<SessionSummary[]> {
   for (let i = 1; ; i++) {
     const answer = await library.listChanges({ ids });
     await nextTask();
-    if (i === UNKNOWN_TRIES) return mergeKnown(sessions.peek(), answer);
-    const next = mergeChanges(sessions.peek(), answer);
+    const next = i < UNKNOWN_TRIES && mergeChanges(sessions.peek(), answer);
     if (next) return next;
-    ids = [...new Set([...ids, ...unknownIds(sessions.peek(), answer)])];
+    // Sessions the gate holds are not asked for: they come in its next step.
+    const more = unknownIds(sessions.peek(), answer).filter((id) => !gate.holds(id));
+    if (i === UNKNOWN_TRIES || !more.length) return mergeKnown(sessions.peek(), answer);
+    ids = [...new Set([...ids, ...more])];
   }
 }
 

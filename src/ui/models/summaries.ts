@@ -95,3 +95,15 @@ export function mergeKnown(before: SessionSummary[], answer: { changed: SessionS
   const order = unknown.size ? answer.order.filter((id) => !unknown.has(id)) : answer.order;
   return mergeChanges(before, { changed: answer.changed, order }) ?? before;
 }
+
+let idsFor: SessionSummary[] | null = null;
+let idsKept: ReadonlySet<string> = new Set();
+
+/** The ids of `list` (the set kept for the last list asked about: a stream of notices asks about one list many times). */
+export function idsOf(list: SessionSummary[]): ReadonlySet<string> {
+  if (list !== idsFor) {
+    idsFor = list;
+    idsKept = new Set(list.map((s) => s.id));
+  }
+  return idsKept;
+}
