@@ -10,7 +10,7 @@ import { type Carry, createFingerprint } from './fingerprint.ts';
 import type { createManifestCache } from './manifest-cache.ts';
 import { type BuiltPart, buildPart } from './part.ts';
 import { localParts, type PartJobs } from './part-jobs.ts';
-import { createSegmentWriter, emptyManifest, type ManifestEntry, writeManifest } from './segments.ts';
+import { createSegmentWriter, emptyManifest, type ManifestEntry } from './segments.ts';
 
 /** The index's Web Lock (between tabs and workers). */
 export const LOCK = 'rho-sessions:search-index';
@@ -83,7 +83,11 @@ export function createImportBatch(
       const manifest = (await manifests.read()) ?? emptyManifest();
       const refs = await writer.close();
       for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)!, ...(f.carry ? { carry: f.carry } : {}) };
-      await writeManifest(disk, manifest);
+      // The batch's entries, appended to the manifest's log: the bytes of the batch, not of the library.
+      await manifests.save(
+        manifest,
+        batch.map((f) => f.meta.id),
+      );
       for (const f of batch) placed(f, manifest.sessions[f.meta.id]);
       await settle();
       // Still under the lock: the next batch, and the sync after the import, follow this copy
