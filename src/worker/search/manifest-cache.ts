@@ -19,7 +19,7 @@ import {
   readManifestWhole,
   writeManifest,
 } from './manifest-log.ts';
-import { MANIFEST, type Manifest } from './segments.ts';
+import { emptyManifest, MANIFEST, type Manifest, VERSION } from './segments.ts';
 
 // The log is folded into manifest.json once it is larger than the file, and not before this size.
 const FOLD_BELOW = 64 * 1024;
@@ -34,6 +34,20 @@ interface Seen {
   logOk: boolean;
 }
 
+// Bytes of manifest.json's head that name its log, and of the log's first line.
+const HEAD_BYTES = 256;
+const textDecoder = new TextDecoder();
+
+// The name of the log that continues manifest.json, read from the file's head (written first: manifest-log.ts), or null.
+async function logNameOf(disk: Disk): Promise<string | null> {
+  try {
+    const head = /^\{"v":(\d+),"log":"([0-9a-z-]+)",/.exec(textDecoder.decode(await disk.read(MANIFEST, 0, HEAD_BYTES)));
+    return head && Number(head[1]) === VERSION ? head[2] : null;
+  } catch {
+    return null;
+  }
+}
+
 const sameEntry = (a: DiskEntry | null, b: DiskEntry | null) => (a && b ? a.size === b.size && a.modified === b.modified : a === b);
 
 /** Reads and writes the manifest, following the copy the last sync left while the files are unchanged; `foldAt`: log bytes before a fold (default: the larger of 64 KB and manifest.json's size). */
@@ -44,6 +58,25 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
   let base: Seen | null = null;
   const stats = () => Promise.all([disk.stat(MANIFEST), disk.stat(MANIFEST_LOG)]);
 
+  // Appends to the log as `b` found it (just now, under the lock): to a log that continues the file,
+  // else as a new log (replacing another file's); folded into a new manifest.json (`whole`: the manifest
+  // with these entries) once the log outgrows the file.
+  const append = async (b: Seen & { name: string }, changes: ManifestChange[], whole: () => Promise<Manifest | null>) => {
+    base = b;
+    if (!changes.length) return;
+    base = null;
+    const adding = b.logOk && b.logAt > 0;
+    const bytes = adding ? encodeManifestLogAppend(changes) : encodeManifestLogStart(b.name, changes);
+    if (adding) await disk.append(MANIFEST_LOG, bytes);
+    else await disk.writeNew(MANIFEST_LOG, once(bytes));
+    const log = await disk.stat(MANIFEST_LOG);
+    if (!log || log.size > (foldAt ?? Math.max(FOLD_BELOW, b.file.size))) {
+      const m = await whole();
+      if (m) return write(m);
+    }
+    if (log) base = { ...b, log, logAt: log.size, logOk: true };
+  };
+
   /** Writes the whole manifest as manifest.json (its log started again). */
   const write = async (m: Manifest): Promise<void> => {
     base = null;
@@ -52,69 +85,91 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
     if (file) base = { file, name, log: null, logAt: 0, logOk: true };
   };
 
-  return {
-    /** The manifest on disk (the caller holds the index's lock and may change it: the copy is dropped until `settled`). */
-    async read(): Promise<Manifest | null> {
-      const k = known;
-      known = null;
-      base = null;
-      const [file, log] = await stats();
-      if (!file) return null;
-      if (k && sameEntry(k.seen.file, file)) {
-        if (sameEntry(k.seen.log, log)) {
-          base = k.seen;
-          return k.manifest;
-        }
-        // Lines another tab appended: only they are read (a log removed or cut is read whole, below).
-        if (k.seen.name && k.seen.logOk && log && log.size > k.seen.logAt && log.size >= (k.seen.log?.size ?? 0)) {
-          const read = readManifestLog(await disk.read(MANIFEST_LOG, k.seen.logAt, log.size), k.seen.logAt, k.seen.name);
-          applyManifestChanges(k.manifest, read.changes);
-          base = { ...k.seen, log, logAt: k.seen.logAt + read.consumed, logOk: read.belongs };
-          return k.manifest;
-        }
+  /** The manifest on disk (the caller holds the index's lock and may change it: the copy is dropped until `settled`). */
+  const read = async (): Promise<Manifest | null> => {
+    const k = known;
+    known = null;
+    base = null;
+    const [file, log] = await stats();
+    if (!file) return null;
+    if (k && sameEntry(k.seen.file, file)) {
+      if (sameEntry(k.seen.log, log)) {
+        base = k.seen;
+        return k.manifest;
       }
-      const whole = await readManifestWhole(disk);
-      if (!whole) return null;
-      base = { file, name: whole.manifest.log ?? null, log, logAt: whole.logAt, logOk: whole.logOk };
-      return whole.manifest;
-    },
-    /** The copy the last sync left, when the files are still those (else null); the copy stays. */
-    async current(): Promise<Manifest | null> {
-      const k = known;
-      if (!k) return null;
-      const [file, log] = await stats();
-      return sameEntry(k.seen.file, file) && sameEntry(k.seen.log, log) && known === k ? k.manifest : null;
-    },
-    /**
-     * Writes `m` (read by `read` under the same lock, then changed): the entries of `ids` appended to
-     * the log (null for one no longer in `m`), or the whole manifest when `ids` is not given, when there
-     * was none, or once the log outgrows the file.
-     */
-    async save(m: Manifest, ids?: Iterable<string>): Promise<void> {
-      const b = base;
-      base = null;
-      if (!b?.name || !ids || !sameEntry(b.file, await disk.stat(MANIFEST))) return write(m);
-      const changes: ManifestChange[] = [...new Set(ids)].map((id) => [id, m.sessions[id] ?? null]);
-      if (!changes.length) {
-        base = b;
-        return;
+      // Lines another tab appended: only they are read (a log removed or cut is read whole, below).
+      if (k.seen.name && k.seen.logOk && log && log.size > k.seen.logAt && log.size >= (k.seen.log?.size ?? 0)) {
+        const read = readManifestLog(await disk.read(MANIFEST_LOG, k.seen.logAt, log.size), k.seen.logAt, k.seen.name);
+        applyManifestChanges(k.manifest, read.changes);
+        base = { ...k.seen, log, logAt: k.seen.logAt + read.consumed, logOk: read.belongs };
+        return k.manifest;
       }
-      // A log that belongs is appended to; none, or another file's, is started (replaced whole).
-      const adding = b.logOk && b.logAt > 0;
-      const bytes = adding ? encodeManifestLogAppend(changes) : encodeManifestLogStart(b.name, changes);
-      if (adding) await disk.append(MANIFEST_LOG, bytes);
-      else await disk.writeNew(MANIFEST_LOG, once(bytes));
-      const log = await disk.stat(MANIFEST_LOG);
-      if (!log || log.size > (foldAt ?? Math.max(FOLD_BELOW, b.file.size))) return write(m);
-      base = { ...b, log, logAt: log.size, logOk: true };
-    },
-    write,
-    /** A sync ended (still under the lock) with `manifest` as what is on disk. */
-    async settled(manifest: Manifest): Promise<void> {
-      const b = base;
-      const [file, log] = await stats();
-      const now = Date.now();
-      if (b && file && sameEntry(b.file, file) && sameEntry(b.log, log) && now > file.modified && (!log || now > log.modified)) known = { seen: b, manifest };
-    },
+    }
+    const whole = await readManifestWhole(disk);
+    if (!whole) return null;
+    base = { file, name: whole.manifest.log ?? null, log, logAt: whole.logAt, logOk: whole.logOk };
+    return whole.manifest;
   };
+
+  /** The copy the last sync left, when the files are still those (else null); the copy stays. */
+  const current = async (): Promise<Manifest | null> => {
+    const k = known;
+    if (!k) return null;
+    const [file, log] = await stats();
+    return sameEntry(k.seen.file, file) && sameEntry(k.seen.log, log) && known === k ? k.manifest : null;
+  };
+
+  /**
+   * Writes `m` (read by `read` under the same lock, then changed): the entries of `ids` appended to
+   * the log (null for one no longer in `m`), or the whole manifest when `ids` is not given, when there
+   * was none, or once the log outgrows the file.
+   */
+  const save = async (m: Manifest, ids?: Iterable<string>): Promise<void> => {
+    const b = base;
+    base = null;
+    if (!b?.name || !ids || !sameEntry(b.file, await disk.stat(MANIFEST))) return write(m);
+    const changes = [...new Set(ids)].map((id): ManifestChange => [id, m.sessions[id] ?? null]);
+    return append({ ...b, name: b.name }, changes, async () => m);
+  };
+
+  /** A sync ended (still under the lock) with `manifest` as what is on disk. */
+  const settled = async (manifest: Manifest): Promise<void> => {
+    const b = base;
+    const [file, log] = await stats();
+    const now = Date.now();
+    if (b && file && sameEntry(b.file, file) && sameEntry(b.log, log) && now > file.modified && (!log || now > log.modified)) known = { seen: b, manifest };
+  };
+
+  /**
+   * Adds entries (an import's batch; the caller holds the index's lock) without reading the manifest:
+   * manifest.json's head names its log, and the log's first line says whether it continues that file.
+   * The whole manifest is read only when there is none yet, when the head does not say, or for a fold.
+   */
+  const add = async (changes: ManifestChange[]): Promise<void> => {
+    const k = known;
+    known = null;
+    base = null;
+    const [file, log] = await stats();
+    if (k?.seen.name && sameEntry(k.seen.file, file) && sameEntry(k.seen.log, log)) {
+      // The copy the last sync left is the manifest on disk: kept up to date, and kept.
+      applyManifestChanges(k.manifest, changes);
+      await append({ ...k.seen, name: k.seen.name }, changes, async () => k.manifest);
+      return settled(k.manifest);
+    }
+    const name = file ? await logNameOf(disk) : null;
+    if (!file || !name) {
+      const m = (await read()) ?? emptyManifest();
+      applyManifestChanges(m, changes);
+      return save(
+        m,
+        changes.map(([id]) => id),
+      );
+    }
+    const belongs = !!log?.size && readManifestLog(await disk.read(MANIFEST_LOG, 0, HEAD_BYTES), 0, name).belongs;
+    const found = { file, name, log, logAt: belongs ? (log?.size ?? 0) : 0, logOk: belongs || !log?.size };
+    await append(found, changes, async () => (await readManifestWhole(disk))?.manifest ?? null);
+    base = null;
+  };
+
+  return { read, current, save, add, write, settled };
 }
