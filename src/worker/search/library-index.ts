@@ -163,7 +163,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     if (total) progress?.({ done: total, total, label: 'Indexed' });
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
     // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
-    if (changed) await manifests.save(manifest, onDisk ? touched : undefined);
+    // A log that imports let grow past the manifest is folded into it here.
+    if (changed || manifests.outgrown()) await manifests.save(manifest, onDisk ? touched : undefined);
     for (const g of grew) {
       forget(g.meta.id, g.before);
       remember(g.meta, g.words);

@@ -21,8 +21,10 @@ import {
 } from './manifest-log.ts';
 import { emptyManifest, MANIFEST, type Manifest, VERSION } from './segments.ts';
 
-// The log is folded into manifest.json once it is larger than the file, and not before this size.
+// The log is folded into manifest.json once it is larger than the file, and not before this size;
+// by an import's batch (which reads no manifest) only once it is this many times that.
 const FOLD_BELOW = 64 * 1024;
+const ADD_FOLD_TIMES = 4;
 
 // The files as read or written here: manifest.json, its log's name, the log as last seen and how far
 // it was read through (`logOk`: the log, if any, continues this manifest.json).
@@ -61,7 +63,7 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
   // Appends to the log as `b` found it (just now, under the lock): to a log that continues the file,
   // else as a new log (replacing another file's); folded into a new manifest.json (`whole`: the manifest
   // with these entries) once the log outgrows the file.
-  const append = async (b: Seen & { name: string }, changes: ManifestChange[], whole: () => Promise<Manifest | null>) => {
+  const append = async (b: Seen & { name: string }, changes: ManifestChange[], whole: () => Promise<Manifest | null>, times = 1) => {
     base = b;
     if (!changes.length) return;
     base = null;
@@ -70,12 +72,15 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
     if (adding) await disk.append(MANIFEST_LOG, bytes);
     else await disk.writeNew(MANIFEST_LOG, once(bytes));
     const log = await disk.stat(MANIFEST_LOG);
-    if (!log || log.size > (foldAt ?? Math.max(FOLD_BELOW, b.file.size))) {
+    if (!log || log.size > times * foldLimit(b)) {
       const m = await whole();
       if (m) return write(m);
     }
     if (log) base = { ...b, log, logAt: log.size, logOk: true };
   };
+
+  // Log bytes past which a write folds the log into manifest.json.
+  const foldLimit = (b: Seen) => foldAt ?? Math.max(FOLD_BELOW, b.file.size);
 
   /** Writes the whole manifest as manifest.json (its log started again). */
   const write = async (m: Manifest): Promise<void> => {
@@ -127,7 +132,8 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
   const save = async (m: Manifest, ids?: Iterable<string>): Promise<void> => {
     const b = base;
     base = null;
-    if (!b?.name || !ids || !sameEntry(b.file, await disk.stat(MANIFEST))) return write(m);
+    // A log grown past the file (an import's batches add without folding) is folded here: a sync has read the whole manifest.
+    if (!b?.name || !ids || !sameEntry(b.file, await disk.stat(MANIFEST)) || (b.log?.size ?? 0) > foldLimit(b)) return write(m);
     const changes = [...new Set(ids)].map((id): ManifestChange => [id, m.sessions[id] ?? null]);
     return append({ ...b, name: b.name }, changes, async () => m);
   };
@@ -153,7 +159,7 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
     if (k?.seen.name && sameEntry(k.seen.file, file) && sameEntry(k.seen.log, log)) {
       // The copy the last sync left is the manifest on disk: kept up to date, and kept.
       applyManifestChanges(k.manifest, changes);
-      await append({ ...k.seen, name: k.seen.name }, changes, async () => k.manifest);
+      await append({ ...k.seen, name: k.seen.name }, changes, async () => k.manifest, ADD_FOLD_TIMES);
       return settled(k.manifest);
     }
     const name = file ? await logNameOf(disk) : null;
@@ -167,9 +173,13 @@ export function createManifestCache(disk: Disk, foldAt?: number) {
     }
     const belongs = !!log?.size && readManifestLog(await disk.read(MANIFEST_LOG, 0, HEAD_BYTES), 0, name).belongs;
     const found = { file, name, log, logAt: belongs ? (log?.size ?? 0) : 0, logOk: belongs || !log?.size };
-    await append(found, changes, async () => (await readManifestWhole(disk))?.manifest ?? null);
+    // Folded here only once the log is several times the file: a sync, which reads the whole manifest anyway, folds it before.
+    await append(found, changes, async () => (await readManifestWhole(disk))?.manifest ?? null, ADD_FOLD_TIMES);
     base = null;
   };
 
-  return { read, current, save, add, write, settled };
+  /** Whether the log read last (under the lock) has outgrown manifest.json: the next `save` folds it. */
+  const outgrown = () => !!base && (base.log?.size ?? 0) > foldLimit(base);
+
+  return { read, current, save, add, write, settled, outgrown };
 }

@@ -175,3 +175,22 @@ test("a log that continues another manifest.json (a crash between a fold's two w
   expect(titles(await readManifest(disk))).toEqual({ a: 'a title', c: 'c title' });
   expect(titles(await cache.read())).toEqual({ a: 'a title', c: 'c title' });
 });
+
+test("an import's batches let the log grow past the file; the next sync's save folds it", async () => {
+  const disk = createMemoryDisk();
+  const cache = createManifestCache(disk, 700);
+  await turn(cache, put('a'));
+  const file = await disk.read(MANIFEST);
+  // Batches past the fold limit (700 bytes) but not past four times it: no fold on the import's path.
+  for (const id of ['b', 'c', 'd', 'e']) await cache.add([[id, entry(id, `${id} title`)]]);
+  expect((await disk.stat(MANIFEST_LOG))!.size).toBeGreaterThan(700);
+  expect(await disk.read(MANIFEST)).toEqual(file);
+  // A sync that changed nothing folds it: everything in manifest.json, no log.
+  const m = (await cache.read())!;
+  expect(cache.outgrown()).toBe(true);
+  await cache.save(m, []);
+  expect(await disk.stat(MANIFEST_LOG)).toBeNull();
+  const folded = JSON.parse(new TextDecoder().decode(await disk.read(MANIFEST))) as Manifest;
+  expect(Object.keys(folded.sessions).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+  expect(titles(await readManifest(disk))).toEqual(titles(folded));
+});
