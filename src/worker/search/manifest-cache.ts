@@ -1,9 +1,10 @@
 // The manifest (manifest.json and its log, manifest-log.ts) as this worker reads and writes it.
 // Every keystroke syncs, and a manifest that has not changed since the last sync is followed without
 // reading and parsing it again; a log that grew (another tab's import) is read from where the last
-// read stopped, not whole. A write appends the entries it changed to the log, and folds log and
-// file into a new manifest.json once the log outgrows the file, so the bytes written stay those of
-// the entries written, whatever the library's size.
+// read stopped, not whole. A write appends the entries it changed to the log, and a sync folds log
+// and file into a new manifest.json once the log outgrows the file (an import's batch, which reads
+// no manifest, only once it is several times the file), so the bytes written stay those of the
+// entries written, whatever the library's size.
 // A sync ends holding the index's lock, so a later write (another tab's) is stamped later than the
 // time the sync ended; the copy is kept only when that time is past the files' own, so any later
 // write changes the time (or the size) they show.
