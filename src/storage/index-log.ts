@@ -40,8 +40,8 @@ function linesOf(changes: Iterable<IndexChange>): string {
 }
 
 /** What a read of (part of) a log found: its records in order, and how many bytes were read through. */
-export interface LogRead {
-  changes: IndexChange[];
+export interface LogRead<T = IndexChange> {
+  changes: T[];
   /** Bytes read through (to the end of the last line that is complete); the next read starts here. */
   consumed: number;
   /** From the start: whether the log continues the index.json named `name` (else nothing of it counts). */
@@ -53,8 +53,29 @@ export interface LogRead {
  * the index.json's log name). Lines that do not parse, or are not records, are skipped.
  */
 export function readLog(bytes: Uint8Array, at: number, name: string): LogRead {
+  return readLogLines<IndexChange>(
+    bytes,
+    at,
+    (v) => {
+      const h = v as { format?: unknown; version?: unknown; of?: unknown } | undefined;
+      return !!h && h.format === LOG_FORMAT && h.version === INDEX_VERSION && h.of === name;
+    },
+    (v) => {
+      const r = v as { id?: unknown; s?: unknown };
+      return typeof r.id === 'string' && (r.s === null || isSummary(r.s)) ? [r.id, r.s as SessionSummary | null] : null;
+    },
+  );
+}
+
+/**
+ * The lines of a log of JSON lines whose first line names what it continues: bytes that start at
+ * offset `at` of the log (0: the first line, which `head` must accept, else nothing of it counts),
+ * each further line made a record by `record` (null: skipped, as a line that does not parse is).
+ * A line at the very end that does not parse may still be being written: it is not read through.
+ */
+export function readLogLines<T>(bytes: Uint8Array, at: number, head: (v: unknown) => boolean, record: (v: object) => T | null): LogRead<T> {
   const text = decoder.decode(bytes);
-  const changes: IndexChange[] = [];
+  const changes: T[] = [];
   let pos = 0;
   let belongs = at > 0;
   for (;;) {
@@ -68,12 +89,11 @@ export function readLog(bytes: Uint8Array, at: number, name: string): LogRead {
       if (nl < 0) break;
     }
     if (!belongs) {
-      const h = value as { format?: unknown; version?: unknown; of?: unknown } | undefined;
-      if (!h || h.format !== LOG_FORMAT || h.version !== INDEX_VERSION || h.of !== name) return { changes: [], consumed: 0, belongs: false };
+      if (!head(value)) return { changes: [], consumed: 0, belongs: false };
       belongs = true;
-    } else if (value !== undefined) {
-      const r = value as { id?: unknown; s?: unknown };
-      if (typeof r.id === 'string' && (r.s === null || isSummary(r.s))) changes.push([r.id, r.s as SessionSummary | null]);
+    } else if (value !== undefined && value !== null && typeof value === 'object') {
+      const r = record(value);
+      if (r !== null) changes.push(r);
     }
     if (nl < 0) {
       pos = text.length;

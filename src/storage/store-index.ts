@@ -112,7 +112,9 @@ export function createIndexState(o: IndexStateOptions) {
 
   // The index as this store sees it (what is on disk with the pending records over it), kept up to
   // date as records are made: reused while what was read from disk is unchanged.
-  let view: { base: Map<string, SessionSummary> | null; changes: number; map: Map<string, SessionSummary> } | null = null;
+  // `heads`: the variants recorded under each header id, made when first asked for and kept with the view.
+  let view: { base: Map<string, SessionSummary> | null; changes: number; map: Map<string, SessionSummary>; heads: Map<string, Set<string>> | null } | null =
+    null;
 
   /** The index as this store sees it: index.json and its log (rebuilt when lost) with the pending records over it. */
   const map = async (): Promise<Map<string, SessionSummary>> => {
@@ -132,8 +134,29 @@ export function createIndexState(o: IndexStateOptions) {
     if (view && view.base === base && view.changes === files.changes()) return view.map;
     const out = new Map(base ?? []);
     applyChanges(out, pending);
-    view = { base, changes: files.changes(), map: out };
+    view = { base, changes: files.changes(), map: out, heads: null };
     return out;
+  };
+
+  const addHead = (heads: Map<string, Set<string>>, s: SessionSummary) => {
+    if (!s.variantOf) return;
+    const ids = heads.get(s.variantOf) ?? new Set<string>();
+    ids.add(s.id);
+    heads.set(s.variantOf, ids);
+  };
+
+  /**
+   * The ids `map` (what `map()` returned) records as variants of `headerId`: a lookup while it is the
+   * view this store keeps (one walk of the index when the view is made, not one per call).
+   */
+  const variantsOf = (records: Map<string, SessionSummary>, headerId: string): string[] => {
+    const v = view;
+    if (!v || v.map !== records) return [...records.values()].filter((s) => s.variantOf === headerId).map((s) => s.id);
+    if (!v.heads) {
+      v.heads = new Map();
+      for (const s of v.map.values()) addHead(v.heads, s);
+    }
+    return [...(v.heads.get(headerId) ?? [])];
   };
 
   // Another tab may append to a session after this store made its record, and flush first: written
@@ -194,7 +217,12 @@ export function createIndexState(o: IndexStateOptions) {
    */
   const record = (s: SessionSummary | null, id: string) => {
     pending.set(id, s);
-    if (view) applyChanges(view.map, [[id, s]]);
+    if (view) {
+      const was = view.map.get(id);
+      applyChanges(view.map, [[id, s]]);
+      if (view.heads && was?.variantOf) view.heads.get(was.variantOf)?.delete(id);
+      if (view.heads && s) addHead(view.heads, s);
+    }
     if (timer) clearTimeout(timer);
     // A failed background flush keeps its records pending (listing still shows them) for the next one.
     timer = setTimeout(() => void flush().catch(() => undefined), o.flushDelay);
@@ -212,6 +240,7 @@ export function createIndexState(o: IndexStateOptions) {
     readIndexFile,
     reconcile,
     map,
+    variantsOf,
     flush,
     record,
     rescan,

@@ -24,8 +24,7 @@ export async function familyOf(
   const mainStat = await disk.stat(sessionPath(headerId));
   if (!mainStat) return [];
   const map = await indexed();
-  const ids = new Set<string>([headerId]);
-  for (const s of map.values()) if (s.variantOf === headerId) ids.add(s.id);
+  const ids = new Set<string>([headerId, ...index.variantsOf(map, headerId)]);
   for (let n = 2; ; n++) {
     const v = variantId(headerId, n);
     if (ids.has(v)) continue;

@@ -170,7 +170,7 @@ export default {
       ratio: caughtUp / built,
       target: '≤ 0.1× (the entry’s cost, not the file’s)',
       ok: caughtUp / built <= 0.1,
-      note: `${searchWritten} bytes written to search/ (a delta of the new entry beside the session's part, and the manifest); every ${FOLD_AFTER}th append instead folds the part and its deltas into one part (next row)`,
+      note: `${searchWritten} bytes written to search/ (a delta of the new entry beside the session's part, and its entry appended to the manifest's log); every ${FOLD_AFTER}th append instead folds the part and its deltas into one part (next row)`,
     });
     ctx.row({
       name: `host: search index brought to the session after the append that folds its ${FOLD_AFTER} deltas`,

@@ -10,7 +10,7 @@ import { type Carry, createFingerprint } from './fingerprint.ts';
 import type { createManifestCache } from './manifest-cache.ts';
 import { type BuiltPart, buildPart } from './part.ts';
 import { localParts, type PartJobs } from './part-jobs.ts';
-import { createSegmentWriter, emptyManifest, type ManifestEntry, writeManifest } from './segments.ts';
+import { createSegmentWriter, type ManifestEntry } from './segments.ts';
 
 /** The index's Web Lock (between tabs and workers). */
 export const LOCK = 'rho-sessions:search-index';
@@ -80,15 +80,16 @@ export function createImportBatch(
     withLock(LOCK, async () => {
       const writer = createSegmentWriter(disk);
       for (const f of batch) writer.add(f.meta.id, f.part);
-      const manifest = (await manifests.read()) ?? emptyManifest();
       const refs = await writer.close();
-      for (const f of batch) manifest.sessions[f.meta.id] = { meta: f.meta, ref: refs.get(f.meta.id)!, ...(f.carry ? { carry: f.carry } : {}) };
-      await writeManifest(disk, manifest);
-      for (const f of batch) placed(f, manifest.sessions[f.meta.id]);
+      const entries = batch.map((f): [string, ManifestEntry] => [
+        f.meta.id,
+        { meta: f.meta, ref: refs.get(f.meta.id)!, ...(f.carry ? { carry: f.carry } : {}) },
+      ]);
+      // The batch's entries, appended to the manifest's log without reading the manifest: the bytes
+      // of the batch, not of the library (a copy the last sync left is kept up to date).
+      await manifests.add(entries);
+      for (const [i, f] of batch.entries()) placed(f, entries[i][1]);
       await settle();
-      // Still under the lock: the next batch, and the sync after the import, follow this copy
-      // instead of reading and parsing the whole manifest again.
-      await manifests.settled(manifest);
     });
   const flush = () => {
     const pending = gathered;

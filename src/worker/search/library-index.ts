@@ -17,7 +17,7 @@ import { createPartReads } from './part-reads.ts';
 import { createSegmentFiles } from './segment-files.ts';
 import { createSharedSync, type IndexProgress } from './shared-sync.ts';
 import { tidySegments } from './segments-tidy.ts';
-import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, sameRecords, writeManifest } from './segments.ts';
+import { createSegmentWriter, emptyManifest, type Manifest, type ManifestEntry, readWords, sameRecords } from './segments.ts';
 import { growAll, mayHaveGrown } from './grow.ts';
 import { words } from './tokens.ts';
 
@@ -84,6 +84,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     const onDisk = await manifests.read();
     const manifest: Manifest = onDisk ?? emptyManifest();
     let changed = onDisk === null;
+    // The sessions whose entries this sync changed: appended to the manifest's log.
+    const touched = new Set<string>();
     // 1. Follow the manifest (another tab, or an earlier life of this worker, may have written it).
     for (const id of [...metas.keys()]) {
       const e = manifest.sessions[id];
@@ -97,6 +99,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
       if (!s) {
         delete manifest.sessions[id];
         forget(id);
+        touched.add(id);
         changed = true;
       } else if (broken.has(id)) continue;
       else if (mayHaveGrown(e, s)) grown.push(s);
@@ -125,6 +128,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     for (const s of grown) if (!grew.some((g) => g.meta.id === s.id)) todo.push(s);
     done += grown.length;
     changed ||= grew.length > 0;
+    for (const g of grew) touched.add(g.meta.id);
     let writer = createSegmentWriter(disk);
     const built: Array<Pick<Fresh, 'meta' | 'carry'>> = [];
     const close = async () => {
@@ -132,6 +136,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
         const { meta, carry } = built.find((f) => f.meta.id === id)!;
         manifest.sessions[id] = { meta, ref, ...(carry ? { carry } : {}) };
         refs.set(id, manifest.sessions[id]);
+        touched.add(id);
       }
       built.length = 0;
       writer = createSegmentWriter(disk);
@@ -158,7 +163,8 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     if (total) progress?.({ done: total, total, label: 'Indexed' });
     // 3. The manifest, then segments nothing refers to (dead after a compaction, or left by a crash).
     // A sync that changed nothing (every keystroke's) leaves the segments alone: listing them opens every file.
-    if (changed) await writeManifest(disk, manifest);
+    // A log that imports let grow past the manifest is folded into it here.
+    if (changed || manifests.outgrown()) await manifests.save(manifest, onDisk ? touched : undefined);
     for (const g of grew) {
       forget(g.meta.id, g.before);
       remember(g.meta, g.words);
@@ -193,6 +199,7 @@ export function createLibraryIndex(store: SessionStore, disk: Disk, readerIdleMs
     tidySegments(disk, manifest, {
       moved: (id, entry) => refs.set(id, entry),
       release: () => files.release(),
+      write: manifests.write,
     });
 
   // Sessions an import just wrote: in the manifest now, and in this worker's index.

@@ -2,15 +2,16 @@
 // entry refers to are removed, and once most of the segments' bytes are dead (records of rebuilt or
 // deleted sessions) the live records are copied into new segments and the old ones removed.
 import type { Disk } from '../../storage/types.ts';
-import { createSegmentWriter, listSegments, type Manifest, type ManifestEntry, readRaw, recordsOf, removeSegment, writeManifest } from './segments.ts';
+import { createSegmentWriter, listSegments, type Manifest, type ManifestEntry, readRaw, recordsOf, removeSegment } from './segments.ts';
 
 // Dead bytes beyond this share of the segments are compacted away.
 const DEAD_SHARE = 0.5;
 
-/** What the index in memory hears: a record that moved to a new segment; `release`: close the open segments (they are about to be removed). */
+/** What the index in memory hears: a record that moved to a new segment; `release`: close the open segments (they are about to be removed); `write`: writes the whole manifest. */
 export interface TidyListener {
   moved(id: string, entry: ManifestEntry): void;
   release(): void;
+  write(manifest: Manifest): Promise<void>;
 }
 
 /** Removes unreferenced segments; copies live records out of mostly-dead segments (`manifest` is updated and written). */
@@ -40,7 +41,7 @@ export async function tidySegments(disk: Disk, manifest: Manifest, index: TidyLi
     manifest.sessions[id] = { ...e, ref, ...(more.length ? { more } : {}) };
     index.moved(id, manifest.sessions[id]);
   }
-  await writeManifest(disk, manifest);
+  await index.write(manifest);
   index.release();
   for (const seg of used) {
     await removeSegment(disk, seg.name);

@@ -1,6 +1,7 @@
 // The search index on disk, beside the session index (`search/` in the same OPFS folder):
 //   search/manifest.json   for each session: its facts (with the file size it was built from) and
-//                          where its records lie, with their checks
+//                          where its records lie, with their checks; search/manifest.log: the
+//                          entries written since (manifest-log.ts)
 //   search/seg-<…>.bin     segments, written once and never changed: the words of each session in
 //                          it (plain text, one region, read in one go when a worker starts), then each
 //                          session's facts (entries' kinds, flags, times, tools and the postings of its
@@ -12,7 +13,6 @@
 // copies the live ones into a new segment. Everything here is a cache of the session files: a part
 // that is missing, damaged or built from another size is rebuilt from them (an index of another
 // version is rebuilt whole).
-import { once } from '../../storage/chunks.ts';
 import type { Disk } from '../../storage/types.ts';
 import type { SessionMeta } from './extract.ts';
 import type { Carry } from './fingerprint.ts';
@@ -55,6 +55,8 @@ export const recordsOf = (e: ManifestEntry): PartRef[] => (e.more?.length ? [e.r
 /** The manifest: every indexed session by id. */
 export interface Manifest {
   v: number;
+  /** The name of the log that continues this manifest.json (manifest-log.ts). */
+  log?: string;
   sessions: Record<string, ManifestEntry>;
 }
 
@@ -63,21 +65,6 @@ const decoder = new TextDecoder();
 
 /** An empty manifest of this version. */
 export const emptyManifest = (): Manifest => ({ v: VERSION, sessions: {} });
-
-/** The manifest, or null when it is missing, unreadable or of another version (then everything is rebuilt). */
-export async function readManifest(disk: Disk): Promise<Manifest | null> {
-  try {
-    const m = JSON.parse(decoder.decode(await disk.read(MANIFEST))) as Manifest;
-    return m && m.v === VERSION && m.sessions && typeof m.sessions === 'object' ? m : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Writes the manifest (swapped in whole). */
-export async function writeManifest(disk: Disk, m: Manifest): Promise<void> {
-  await disk.writeNew(MANIFEST, once(encoder.encode(JSON.stringify(m))));
-}
 
 // A words record: the session id, a newline, its words; checked against the manifest's sum.
 function wordsOf(id: string, ref: PartRef, bytes: Uint8Array | null): string | null {

@@ -5,7 +5,8 @@
 // manifest, after a replaced file, after a compaction that moves the part and its deltas.
 import { describe, expect, test } from 'vitest';
 import { FOLD_AFTER } from '../../../src/worker/search/grow.ts';
-import { createSegmentWriter, MANIFEST, type Manifest, readRaw, writeManifest } from '../../../src/worker/search/segments.ts';
+import { applyManifestChanges, MANIFEST_LOG, readManifestLog, writeManifest } from '../../../src/worker/search/manifest-log.ts';
+import { createSegmentWriter, MANIFEST, type Manifest, readRaw } from '../../../src/worker/search/segments.ts';
 import { tidySegments } from '../../../src/worker/search/segments-tidy.ts';
 import { createRng } from '../../gen/prng.ts';
 import { generateSessionText } from '../../gen/session.ts';
@@ -66,7 +67,13 @@ async function library(n: number) {
   const report = await lib.api.importFiles({ files: [file('grown.jsonl', textOf(n)), ...noise.map((x) => file(x.name, x.text))] });
   const id = report.items[0].id!;
   await lib.api.syncSearchIndex({});
-  const manifest = () => JSON.parse(new TextDecoder().decode(lib.disk.files.get(MANIFEST)!.bytes)) as Manifest;
+  // manifest.json with the entries its log appended since.
+  const manifest = () => {
+    const m = JSON.parse(new TextDecoder().decode(lib.disk.files.get(MANIFEST)!.bytes)) as Manifest;
+    const log = lib.disk.files.get(MANIFEST_LOG)?.bytes;
+    if (log && m.log) applyManifestChanges(m, readManifestLog(log, 0, m.log).changes);
+    return m;
+  };
   const segs = () => [...lib.disk.files.keys()].filter((k) => k.includes('/seg-'));
   const append = (from: number, to: number) => lib.store.appendRaw(id, enc.encode(lines.slice(from, to).join('\n') + '\n'));
   return { ...lib, id, manifest, segs, append };
@@ -122,14 +129,20 @@ describe('appended lines are indexed from their bytes alone', () => {
     const lib = await library(half);
     await lib.append(half, half + 4);
     const writeNew = lib.disk.writeNew.bind(lib.disk);
+    const appendTo = lib.disk.append.bind(lib.disk);
     lib.disk.writeNew = async (path, chunks, signal) => {
-      if (path === MANIFEST) throw new Error('the tab closed');
+      if (path === MANIFEST || path === MANIFEST_LOG) throw new Error('the tab closed');
       return writeNew(path, chunks, signal);
+    };
+    lib.disk.append = async (path, bytes, signal) => {
+      if (path === MANIFEST_LOG) throw new Error('the tab closed');
+      return appendTo(path, bytes, signal);
     };
     await expect(lib.api.syncSearchIndex({})).rejects.toThrow('the tab closed');
     // The delta's segment was written; the manifest still names the part alone.
     expect(lib.manifest().sessions[lib.id].more).toBeUndefined();
     lib.disk.writeNew = writeNew;
+    lib.disk.append = appendTo;
     const want = await fromScratch(half + 4);
     // A worker started afresh, and the one that failed, each answer as a fresh index.
     const next = open(lib.disk);
@@ -177,7 +190,11 @@ describe('appended lines are indexed from their bytes alone', () => {
     e.ref = (await writer.close()).get(lib.id)!;
     await writeManifest(lib.disk, manifest);
     const moved: string[] = [];
-    await tidySegments(lib.disk, manifest, { moved: (id) => moved.push(id), release: () => undefined });
+    await tidySegments(lib.disk, manifest, {
+      moved: (id) => moved.push(id),
+      release: () => undefined,
+      write: async (m) => void (await writeManifest(lib.disk, m)),
+    });
     expect(moved).toContain(lib.id);
     const after = lib.manifest().sessions[lib.id];
     expect(after.more?.length).toBe(1);

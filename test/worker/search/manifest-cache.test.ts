@@ -3,7 +3,8 @@
 import { expect, test } from 'vitest';
 import { createMemoryDisk } from '../../../src/storage/memory-disk.ts';
 import { createManifestCache } from '../../../src/worker/search/manifest-cache.ts';
-import { type Manifest, VERSION, writeManifest } from '../../../src/worker/search/segments.ts';
+import { writeManifest } from '../../../src/worker/search/manifest-log.ts';
+import { type Manifest, VERSION } from '../../../src/worker/search/segments.ts';
 
 const manifest = (title: string): Manifest => ({
   v: VERSION,

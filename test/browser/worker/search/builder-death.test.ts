@@ -6,6 +6,7 @@ import { expect, test } from 'vitest';
 import { createMemoryDisk } from '../../../../src/storage/memory-disk.ts';
 import { createStore } from '../../../../src/storage/store.ts';
 import { createApi } from '../../../../src/worker/api.ts';
+import { readManifest } from '../../../../src/worker/search/manifest-log.ts';
 import { builderWorker } from '../../../../src/worker/search/part-workers.ts';
 import { remoteParts } from '../../../../src/worker/search/part-remote.ts';
 import { plantedSession, plantWords } from '../../../worker/search/planted.ts';
@@ -57,7 +58,7 @@ test('a builder worker that closes itself mid-way: the import returns with every
   expect(answered).toBeGreaterThanOrEqual(3);
   expect(answered).toBeLessThan(10);
   expect(ended).toEqual(new Error("The search index's builder ended"));
-  const manifest = JSON.parse(new TextDecoder().decode(disk.files.get('search/manifest.json')!.bytes));
+  const manifest = (await readManifest(disk))!;
   expect(Object.keys(manifest.sessions).sort()).toEqual([...ids].sort());
   const p = sessions[9].plants[0];
   const found = await api.search({ query: p.word, typing: false });
