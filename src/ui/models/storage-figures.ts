@@ -18,9 +18,13 @@ export interface StorageFigures {
 
 const TWO_32 = 2 ** 32;
 
-/** Whether a figure is the ~4 GiB one a 32-bit overflow gives (within 64 MiB of 2^32). */
+/**
+ * Whether a figure is the ~4 GiB one a 32-bit overflow gives: within 64 MiB under 2^32. A figure of
+ * 2^32 or more is not one (no 32-bit count reaches it): Chromium reports a quota of exactly 4 GiB
+ * for a context without a profile on disk, as it does 5 GiB.
+ */
 export function isTwo32Artefact(bytes: number): boolean {
-  return Math.abs(bytes - TWO_32) <= 64 * 1024 * 1024;
+  return bytes < TWO_32 && TWO_32 - bytes <= 64 * 1024 * 1024;
 }
 
 /** The meter's figures from the browser's estimate and the library's total. */

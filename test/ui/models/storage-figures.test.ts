@@ -37,4 +37,10 @@ describe('storage meter figures', () => {
     expect(storageFigures({ usage: 10 * MB, quota: 5 * MB }, 4 * MB).quota).toBeNull();
     expect(storageFigures({ usage: 0, quota: 0 }, 0)).toEqual({ stored: 0, usage: null, quota: null, share: null });
   });
+
+  it('keeps a quota of exactly 4 GiB, which no 32-bit count can give (Chromium reports it for a context without a profile on disk)', () => {
+    expect(isTwo32Artefact(2 ** 32)).toBe(false);
+    expect(isTwo32Artefact(2 ** 32 + 10 * MB)).toBe(false);
+    expect(storageFigures({ usage: 28 * 1024, quota: 2 ** 32 }, 13 * 1024).quota).toBe(2 ** 32);
+  });
 });

@@ -10,7 +10,8 @@
 const ABORT_TEXTS = new Set([
   'Request was aborted',
   'Request was aborted.',
-  'signal is aborted without reason', // Chromium
+  'signal is aborted without reason', // Chromium, before the answer's body
+  'BodyStreamBuffer was aborted', // Chromium, while reading the answer's body
   'The operation was aborted.', // Firefox, Safari
   'This operation was aborted', // Node's fetch
   'The user aborted a request.',

@@ -15,6 +15,11 @@ describe('the line under an assistant turn that did not finish', () => {
     expect(errorNote('aborted', reason.message)).toBe('Operation aborted');
   });
 
+  it("reads the same for Chromium's abort of a body being read (the stop came mid-stream)", () => {
+    // Chromium's text for a fetch body aborted while it streams; the composer e2e test meets it for real.
+    expect(errorNote('aborted', 'BodyStreamBuffer was aborted')).toBe('Operation aborted');
+  });
+
   it('keeps a stop message that says more', () => {
     expect(errorNote('aborted', 'Stopped: the app went to the background')).toBe('Stopped: the app went to the background');
   });
