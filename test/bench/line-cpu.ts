@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
+import { benchOptimizeDeps } from './source-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 
 const here = resolve(fileURLToPath(import.meta.url), '..');
@@ -77,7 +78,7 @@ async function once(checkout: string, p: number): Promise<Round> {
     logLevel: 'warn',
     // The page module is this checkout's, served to the other build too.
     server: { port: p, strictPort: true, hmr: false, watch: null, fs: { strict: false } },
-    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'minisearch'] },
+    optimizeDeps: benchOptimizeDeps,
   });
   await server.listen();
   const profile = mkdtempSync(resolve(tmpdir(), 'rho-line-cpu-'));

@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
+import { benchOptimizeDeps } from './source-server.ts';
 import { indexEnvelopes, parse } from '../../src/core/index.ts';
 import { bytesOf, deepNesting, FULL_SIZES, hugeLine, longChain } from '../core/read/bad-input-big.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
@@ -67,9 +68,9 @@ async function runBuild(
     root,
     configFile: resolve(root, 'vite.config.ts'),
     logLevel: 'warn',
-    // No reload mid-run: not on a file change, nor on a dependency found late (the worker's minisearch).
+    // No reload mid-run: not on a file change, nor on a dependency found late (benchOptimizeDeps).
     server: { port, strictPort: true, hmr: false, watch: null },
-    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'minisearch'] },
+    optimizeDeps: benchOptimizeDeps,
   });
   await server.listen();
   // A profile on disk: in an incognito context OPFS lives in memory, and the stored 500 MB would

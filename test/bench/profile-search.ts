@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
+import { benchOptimizeDeps } from './source-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import { type Profile, summarizeProfile, workerChannel } from './worker-profile.ts';
 
@@ -32,7 +33,7 @@ const server = await createServer({
   configFile: resolve(root, 'vite.config.ts'),
   logLevel: 'warn',
   server: { port: PORT, strictPort: true, hmr: false, watch: null },
-  optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'minisearch'] },
+  optimizeDeps: benchOptimizeDeps,
 });
 await server.listen();
 const browser = await chromium.launchPersistentContext(dir, chromiumLaunchOptions());

@@ -14,12 +14,13 @@
  * SEARCH_BENCH_ROOT=/another/checkout serves that tree instead (its worker and its page), to compare
  * a build before side by side: `git archive main | tar -x -C /tmp/base`, its node_modules hard-linked.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { createServer } from 'vite';
+import { benchOptimizeDeps } from './source-server.ts';
 import { chromiumLaunchOptions } from '../tools/browser.ts';
 import type { BenchContext, BenchSuite } from './harness.ts';
 import { treeRss } from './load.bench.ts';
@@ -40,9 +41,6 @@ const slowest = (times: number[], n = 6) =>
 const root = process.env.SEARCH_BENCH_ROOT ? resolve(process.env.SEARCH_BENCH_ROOT) : resolve(fileURLToPath(import.meta.url), '../../..');
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const mb = (b: number) => b / 1048576;
-const highlightModules = [...readFileSync(resolve(root, 'src/worker/reader/markdown.ts'), 'utf8').matchAll(/from '(highlight\.js\/lib\/[\w/-]+)'/g)].map(
-  (m) => m[1],
-);
 
 async function inPage<T>(page: Page, fn: string, args: unknown = undefined): Promise<T> {
   return (await page.evaluate(`import('/test/bench/search-page.ts').then((m) => m.${fn}(${args === undefined ? '' : JSON.stringify(args)}))`)) as T;
@@ -72,8 +70,8 @@ async function run(ctx: BenchContext): Promise<void> {
     logLevel: 'warn',
     // No reload when a source file changes mid-run (a page reload would lose the library).
     server: { port, strictPort: true, hmr: false, watch: null },
-    // Found up front, so vite does not reload the page mid-run when the worker first imports them.
-    optimizeDeps: { include: ['fflate', 'idb-keyval', 'zod', 'minisearch', 'markdown-it', ...highlightModules] },
+    // No reload mid-run: every dependency is found up front (benchOptimizeDeps).
+    optimizeDeps: benchOptimizeDeps,
   });
   await server.listen();
   // A profile on disk: in an incognito context OPFS lives in memory and would count as the tab's.
