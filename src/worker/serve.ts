@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { createStore as createKeyval, del, get, set } from 'idb-keyval';
 import { writeConnectOrigins } from '../storage/connect-origins.ts';
+import { guardFetch } from './net/fetch-guard.ts';
 import { createApi } from './api.ts';
 import type { FolderState } from './linked/plan.ts';
 import { openWorkerStorage } from './library/open-store.ts';
@@ -20,6 +21,10 @@ const linkedState = { get: (key: string) => get<FolderState>(key, linkedDb), set
 // The sync space's settings, credentials and key: read only here, in the worker.
 const syncDb = createKeyval(`rho-sync${opfsRoot ? `-${opfsRoot}` : ''}`, 'sync');
 const syncKeeping = idbKeeping({ get: (k) => get(k, syncDb), set: (k, v) => set(k, v, syncDb), del: (k) => del(k, syncDb) });
+// The origins this library may reach, as this worker last wrote them: checked here too, since a worker
+// started before the service worker controlled the page is never controlled by it.
+let reachable: ReadonlySet<string> = new Set();
+guardFetch(self, () => reachable);
 const ready = openWorkerStorage({ opfsRoot }).then(
   ({ store, disk, memoryReason }) =>
     createApi({
@@ -39,7 +44,10 @@ const ready = openWorkerStorage({ opfsRoot }).then(
       // Model providers and their keys: on this device only, read in this worker.
       modelKeysDb: `rho-models${opfsRoot ? `-${opfsRoot}` : ''}`,
       // The origins the service worker lets this library's requests reach (src/sw/connect-guard.ts).
-      connectOrigins: (origins) => writeConnectOrigins(opfsRoot ?? '', origins),
+      connectOrigins: async (origins) => {
+        await writeConnectOrigins(opfsRoot ?? '', origins);
+        reachable = new Set(origins);
+      },
       now: () => new Date(),
       randomId: () => crypto.randomUUID().slice(0, 8),
     }) as Record<string, (params: unknown, ctx: unknown) => Promise<unknown>>,
