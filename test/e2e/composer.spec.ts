@@ -39,8 +39,9 @@ test('a key added in Models (the app then reaches that provider and no other ori
   // The key went to the worker: the page's own storage does not hold it.
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(KEY);
 
-  // The core worker reaches only the origins in Models: another loopback server is refused (the
-  // service worker answers a network error; the server sees nothing) until a base URL names it.
+  // The core worker reaches only the origins in Models: another loopback server is refused (a network
+  // error from the worker's own check, and from the service worker where it controls the worker; the
+  // server sees nothing) until a base URL names it.
   const other = await startReplayServer();
   try {
     const core = page.workers().find((w) => new URL(w.url()).pathname.startsWith('/assets/'))!;

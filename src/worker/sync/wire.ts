@@ -34,6 +34,7 @@ export function wireSync(
     // The parts of the sessions the round added (made from the bytes it wrote, as an import's are)
     // go into the index now: otherwise they wait for the next import, and indexing reads those files again.
     onLibraryChanged: async () => {
+      // A write that fails leaves those parts missing from the manifest: the sync below builds them from the files.
       await index.commitGathered().catch(() => undefined);
       index.syncSoon();
     },
